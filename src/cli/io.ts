@@ -1,0 +1,76 @@
+// Shared CLI plumbing: exit codes, error types, TTY detection, argv parsing and stdin reads.
+import { type ParseArgsConfig, parseArgs } from 'node:util';
+
+export const EXIT = { OK: 0, FAILURE: 1, USAGE: 2, AUTH: 4, INTERRUPTED: 130 } as const;
+
+/** Bad invocation: exit 2. Each line is printed on its own. */
+export class UsageError extends Error {
+  constructor(
+    readonly lines: string[],
+    readonly command?: string,
+  ) {
+    super(lines.join('\n'));
+  }
+}
+
+/** A failure to explain to the user (never with a stack trace): exit 1 unless told otherwise. */
+export class FloeError extends Error {
+  constructor(
+    message: string,
+    readonly hint?: string,
+    readonly exitCode: number = EXIT.FAILURE,
+  ) {
+    super(message);
+  }
+}
+
+function truthy(value: string | undefined): boolean {
+  return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
+}
+
+/** Prompting needs a TTY on both ends and no CI. */
+export function canPrompt(stdin = process.stdin, stdout = process.stdout, env = process.env): boolean {
+  return Boolean(stdin.isTTY && stdout.isTTY) && !truthy(env.CI);
+}
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+/** `parseArgs` that turns its errors into usage errors naming the command. */
+export function parseCommandArgs<O extends Options>(
+  command: string,
+  argv: string[],
+  options: O,
+  allowPositionals = false,
+) {
+  try {
+    return parseArgs({ args: argv, options, allowPositionals, strict: true });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new UsageError(
+      [message.replace(/^TypeError \[[A-Z_]+\]: /, '').split('\n')[0] ?? message],
+      command,
+    );
+  }
+}
+
+/** Reads all of stdin (for --*-stdin flags), capped so a mistaken pipe cannot eat memory. */
+export async function readStdin(what: string, maxBytes = 1024 * 1024): Promise<string> {
+  if (process.stdin.isTTY)
+    throw new UsageError([
+      `${what}: stdin is a terminal; pipe the value in, e.g. printf %s "$VALUE" | floe …`,
+    ]);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of process.stdin) {
+    size += (chunk as Buffer).length;
+    if (size > maxBytes) throw new UsageError([`${what}: more than ${maxBytes} bytes on stdin`]);
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
+}
+
+export function printJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}

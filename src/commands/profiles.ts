@@ -1,0 +1,5 @@
+import { FloeError } from '../cli/io.js';
+
+export async function run(_argv: string[]): Promise<number> {
+  throw new FloeError('"profiles" is not available yet');
+}

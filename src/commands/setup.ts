@@ -1,0 +1,5 @@
+import { FloeError } from '../cli/io.js';
+
+export async function run(_argv: string[]): Promise<number> {
+  throw new FloeError('"setup" is not available yet');
+}

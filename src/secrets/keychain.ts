@@ -1,0 +1,79 @@
+// The OS keychain through keytar (libsecret on Linux, Keychain on macOS, Credential Vault on Windows).
+// keytar is an optional dependency loaded on first use; every call has a timeout so a hung unlock
+// prompt cannot freeze the CLI. Swapping keytar for another keyring library touches only this file.
+import { KeychainUnavailableError, SERVICE, type SecretBackend } from './store.js';
+
+interface Keytar {
+  getPassword(service: string, account: string): Promise<string | null>;
+  setPassword(service: string, account: string, password: string): Promise<void>;
+  deletePassword(service: string, account: string): Promise<boolean>;
+}
+
+const TIMEOUT_MS = 3000;
+
+/** Turns keytar's errors into one sentence that says why and what to do. */
+export function explainKeychainError(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  if (
+    /autolaunch D-Bus|DBUS_SESSION_BUS_ADDRESS|dbus/i.test(message) &&
+    /X11|DISPLAY|autolaunch/i.test(message)
+  )
+    return 'there is no D-Bus session bus (usual over SSH or in containers), so no Secret Service can be reached.';
+  if (/collection\/login|does not exist at path|locked|No such secret collection/i.test(message))
+    return 'the login keyring is missing or locked; unlock it (e.g. gnome-keyring-daemon --unlock) and try again.';
+  if (/Cannot find module|ERR_MODULE_NOT_FOUND|libsecret|\.node/i.test(message))
+    return 'the keytar native module is not installed (install libsecret-1-dev, then reinstall floe).';
+  if (/timed out/i.test(message))
+    return 'the keychain did not answer within 3 seconds (an unlock prompt may be waiting).';
+  if (/org\.freedesktop\.secrets|ServiceUnknown|was not provided by any \.service/i.test(message))
+    return 'no Secret Service (gnome-keyring, KWallet, KeePassXC) is running on the session bus.';
+  return `the keychain reported: ${message.split('\n')[0]}`;
+}
+
+async function withTimeout<T>(promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('keychain call timed out')), TIMEOUT_MS);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+let loaded: Promise<Keytar> | undefined;
+
+function loadKeytar(): Promise<Keytar> {
+  loaded ??= import('keytar').then((m) => (m.default ?? m) as Keytar);
+  return loaded;
+}
+
+async function call<T>(fn: (k: Keytar) => Promise<T>): Promise<T> {
+  try {
+    return await withTimeout(loadKeytar().then(fn));
+  } catch (error) {
+    throw new KeychainUnavailableError(explainKeychainError(error));
+  }
+}
+
+export function keychainBackend(service = SERVICE): SecretBackend {
+  return {
+    kind: 'keychain',
+    location: 'the OS keychain',
+    get: (account) => call((k) => k.getPassword(service, account)).then((v) => v ?? undefined),
+    set: (account, value) => call((k) => k.setPassword(service, account, value)),
+    delete: (account) => call((k) => k.deletePassword(service, account)),
+  };
+}
+
+/** Proves the keychain works by writing, reading and deleting a probe entry. */
+export async function probeKeychain(backend: SecretBackend = keychainBackend()): Promise<void> {
+  const account = `probe/${process.pid}`;
+  await backend.set(account, 'ok');
+  const read = await backend.get(account);
+  await backend.delete(account);
+  if (read !== 'ok')
+    throw new KeychainUnavailableError('the keychain accepted a secret but did not return it.');
+}

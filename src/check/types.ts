@@ -66,3 +66,19 @@ export const checkReportSchema = z.object({
 export type CheckReport = z.infer<typeof checkReportSchema>;
 
 export type Emit = (event: CheckEvent) => void;
+
+export interface ChainOptions {
+  emit: Emit;
+  signal: AbortSignal;
+  /** Per-request timeout. */
+  timeoutMs: number;
+  /** Storage only: skip PutObject/GetObject/DeleteObject. */
+  readOnly?: boolean;
+}
+
+/**
+ * One half of the connection test. It first emits all its steps as `pending`, then runs them,
+ * emitting each state change and a diagnosis for each failure. It never throws; when `signal`
+ * aborts it stops and emits its unfinished steps as `cancelled`.
+ */
+export type Chain = (values: import('../destination/fields.js').Values, opts: ChainOptions) => Promise<void>;

@@ -1,0 +1,72 @@
+// Loading and saving whole profiles: non-secret fields in the config file, secrets in the vault.
+
+import { profileValues, type StoredProfile } from '../config/store.js';
+import { FIELD_BY_ID, type FieldId, type Values } from '../destination/fields.js';
+import type { SecretStorage } from '../secrets/store.js';
+import type { Context } from './context.js';
+import { FloeError } from './io.js';
+
+export interface LoadedProfile {
+  name: string;
+  stored: StoredProfile;
+  /** Values with secrets filled in from the environment or the profile's secret storage. */
+  values: Values;
+  /** Secrets found nowhere (by field id). */
+  missing: FieldId[];
+}
+
+/** The profile to use when none is named: the only one, or one named "default". */
+export function resolveProfileName(ctx: Context, name: string | undefined): string {
+  if (name) return name;
+  const names = ctx.config.profileNames();
+  if (names.length === 1) return names[0]!;
+  if (names.includes('default')) return 'default';
+  if (names.length === 0) throw new FloeError('No profile exists yet.', 'Create one with "floe setup".');
+  throw new FloeError(`Several profiles exist (${names.join(', ')}).`, 'Name one with --profile NAME.');
+}
+
+export async function loadProfile(ctx: Context, name: string | undefined): Promise<LoadedProfile> {
+  const resolved = resolveProfileName(ctx, name);
+  const stored = ctx.config.getProfile(resolved);
+  if (!stored)
+    throw new FloeError(
+      `Profile "${resolved}" does not exist.`,
+      `Known profiles: ${ctx.config.profileNames().join(', ') || 'none'}. Create it with "floe setup --profile ${resolved}".`,
+    );
+  const loaded = await ctx.vault.loadProfileSecrets(
+    resolved,
+    profileValues(stored),
+    stored.secretStorage,
+    stored.storedSecrets,
+  );
+  return { name: resolved, stored, values: loaded.values, missing: loaded.missing };
+}
+
+/** Fails with the env variables to set when a profile's secrets are missing. */
+export function requireSecrets(profile: LoadedProfile): void {
+  if (profile.missing.length === 0) return;
+  const lines = profile.missing.map((id) => `${FIELD_BY_ID[id].label} (${FIELD_BY_ID[id].env})`);
+  throw new FloeError(
+    `Profile "${profile.name}" has no value for: ${lines.join(', ')}.`,
+    profile.stored.secretStorage === 'env'
+      ? 'The profile reads its secrets from the environment: set the variables named above.'
+      : `Set the variables named above, or store the secrets again with "floe setup --profile ${profile.name}".`,
+  );
+}
+
+/**
+ * Saves a validated profile. Secrets go to `storage` first, so that a keychain failure
+ * (KeychainUnavailableError) leaves the previous profile untouched and the caller can offer a fallback.
+ */
+export async function saveProfile(
+  ctx: Context,
+  name: string,
+  values: Values,
+  storage: SecretStorage,
+): Promise<void> {
+  const previous = ctx.config.getProfile(name);
+  const stored = await ctx.vault.saveProfileSecrets(name, values, storage);
+  if (previous && previous.secretStorage !== storage)
+    await ctx.vault.deleteProfileSecrets(name, previous.secretStorage);
+  ctx.config.saveProfile(name, values, storage, stored);
+}

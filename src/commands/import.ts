@@ -1,5 +1,90 @@
-import { FloeError } from '../cli/io.js';
+// floe import: an OLake destination.json (also the older form) into a profile; secrets to the store.
+import { readFileSync } from 'node:fs';
+import { openContext } from '../cli/context.js';
+import { issueLines } from '../cli/destination-flags.js';
+import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
+import { saveProfile } from '../cli/profiles.js';
+import { FIELDS } from '../destination/fields.js';
+import { fromDestinationJson, ImportError, REDACTED } from '../destination/olake.js';
+import { validate } from '../destination/schema.js';
+import { KeychainUnavailableError, type SecretStorage } from '../secrets/store.js';
 
-export async function run(_argv: string[]): Promise<number> {
-  throw new FloeError('"import" is not available yet');
+export const HELP = `Usage: floe import FILE [--profile NAME] [--insecure-storage | --env-secrets]
+
+Reads an OLake destination.json (REST catalog; also the older form with a free-text rest_auth_type,
+iceberg_db or a writer-level normalization), validates it, saves it as a profile with its secrets
+moved to the OS keychain, and reports the keys it ignored. FILE "-" reads stdin.
+
+Flags:
+  --profile NAME        profile to create or replace (default: "default")
+  --insecure-storage    store secrets in a plaintext file (mode 0600) instead of the keychain
+  --env-secrets         store no secrets: read them from FLOE_* variables at run time
+  --help                this help`;
+
+function readInput(path: string): string {
+  try {
+    return readFileSync(path === '-' ? 0 : path, 'utf8');
+  } catch (error) {
+    throw new FloeError(`Cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const { values: flags, positionals } = parseCommandArgs(
+    'import',
+    argv,
+    {
+      profile: { type: 'string', default: 'default' },
+      'insecure-storage': { type: 'boolean' },
+      'env-secrets': { type: 'boolean' },
+      help: { type: 'boolean' },
+    },
+    true,
+  );
+  if (flags.help) {
+    process.stdout.write(`${HELP}\n`);
+    return EXIT.OK;
+  }
+  const [file, ...extra] = positionals;
+  if (!file || extra.length > 0) throw new UsageError(['give exactly one FILE to import'], 'import');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readInput(file));
+  } catch (error) {
+    if (error instanceof FloeError) throw error;
+    throw new FloeError(`${file} is not valid JSON: ${(error as Error).message}`);
+  }
+  let imported: ReturnType<typeof fromDestinationJson>;
+  try {
+    imported = fromDestinationJson(parsed);
+  } catch (error) {
+    if (error instanceof ImportError) throw new FloeError(`Cannot import ${file}: ${error.message}`);
+    throw error;
+  }
+  const redacted = FIELDS.filter((f) => f.secret && imported.values.fields[f.id] === REDACTED);
+  for (const def of redacted) delete imported.values.fields[def.id];
+  const result = validate(imported.values);
+  if (!result.ok) {
+    const { missing, invalid } = issueLines(result.issues);
+    throw new FloeError(
+      `Cannot import ${file}: ${[...invalid, ...missing].map((l) => l.replace(/^--[a-z0-9-]+: /, '')).join('; ')}`,
+    );
+  }
+  const storage: SecretStorage = flags['insecure-storage'] ? 'file' : flags['env-secrets'] ? 'env' : 'keychain';
+  const ctx = openContext();
+  try {
+    await saveProfile(ctx, flags.profile, result.values, storage);
+  } catch (error) {
+    if (!(error instanceof KeychainUnavailableError)) throw error;
+    throw new FloeError(
+      `Profile "${flags.profile}" was not saved: the OS keychain cannot be used: ${error.reason}`,
+      'Pass --insecure-storage to keep secrets in a 0600 file, or --env-secrets to read them from FLOE_* variables.',
+    );
+  }
+  const out = process.stderr;
+  out.write(`Imported ${file} as profile "${flags.profile}" (authentication: ${result.values.authType}).\n`);
+  for (const note of imported.notes) out.write(`  note: ${note}\n`);
+  for (const { key, why } of imported.ignored) out.write(`  ignored ${key}: ${why}\n`);
+  for (const def of redacted) out.write(`  ${def.label} was redacted in the file: set ${def.env} or run floe setup\n`);
+  return EXIT.OK;
 }

@@ -1,5 +1,61 @@
-import { FloeError } from '../cli/io.js';
+// floe profiles: list, show (secrets masked) or delete profiles.
+import { openContext } from '../cli/context.js';
+import { EXIT, FloeError, parseCommandArgs, printJson, UsageError } from '../cli/io.js';
+import { loadProfile } from '../cli/profiles.js';
+import { AUTH_TYPE_INFO, applicableFields, maskSecret } from '../destination/fields.js';
 
-export async function run(_argv: string[]): Promise<number> {
-  throw new FloeError('"profiles" is not available yet');
+export const HELP = `Usage: floe profiles [list | show NAME | delete NAME] [--json]
+
+  list          every profile: name, authentication type, catalog URL, where its secrets live
+  show NAME     every field of a profile, secrets masked (•••• plus the last 4 characters)
+  delete NAME   remove the profile and its stored secrets
+  --json        machine-readable output (never contains a secret)`;
+
+export async function run(argv: string[]): Promise<number> {
+  const { values: flags, positionals } = parseCommandArgs(
+    'profiles',
+    argv,
+    { json: { type: 'boolean' }, help: { type: 'boolean' } },
+    true,
+  );
+  if (flags.help) {
+    process.stdout.write(`${HELP}\n`);
+    return EXIT.OK;
+  }
+  const [action = 'list', name] = positionals;
+  const ctx = openContext();
+  if (action === 'list') {
+    const rows = ctx.config.profileNames().map((n) => {
+      const p = ctx.config.getProfile(n)!;
+      return { name: n, authType: p.authType, catalogUrl: String(p.fields.catalogUrl ?? ''), secrets: p.secretStorage };
+    });
+    if (flags.json) printJson(rows);
+    else if (rows.length === 0) process.stdout.write('No profiles yet. Create one with "floe setup".\n');
+    else for (const r of rows) process.stdout.write(`${r.name}\t${r.authType}\t${r.catalogUrl}\tsecrets: ${r.secrets}\n`);
+    return EXIT.OK;
+  }
+  if (!name) throw new UsageError([`"${action}" needs a profile NAME`], 'profiles');
+  if (action === 'show') {
+    const profile = await loadProfile(ctx, name);
+    const rows = applicableFields(profile.values).map((def) => {
+      const value = profile.values.fields[def.id];
+      const shown = value === undefined ? '' : def.secret ? maskSecret(String(value)) : String(value);
+      return { field: def.label, value: shown };
+    });
+    if (flags.json) printJson({ name, authType: profile.values.authType, storage: profile.values.storage, fields: rows });
+    else {
+      process.stdout.write(`${name}: ${AUTH_TYPE_INFO[profile.values.authType].label}, ${profile.values.storage}\n`);
+      for (const r of rows) process.stdout.write(`  ${r.field}: ${r.value || '—'}\n`);
+    }
+    return EXIT.OK;
+  }
+  if (action === 'delete') {
+    const stored = ctx.config.getProfile(name);
+    if (!stored) throw new FloeError(`Profile "${name}" does not exist.`);
+    await ctx.vault.deleteProfileSecrets(name, stored.secretStorage);
+    ctx.config.deleteProfile(name);
+    process.stderr.write(`Deleted profile "${name}" and its stored secrets.\n`);
+    return EXIT.OK;
+  }
+  throw new UsageError([`unknown action "${action}": use list, show or delete`], 'profiles');
 }

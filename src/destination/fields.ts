@@ -469,3 +469,13 @@ export function emptyValues(authType: AuthType = 'none'): Values {
 export function maskSecret(value: string): string {
   return value.length >= 12 ? `••••${value.slice(-4)}` : '••••';
 }
+
+/**
+ * Splits a REST Credential the way Iceberg does: on the first colon only, so the secret may contain
+ * colons. Without a colon the whole value is the secret and no client id is sent.
+ */
+export function splitCredential(credential: string): { clientId?: string; clientSecret: string } {
+  const i = credential.indexOf(':');
+  if (i < 0) return { clientSecret: credential.trim() };
+  return { clientId: credential.slice(0, i).trim(), clientSecret: credential.slice(i + 1).trim() };
+}

@@ -94,14 +94,10 @@ function inferAuthType(w: Record<string, unknown>, notes: string[]): AuthType {
   if (has('credential')) type = 'oauth2';
   else if (has('token')) type = 'token';
   else type = 'none';
-  if (raw && !['none', 'oauth2', 'token'].includes(lower)) {
-    notes.push(
-      `rest_auth_type "${raw}" is not one of Iceberg's names; read as "${type}" from the keys present`,
-    );
+  if (raw && raw !== REST_AUTH_TYPE[type]) {
+    notes.push(`rest_auth_type "${raw}" read as ${type} (from the keys present); exported as "${REST_AUTH_TYPE[type]}"`);
   } else if (raw === '' && type !== 'none') {
-    notes.push(
-      `rest_auth_type is empty; Iceberg infers OAuth2 from "${type === 'token' ? 'token' : 'credential'}"`,
-    );
+    notes.push(`rest_auth_type is empty; Iceberg infers OAuth2 from "${type === 'token' ? 'token' : 'credential'}"`);
   }
   return type;
 }

@@ -42,15 +42,7 @@ function issue(field: FieldIssue['field'], rule: string): FieldIssue {
 }
 
 function valueSchema(def: FieldDef) {
-  if (def.type === 'boolean') return z.boolean().optional();
-  const rule = def.rule;
-  return z
-    .string()
-    .optional()
-    .superRefine((value, ctx) => {
-      const broken = value && rule ? rule(value.trim()) : null;
-      if (broken) ctx.addIssue({ code: 'custom', message: broken });
-    });
+  return def.type === 'boolean' ? z.boolean().optional() : z.string().optional();
 }
 
 function variant(authType: AuthType) {
@@ -68,7 +60,10 @@ function variant(authType: AuthType) {
     .superRefine((v, ctx) => {
       const values = v as Values;
       for (const def of applicableFields(values)) {
-        if (def.required(values) && !filled(values, def.id)) {
+        const value = values.fields[def.id];
+        const broken = typeof value === 'string' && value.trim() && def.rule ? def.rule(value.trim()) : null;
+        if (broken) ctx.addIssue({ code: 'custom', path: ['fields', def.id], message: broken });
+        else if (def.required(values) && !filled(values, def.id)) {
           const why =
             def.id === 'accessKey' || def.id === 'secretKey'
               ? 'is required when the other key is set: give both keys, or neither to use the runtime environment'

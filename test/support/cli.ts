@@ -1,0 +1,29 @@
+// Runs the built CLI (dist/, from `npm run build`) as a user would, without a TTY.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const BIN = new URL('../../bin/floe.js', import.meta.url).pathname;
+
+export interface CliResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function tempConfigDir(): string {
+  return mkdtempSync(join(tmpdir(), 'floe-cfg-'));
+}
+
+/** Spawns `floe ARGS` with a clean FLOE_* environment plus `env`; `input` goes to stdin. */
+export function runCli(args: string[], opts: { env?: NodeJS.ProcessEnv; input?: string } = {}): CliResult {
+  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('FLOE_') || k.startsWith('FLOE_TEST')));
+  const result = spawnSync(process.execPath, [BIN, ...args], {
+    env: { ...base, CI: 'true', ...opts.env },
+    input: opts.input ?? '',
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}

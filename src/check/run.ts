@@ -1,0 +1,104 @@
+// The connection-test orchestrator: runs the catalog and storage chains concurrently, masks secrets
+// in their events, streams the events to a listener and folds them into a CheckReport.
+import type { Values } from '../destination/fields.js';
+import { eventRedactor } from './redact.js';
+import { type CheckState, checkReducer, initialCheckState, toReport, unfinishedSteps } from './reducer.js';
+import type { Chain, CheckEvent, CheckReport } from './types.js';
+
+export interface Chains {
+  catalog: Chain;
+  storage: Chain;
+}
+
+/** The real chains, loaded on first use so that `--help` and the tests never pull in the AWS SDK. */
+export async function loadChains(): Promise<Chains> {
+  const [catalog, storage] = await Promise.all([
+    import('../catalog/index.js'),
+    import('../storage/index.js'),
+  ]);
+  return { catalog: catalog.catalogChain, storage: storage.storageChain };
+}
+
+export interface RunCheckOptions {
+  /** Aborts requests in flight; the remaining steps end `cancelled`. */
+  signal?: AbortSignal;
+  /** Per-request timeout given to the chains. */
+  timeoutMs: number;
+  /** Skip the object-store writes (PutObject/GetObject/DeleteObject). */
+  readOnly?: boolean;
+  /** Defaults to the real chains. */
+  chains?: Chains;
+  /** Every event, already masked, as it happens: the live stream the screen and `--json` consume. */
+  onEvent?: (event: CheckEvent) => void;
+  /** How long to wait for the chains to stop after an abort before giving up on them. */
+  abortGraceMs?: number;
+}
+
+const CHAIN_LABEL = { catalog: 'REST catalog', storage: 'object store' } as const;
+
+/** Resolves `graceMs` after `signal` aborts; `clear` stops the timer. */
+function afterAbort(signal: AbortSignal, graceMs: number): { promise: Promise<void>; clear: () => void } {
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort = () => {};
+  const promise = new Promise<void>((resolve) => {
+    onAbort = () => {
+      timer = setTimeout(resolve, graceMs);
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  return {
+    promise,
+    clear: () => {
+      signal.removeEventListener('abort', onAbort);
+      clearTimeout(timer);
+    },
+  };
+}
+
+export async function runCheck(values: Values, opts: RunCheckOptions): Promise<CheckReport> {
+  const signal = opts.signal ?? new AbortController().signal;
+  const chains = opts.chains ?? (await loadChains());
+  const redact = eventRedactor(values);
+  let state: CheckState = checkReducer(initialCheckState, { type: 'start' });
+  let open = true;
+  const emit = (event: CheckEvent) => {
+    if (!open) return;
+    const masked = redact(event);
+    state = checkReducer(state, masked);
+    opts.onEvent?.(masked);
+  };
+
+  const run = async (name: keyof Chains) => {
+    try {
+      await chains[name](values, { emit, signal, timeoutMs: opts.timeoutMs, readOnly: opts.readOnly });
+    } catch (error) {
+      if (signal.aborted) return;
+      const first = state.steps.find((s) => s.chain === name && s.state !== 'ok' && s.state !== 'skipped');
+      emit({
+        type: 'diagnosis',
+        diagnosis: {
+          code: 'CHECK_INTERNAL_ERROR',
+          step: first?.id ?? name,
+          what: `The ${CHAIN_LABEL[name]} check stopped on an unexpected error`,
+          cause: (error instanceof Error ? error.message : String(error)).slice(0, 300),
+          remedy: 'This is a bug in floe: please report it with the output of "floe test --json".',
+          evidence: {},
+        },
+      });
+      for (const step of unfinishedSteps(state, 'failed'))
+        if (step.chain === name) emit({ type: 'step', step });
+    }
+  };
+
+  const grace = afterAbort(signal, opts.abortGraceMs ?? 2000);
+  try {
+    await Promise.race([Promise.all([run('catalog'), run('storage')]), grace.promise]);
+  } finally {
+    grace.clear();
+  }
+  for (const step of unfinishedSteps(state, signal.aborted ? 'cancelled' : 'failed'))
+    emit({ type: 'step', step });
+  open = false;
+  return toReport(checkReducer(state, { type: 'done' }));
+}

@@ -1,0 +1,87 @@
+// What the test screen shows, as lines cut to the screen's width: the step rows and the lower panel
+// (diagnoses or the HTTP trace). Pure, so the 80x24 budget is computed and tested without Ink.
+import { type CheckState, isFinal } from '../../check/reducer.js';
+import { diagnosisLines, formatDuration, traceLines, truncate, wrapText } from '../../check/text.js';
+import type { Step } from '../../check/types.js';
+
+/** The screen never grows wider than this, whatever the terminal. */
+export const MAX_WIDTH = 80;
+
+export type Tone = 'ok' | 'error' | 'warn' | 'dim' | 'active' | 'heading';
+
+export interface Line {
+  text: string;
+  tone?: Tone;
+}
+
+export const STATE_TONE: Record<Step['state'], Tone> = {
+  pending: 'dim',
+  running: 'active',
+  ok: 'ok',
+  failed: 'error',
+  skipped: 'dim',
+  cancelled: 'warn',
+};
+
+const TITLE_WIDTH = 30;
+const DURATION_WIDTH = 7;
+
+/** A step row after its glyph: title, duration and detail, cut to `width`. */
+export function stepText(step: Step, width: number): string {
+  const duration = isFinal(step.state) ? formatDuration(step.durationMs) : '';
+  const title = truncate(step.title, TITLE_WIDTH).padEnd(TITLE_WIDTH);
+  const state = step.state === 'skipped' || step.state === 'cancelled' ? step.state : '';
+  const detail = [state, step.detail].filter(Boolean).join(': ');
+  return truncate(`${title} ${duration.padStart(DURATION_WIDTH)}  ${detail}`.trimEnd(), width);
+}
+
+function wrapped(text: string, width: number, indent: string, tone?: Tone): Line[] {
+  return wrapText(text, width, indent).map((t) => ({ text: t, tone }));
+}
+
+export function diagnosisPanel(state: CheckState, width: number): Line[] {
+  const lines: Line[] = [];
+  for (const warning of state.warnings) lines.push(...wrapped(`! ${warning}`, width, '  ', 'warn'));
+  for (const d of state.diagnoses) {
+    const { heading, rows } = diagnosisLines(d);
+    lines.push({ text: truncate(heading, width), tone: 'error' });
+    for (const [label, text] of rows)
+      lines.push(...wrapped(`  ${label.padEnd(9)} ${text}`, width, ' '.repeat(12)));
+  }
+  if (lines.length === 0 && state.phase === 'done') lines.push({ text: 'No problems found.', tone: 'dim' });
+  return lines;
+}
+
+export function tracePanel(state: CheckState, width: number): Line[] {
+  if (state.trace.length === 0) return [{ text: 'No HTTP exchange yet.', tone: 'dim' }];
+  return state.trace.flatMap((entry) =>
+    traceLines(entry).map((text, i) => ({
+      text: truncate(text, width),
+      tone: i === 0 ? (entry.error || (entry.status ?? 0) >= 400 ? 'error' : 'heading') : 'dim',
+    })),
+  );
+}
+
+/**
+ * Rows outside the panel: title, blank, two group headers, the steps, blank, status line, panel
+ * header and footer; one more row is kept free because Ink clears the screen when a frame fills it.
+ */
+export function panelHeight(rows: number, stepCount: number): number {
+  return Math.max(1, rows - (8 + stepCount) - 1);
+}
+
+/** The visible slice of the panel and a header saying where it is. */
+export function scrollPanel(
+  lines: Line[],
+  offset: number,
+  height: number,
+): { visible: (Line & { row: number })[]; offset: number; position: string } {
+  const max = Math.max(0, lines.length - height);
+  const start = Math.min(Math.max(0, offset), max);
+  const visible = lines.slice(start, start + height).map((line, i) => ({ ...line, row: start + i }));
+  const position =
+    lines.length > height
+      ? `lines ${start + 1}–${start + visible.length} of ${lines.length}, ↑/↓ scroll`
+      : '';
+  return { visible, offset: start, position };
+}

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { type CheckAction, checkReducer, initialCheckState } from '../../../src/check/reducer.js';
+import {
+  diagnosisPanel,
+  panelHeight,
+  scrollPanel,
+  stepText,
+  tracePanel,
+} from '../../../src/ui/test/layout.js';
+import { diagnosisFor } from '../../check/fakes.js';
+
+const lines = (n: number) => Array.from({ length: n }, (_, i) => ({ text: `line ${i}` }));
+
+describe('test screen layout', () => {
+  it('leaves the panel the rows a 24-row terminal has left, keeping one free', () => {
+    expect(panelHeight(24, 9)).toBe(24 - 8 - 9 - 1);
+    expect(panelHeight(10, 9)).toBe(1);
+  });
+
+  it('scrolls the panel within its lines and says where it is', () => {
+    expect(scrollPanel(lines(3), 5, 4)).toEqual({
+      visible: lines(3).map((l, row) => ({ ...l, row })),
+      offset: 0,
+      position: '',
+    });
+    const end = scrollPanel(lines(10), 99, 4);
+    expect(end.offset).toBe(6);
+    expect(end.visible.map((l) => l.text)).toEqual(['line 6', 'line 7', 'line 8', 'line 9']);
+    expect(end.position).toBe('lines 7–10 of 10, ↑/↓ scroll');
+    expect(scrollPanel(lines(10), -3, 4).offset).toBe(0);
+  });
+
+  it('cuts step rows, diagnoses and trace lines to the width', () => {
+    const long = 'x'.repeat(200);
+    const state = [
+      { type: 'start' },
+      { type: 'warning', message: `warn ${long}` },
+      { type: 'diagnosis', diagnosis: { ...diagnosisFor('catalog.connect'), cause: `${long} ${long}` } },
+      {
+        type: 'trace',
+        entry: {
+          method: 'GET',
+          url: `http://127.0.0.1/${long}`,
+          status: 200,
+          durationMs: 5,
+          requestHeaders: { authorization: 'Bearer ••••' },
+          responseHeaders: { 'x-long': long },
+        },
+      },
+    ].reduce((s, a) => checkReducer(s, a as CheckAction), initialCheckState);
+    for (const line of [...diagnosisPanel(state, 80), ...tracePanel(state, 80)])
+      expect(line.text.length).toBeLessThanOrEqual(80);
+    expect(
+      stepText({ id: 'a', chain: 'catalog', title: long, state: 'ok', durationMs: 3, detail: long }, 76)
+        .length,
+    ).toBe(76);
+  });
+
+  it('says when nothing went wrong only once the run is done', () => {
+    const running = checkReducer(initialCheckState, { type: 'start' });
+    expect(diagnosisPanel(running, 80)).toEqual([]);
+    expect(diagnosisPanel(checkReducer(running, { type: 'done' }), 80)[0]?.text).toBe('No problems found.');
+  });
+});

@@ -1,5 +1,232 @@
-import { FloeError } from '../cli/io.js';
+// floe jobs: the jobs of an OLake UI project. Interactive browser on a terminal; `--json`, a table, or
+// one action (sync, pause, resume, cancel, tasks, logs) otherwise.
+import { openContext } from '../cli/context.js';
+import { canPrompt, EXIT, FloeError, parseCommandArgs, printJson, UsageError } from '../cli/io.js';
+import { explained } from '../management/exit.js';
+import { promptPassword } from '../management/prompt.js';
+import { openSession, type Session } from '../management/session.js';
+import type { Job, Task } from '../management/types.js';
 
-export async function run(_argv: string[]): Promise<number> {
-  throw new FloeError('"jobs" is not available yet');
+export const HELP = `Usage: floe jobs [--json] [--project ID] [--url URL] [--refresh SECONDS]
+       floe jobs sync|pause|resume|cancel ID
+       floe jobs tasks ID [--json]
+       floe jobs logs ID [--task TASK] [--limit N] [--json]
+
+Without an action: the interactive jobs browser on a terminal; a table (or --json) otherwise.
+Actions:
+  sync ID     start a sync now            pause ID / resume ID   pause or resume the schedule
+  cancel ID   cancel the running sync     tasks ID               list the runs of a job
+  logs ID     print a run's log lines (default: the latest run)
+
+Flags:
+  --project ID        project (default: the one "floe login" saved, else 123)
+  --url URL           the OLake UI (default: the one "floe login" used)
+  --json              machine-readable output on stdout
+  --task TASK         for logs: a run's number in "floe jobs tasks" (1 = latest) or its file path
+  --limit N           for logs: how many of the last lines (default 1000)
+  --refresh SECONDS   browser refresh interval (default 5)
+  --help              this help
+
+Uses the session stored by "floe login"; when it has expired floe logs in again with FLOE_PASSWORD
+or the remembered password (or asks, on a terminal). Exit codes: 0 ok, 1 failure, 2 usage,
+4 not logged in.`;
+
+const ACTIONS = ['sync', 'pause', 'resume', 'cancel', 'tasks', 'logs', 'list'] as const;
+type Action = (typeof ACTIONS)[number];
+
+function parseId(raw: string | undefined, action: string): number {
+  if (raw === undefined)
+    throw new UsageError([`"${action}" needs a job ID, e.g. floe jobs ${action} 3`], 'jobs');
+  if (!/^[1-9]\d{0,9}$/.test(raw))
+    throw new UsageError([`"${raw}" is not a job ID (a positive number)`], 'jobs');
+  return Number(raw);
+}
+
+function positive(raw: string | undefined, flag: string, fallback: number): number {
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0)
+    throw new UsageError([`${flag} must be a positive number, not "${raw}"`], 'jobs');
+  return n;
+}
+
+/** A job without any embedded config strings (they can hold source credentials). */
+function publicJob(job: Job): Job {
+  const { streams_config: _streams, ...rest } = job;
+  const { config: _s, ...source } = job.source;
+  const { config: _d, ...destination } = job.destination;
+  return { ...rest, source, destination };
+}
+
+function lastRun(job: Job): string {
+  if (!job.last_run_state) return 'never ran';
+  const state = job.last_run_state.toLowerCase();
+  const glyph = state === 'completed' ? '✓' : state === 'running' ? '●' : state === 'failed' ? '✗' : '○';
+  return `${glyph} ${job.last_run_state} ${job.last_run_time ?? ''}`.trim();
+}
+
+function printTable(rows: string[][]): void {
+  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
+  for (const row of rows)
+    process.stdout.write(
+      `${row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ')}\n`,
+    );
+}
+
+function sortTasks(tasks: Task[]): Task[] {
+  return [...tasks].sort((a, b) => Date.parse(b.start_time) - Date.parse(a.start_time));
+}
+
+function pickTask(tasks: Task[], wanted: string | undefined, id: number): Task {
+  const sorted = sortTasks(tasks);
+  if (sorted.length === 0) throw new FloeError(`Job ${id} has never run, so it has no logs.`);
+  if (wanted === undefined) return sorted[0] as Task;
+  const byPath = sorted.find((t) => t.file_path === wanted);
+  if (byPath) return byPath;
+  const index = /^\d+$/.test(wanted) ? Number(wanted) : Number.NaN;
+  const byIndex = sorted[index - 1];
+  if (byIndex) return byIndex;
+  throw new FloeError(
+    `Job ${id} has no run "${wanted}".`,
+    `It has ${sorted.length} run(s): use --task 1 (latest) to ${sorted.length}, or a file path from "floe jobs tasks ${id}".`,
+  );
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const { values: flags, positionals } = parseCommandArgs(
+    'jobs',
+    argv,
+    {
+      project: { type: 'string' },
+      url: { type: 'string' },
+      json: { type: 'boolean' },
+      task: { type: 'string' },
+      limit: { type: 'string' },
+      refresh: { type: 'string' },
+      help: { type: 'boolean' },
+    },
+    true,
+  );
+  if (flags.help) {
+    process.stdout.write(`${HELP}\n`);
+    return EXIT.OK;
+  }
+  const [rawAction, rawId, ...extra] = positionals;
+  if (rawAction !== undefined && !ACTIONS.includes(rawAction as Action))
+    throw new UsageError([`unknown action "${rawAction}"; use one of ${ACTIONS.join(', ')}`], 'jobs');
+  if (extra.length > 0) throw new UsageError([`unexpected argument "${extra[0]}"`], 'jobs');
+  const action = (rawAction ?? 'list') as Action;
+  if (action === 'list' && rawId !== undefined)
+    throw new UsageError([`unexpected argument "${rawId}"`], 'jobs');
+  const id = action === 'list' ? 0 : parseId(rawId, action);
+  const limit = positive(flags.limit, '--limit', 1000);
+  const refreshMs = positive(flags.refresh, '--refresh', 5) * 1000;
+  const browse = action === 'list' && rawAction === undefined && !flags.json && canPrompt();
+
+  const ctx = openContext();
+  const session = await explained(() =>
+    openSession(ctx, {
+      url: flags.url,
+      project: flags.project,
+      askPassword:
+        canPrompt() && !browse
+          ? () =>
+              promptPassword(
+                `The OLake UI session has expired. Password for ${ctx.config.getManagement()?.username ?? 'admin'}: `,
+              )
+          : undefined,
+      warn: (message) => process.stderr.write(`floe: ${message}\n`),
+    }),
+  );
+  try {
+    if (browse) {
+      const { runJobsBrowser } = await import('../ui/jobs/index.js');
+      return await explained(() =>
+        runJobsBrowser({
+          api: session.client,
+          project: session.project,
+          refreshMs,
+          relogin: session.relogin,
+        }),
+      );
+    }
+    return await explained(() =>
+      act(session, action, id, { json: Boolean(flags.json), task: flags.task, limit }),
+    );
+  } finally {
+    await session.client.close();
+  }
+}
+
+async function act(
+  session: Session,
+  action: Action,
+  id: number,
+  opts: { json: boolean; task?: string; limit: number },
+): Promise<number> {
+  const { client, project } = session;
+  switch (action) {
+    case 'list': {
+      const jobs = (await client.listJobs(project)).map(publicJob);
+      if (opts.json) printJson(jobs);
+      else if (jobs.length === 0) process.stdout.write(`No jobs in project ${project} at ${session.url}.\n`);
+      else
+        printTable([
+          ['ID', 'NAME', 'SCHEDULE', 'FREQUENCY', 'LAST RUN'],
+          ...jobs.map((j) => [
+            String(j.id),
+            j.name,
+            j.activate ? '● active' : '‖ paused',
+            j.frequency,
+            lastRun(j),
+          ]),
+        ]);
+      return EXIT.OK;
+    }
+    case 'sync':
+      try {
+        process.stdout.write(`✓ ${await client.syncNow(project, id)}\n`);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : '';
+        if (/paused/i.test(message))
+          throw new FloeError(`${message}.`, `Resume the schedule first: floe jobs resume ${id}`);
+        throw error;
+      }
+      return EXIT.OK;
+    case 'pause':
+    case 'resume':
+      process.stdout.write(`✓ ${await client.setActive(project, id, action === 'resume')}\n`);
+      return EXIT.OK;
+    case 'cancel':
+      process.stdout.write(`✓ ${await client.cancelRun(project, id)}\n`);
+      return EXIT.OK;
+    case 'tasks': {
+      const tasks = sortTasks(await client.listTasks(project, id));
+      if (opts.json) printJson(tasks);
+      else if (tasks.length === 0) process.stdout.write(`Job ${id} has never run.\n`);
+      else
+        printTable([
+          ['#', 'STARTED', 'STATUS', 'RUNTIME', 'FILE PATH'],
+          ...tasks.map((t, i) => [String(i + 1), t.start_time, t.status, t.runtime || '-', t.file_path]),
+        ]);
+      return EXIT.OK;
+    }
+    case 'logs': {
+      const task = pickTask(await client.listTasks(project, id), opts.task, id);
+      const page = await client.taskLogs(project, id, task, {
+        cursor: -1,
+        limit: opts.limit,
+        direction: 'older',
+      });
+      if (opts.json) printJson({ task, ...page });
+      else {
+        process.stderr.write(`Run ${task.file_path} (${task.status}, started ${task.start_time})\n`);
+        for (const line of page.logs)
+          process.stdout.write(`${line.time} ${line.level.toUpperCase().padEnd(5)} ${line.message}\n`);
+        if (page.has_more_older)
+          process.stderr.write(`(older lines not shown; raise --limit to see more than ${opts.limit})\n`);
+      }
+      return EXIT.OK;
+    }
+  }
 }

@@ -1,5 +1,206 @@
-import { FloeError } from '../cli/io.js';
+// floe login: POST /login to the OLake UI, then keep the session cookie in the secret store.
+import { openContext } from '../cli/context.js';
+import { canPrompt, EXIT, FloeError, parseCommandArgs, readStdin, UsageError } from '../cli/io.js';
+import { ManagementClient, normalizeUrl } from '../management/client.js';
+import { explained, LOGIN_HINT } from '../management/exit.js';
+import { confirm, promptChoice, promptPassword } from '../management/prompt.js';
+import {
+  backendFor,
+  DEFAULT_PROJECT,
+  DEFAULT_URL,
+  DEFAULT_USERNAME,
+  describeStorage,
+  loadJar,
+  originOf,
+  type SessionStorage,
+  saveJar,
+  settingsFor,
+} from '../management/session.js';
+import { ManagementError } from '../management/types.js';
+import { accounts, fromEnv, KeychainUnavailableError } from '../secrets/store.js';
 
-export async function run(_argv: string[]): Promise<number> {
-  throw new FloeError('"login" is not available yet');
+export const HELP = `Usage: floe login [--url URL] [--username NAME] [--password-stdin] [--remember-password]
+       floe login --status [--url URL]
+
+Logs in to the OLake UI and keeps its session cookie in the OS keychain, so that "floe jobs" and
+"floe push" work without asking again. The password is read from a masked prompt, from stdin
+(--password-stdin) or from FLOE_PASSWORD; it is never taken as an argument.
+
+Flags:
+  --url URL            the OLake UI (default: the last one used, else ${DEFAULT_URL})
+  --username NAME      default: the last one used, else "${DEFAULT_USERNAME}"
+  --project ID         the project later commands use (default: ${DEFAULT_PROJECT})
+  --password-stdin     read the password from stdin
+  --remember-password  also keep the password, to log in again silently when the session expires
+  --insecure-storage   keep the session in a plaintext file (mode 0600) when the keychain is unusable
+  --status             check the stored session (GET /auth/check) and say where it is stored
+  --help               this help
+
+Exit codes: 0 ok, 1 failure (e.g. invalid credentials), 2 usage, 4 not logged in (--status).`;
+
+export async function run(argv: string[]): Promise<number> {
+  const { values: flags } = parseCommandArgs('login', argv, {
+    url: { type: 'string' },
+    username: { type: 'string' },
+    project: { type: 'string' },
+    'password-stdin': { type: 'boolean' },
+    'remember-password': { type: 'boolean' },
+    'insecure-storage': { type: 'boolean' },
+    status: { type: 'boolean' },
+    help: { type: 'boolean' },
+  });
+  if (flags.help) {
+    process.stdout.write(`${HELP}\n`);
+    return EXIT.OK;
+  }
+  const ctx = openContext();
+  let url: string;
+  try {
+    url = normalizeUrl(flags.url ?? ctx.config.getManagement()?.url ?? DEFAULT_URL);
+  } catch (error) {
+    throw new UsageError([`--url: ${(error as Error).message}`], 'login');
+  }
+  return explained(() => (flags.status ? status(url) : login(url, flags)));
+}
+
+async function status(url: string): Promise<number> {
+  const ctx = openContext();
+  const settings = settingsFor(ctx, url);
+  const origin = originOf(url);
+  const backend = backendFor(ctx, settings?.secretStorage);
+  const jar = backend ? await loadJar(backend, origin) : undefined;
+  if (!settings || !jar)
+    throw new FloeError(`Not logged in to ${url} (no stored session).`, LOGIN_HINT, EXIT.AUTH);
+  const client = new ManagementClient({ url, jar });
+  try {
+    if (!(await client.authCheck()))
+      throw new FloeError(`The stored session for ${url} has expired or was revoked.`, LOGIN_HINT, EXIT.AUTH);
+  } finally {
+    await client.close();
+  }
+  process.stdout.write(
+    `✓ Logged in to ${url} as ${settings.username ?? DEFAULT_USERNAME} (project ${settings.project}).\n` +
+      `  Session stored in ${describeStorage(ctx, settings.secretStorage)}.\n` +
+      `  Password ${settings.rememberPassword ? 'remembered for silent re-login' : 'not remembered'}.\n`,
+  );
+  return EXIT.OK;
+}
+
+interface LoginFlags {
+  username?: string;
+  project?: string;
+  'password-stdin'?: boolean;
+  'remember-password'?: boolean;
+  'insecure-storage'?: boolean;
+}
+
+async function readPassword(
+  flags: LoginFlags,
+  username: string,
+  url: string,
+): Promise<{ password: string; typed: boolean }> {
+  if (flags['password-stdin']) {
+    const password = await readStdin('--password-stdin');
+    if (!password) throw new UsageError(['--password-stdin: stdin was empty'], 'login');
+    return { password, typed: false };
+  }
+  const fromEnvironment = fromEnv('FLOE_PASSWORD');
+  if (fromEnvironment) return { password: fromEnvironment, typed: false };
+  if (!canPrompt())
+    throw new UsageError(
+      ['no password: pipe it in with --password-stdin, or set FLOE_PASSWORD (no terminal to ask on)'],
+      'login',
+    );
+  const password = await promptPassword(`Password for ${username} at ${url}: `);
+  if (!password) throw new FloeError('No password given.');
+  return { password, typed: true };
+}
+
+/** Where to keep the session: the remembered choice, --insecure-storage, or the keychain. */
+function initialStorage(flags: LoginFlags, previous: SessionStorage | undefined): SessionStorage {
+  if (flags['insecure-storage']) return 'file';
+  return previous === 'file' || previous === 'env' ? previous : 'keychain';
+}
+
+async function fallbackStorage(reason: string, ctx: ReturnType<typeof openContext>): Promise<SessionStorage> {
+  process.stderr.write(`The OS keychain cannot be used: ${reason}\n`);
+  if (!canPrompt())
+    throw new FloeError(
+      'The session was not stored.',
+      'Run again with --insecure-storage to keep it in a plaintext file (mode 0600), or fix the keychain.',
+    );
+  const choice = await promptChoice(
+    'Where should floe keep the OLake UI session?',
+    [
+      { key: 'file', label: `In a plaintext file (${ctx.vault.backend('file').location}, mode 0600)` },
+      { key: 'env', label: "Don't store it: this run only (set FLOE_PASSWORD to log in on each run)" },
+      { key: 'cancel', label: 'Cancel' },
+    ],
+    'env',
+  );
+  if (choice === 'cancel') throw new FloeError('Cancelled; nothing was stored.', undefined, EXIT.INTERRUPTED);
+  return choice;
+}
+
+async function login(url: string, flags: LoginFlags): Promise<number> {
+  const ctx = openContext();
+  const origin = originOf(url);
+  const previous = settingsFor(ctx, url);
+  const username = flags.username ?? previous?.username ?? DEFAULT_USERNAME;
+  const project = flags.project ?? previous?.project ?? DEFAULT_PROJECT;
+  const { password, typed } = await readPassword(flags, username, url);
+
+  const client = new ManagementClient({ url });
+  try {
+    await client.login(username, password);
+  } catch (error) {
+    if (error instanceof ManagementError && error.kind === 'unauthorized')
+      throw new FloeError(`${error.message}.`, 'Check the username (--username) and the password.');
+    throw error;
+  } finally {
+    await client.close();
+  }
+
+  let storage = initialStorage(flags, previous?.secretStorage);
+  for (;;) {
+    const backend = backendFor(ctx, storage);
+    if (!backend) break;
+    try {
+      await saveJar(backend, origin, client.jar);
+      break;
+    } catch (error) {
+      if (!(error instanceof KeychainUnavailableError) || storage !== 'keychain') throw error;
+      storage = await fallbackStorage(error.reason, ctx);
+    }
+  }
+  if (storage === 'file')
+    process.stderr.write(
+      `! The session is stored in plain text in ${ctx.vault.backend('file').location} (mode 0600).\n`,
+    );
+
+  const backend = backendFor(ctx, storage);
+  let remember = Boolean(flags['remember-password']);
+  if (!remember && typed && backend && !previous?.rememberPassword)
+    remember = await confirm(
+      `Remember the password in ${describeStorage(ctx, storage)} to log in again silently?`,
+    );
+  else if (!flags['remember-password'] && previous?.rememberPassword) remember = true;
+  if (remember && !backend) {
+    process.stderr.write('The password is not remembered: the session is not stored either.\n');
+    remember = false;
+  }
+  if (backend) {
+    const account = accounts.password(origin, username);
+    if (remember) await backend.set(account, password);
+    else await backend.delete(account);
+  }
+
+  ctx.config.setManagement({ url, username, project, secretStorage: storage, rememberPassword: remember });
+  process.stdout.write(
+    `✓ Logged in to ${url} as ${username}. Session stored in ${describeStorage(ctx, storage)}` +
+      `${remember ? '; password remembered for silent re-login' : ''}.\n`,
+  );
+  if (storage === 'env')
+    process.stdout.write('  Later commands need FLOE_PASSWORD (or "floe login" again) to log in.\n');
+  return EXIT.OK;
 }

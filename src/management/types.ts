@@ -89,7 +89,29 @@ export class ManagementError extends Error {
     readonly kind: ManagementErrorKind,
     message: string,
     readonly status?: number,
+    /** The server's own `message`, when it sent the envelope. */
+    readonly serverMessage?: string,
   ) {
     super(message);
   }
+}
+
+export const loginDataSchema = z.object({ username: z.string() }).partial();
+
+export const connectionTestSchema = z.object({
+  connection_result: z.object({ status: z.string(), message: z.string().default('') }),
+  logs: z.array(logLineSchema).default([]),
+});
+export type ConnectionTest = z.infer<typeof connectionTestSchema>;
+
+export const versionsSchema = z.object({ version: z.array(z.string()) });
+
+export const uniqueSchema = z.object({ unique: z.boolean() });
+
+/** The body of `POST …/destinations` and `…/destinations/test`; `config` is destination.json as a string. */
+export interface DestinationRequest {
+  name: string;
+  type: 'iceberg';
+  version: string;
+  config: string;
 }

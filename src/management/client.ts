@@ -1,0 +1,457 @@
+// HTTP client for the OLake UI backend: undici requests with a timeout and an AbortSignal each, the
+// `olake-session` cookie kept in a tough-cookie jar bound to one origin, the `{success,message,data}`
+// envelope parsed with zod, and every failure turned into a ManagementError with a readable message.
+import { CookieJar } from 'tough-cookie';
+import { Agent, request } from 'undici';
+import { z } from 'zod';
+import {
+  type ConnectionTest,
+  connectionTestSchema,
+  type DestinationRequest,
+  envelopeSchema,
+  type Job,
+  type JobsApi,
+  jobSchema,
+  type LogPage,
+  type LogQuery,
+  logPageSchema,
+  ManagementError,
+  type Task,
+  taskSchema,
+  uniqueSchema,
+  versionsSchema,
+} from './types.js';
+
+export const DEFAULT_TIMEOUT_MS = 15_000;
+/** `olake check` runs as a Temporal workflow with a 10-minute timeout. */
+export const TEST_TIMEOUT_MS = 11 * 60_000;
+export const MAX_BODY_BYTES = 8 * 1024 * 1024;
+
+export interface ClientOptions {
+  /** The OLake UI's address, e.g. http://localhost:8000 (a sub-path behind a proxy is kept). */
+  url: string;
+  jar?: CookieJar;
+  timeoutMs?: number;
+  maxBodyBytes?: number;
+  /**
+   * Called once when an authenticated request answers 401; resolves true when a new session was
+   * obtained, and the request is then sent again once.
+   */
+  reauthenticate?: () => Promise<boolean>;
+}
+
+interface CallOptions<S extends z.ZodType> {
+  schema: S;
+  body?: unknown;
+  query?: Record<string, string | number>;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  /** false for /login and /auth/check: a 401 there is an answer, not an expired session. */
+  auth?: boolean;
+}
+
+interface Reply<T> {
+  data: T;
+  message: string;
+}
+
+/** Parses and checks a user-supplied URL; returns it without a trailing slash. */
+export function normalizeUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ManagementError('bad-request', `"${raw}" is not a URL; use e.g. http://localhost:8000`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ManagementError('bad-request', `"${raw}" must start with http:// or https://`);
+  if (url.username || url.password)
+    throw new ManagementError('bad-request', 'Put no credentials in the URL; floe asks for the password');
+  url.search = '';
+  url.hash = '';
+  return url.href.replace(/\/+$/, '');
+}
+
+const nullableArray = <S extends z.ZodType>(item: S) =>
+  z
+    .array(item)
+    .nullish()
+    .transform((v) => v ?? []);
+const noData = z.unknown();
+
+function describeNetworkError(error: unknown, origin: string, timeoutMs: number): ManagementError {
+  const err = error as { name?: string; code?: string; cause?: { code?: string }; message?: string };
+  const code = err.code ?? err.cause?.code;
+  if (err.name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT')
+    return new ManagementError(
+      'network',
+      `${origin} did not answer within ${Math.round(timeoutMs / 1000)} s (is the OLake UI overloaded or stuck?)`,
+    );
+  if (err.name === 'AbortError') return new ManagementError('cancelled', 'Cancelled');
+  if (code === 'ECONNREFUSED')
+    return new ManagementError(
+      'network',
+      `Cannot connect to ${origin}: connection refused. Is the OLake UI running there? (docker compose up, or "floe sandbox")`,
+    );
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return new ManagementError('network', `Cannot resolve the host of ${origin}; check the URL`);
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE')
+    return new ManagementError('network', `${origin} closed the connection before answering`);
+  if (typeof code === 'string' && /CERT|SSL|TLS/.test(code))
+    return new ManagementError('network', `TLS with ${origin} failed (${code}); check its certificate`);
+  return new ManagementError(
+    'network',
+    `Cannot reach ${origin}: ${code ?? err.message ?? 'unknown network error'}`,
+  );
+}
+
+function statusError(status: number, message: string, path: string): ManagementError {
+  const said = message || `HTTP ${status}`;
+  if (status === 400)
+    return new ManagementError(
+      'bad-request',
+      `The OLake UI rejected the request as invalid: ${said}`,
+      status,
+      message,
+    );
+  if (status === 401)
+    return path === '/login'
+      ? new ManagementError(
+          'unauthorized',
+          `Invalid credentials: the OLake UI did not accept that username and password (${said})`,
+          status,
+          message,
+        )
+      : new ManagementError(
+          'unauthorized',
+          `Not logged in, or the OLake UI session has expired (${said})`,
+          status,
+          message,
+        );
+  if (status === 404) return new ManagementError('not-found', `Not found: ${said}`, status, message);
+  if (status === 409) return new ManagementError('conflict', said, status, message);
+  if (status === 413)
+    return new ManagementError(
+      'bad-request',
+      `The OLake UI refused the request as too large (${said})`,
+      status,
+      message,
+    );
+  return new ManagementError('server', `The OLake UI failed (HTTP ${status}): ${said}`, status, message);
+}
+
+export class ManagementClient implements JobsApi {
+  readonly url: string;
+  readonly origin: string;
+  readonly jar: CookieJar;
+  readonly #timeoutMs: number;
+  readonly #maxBodyBytes: number;
+  readonly #agent = new Agent({ keepAliveTimeout: 1_000, connections: 8 });
+  #reauthenticate: (() => Promise<boolean>) | undefined;
+  #reauthenticating: Promise<boolean> | undefined;
+
+  constructor(options: ClientOptions) {
+    this.url = normalizeUrl(options.url);
+    this.origin = new URL(this.url).origin;
+    this.jar = options.jar ?? new CookieJar();
+    this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
+    this.#reauthenticate = options.reauthenticate;
+  }
+
+  set reauthenticate(fn: (() => Promise<boolean>) | undefined) {
+    this.#reauthenticate = fn;
+  }
+
+  /** Closes the keep-alive sockets so the process can exit. */
+  close(): Promise<void> {
+    return this.#agent.close();
+  }
+
+  /** True when the jar holds a live cookie for this origin. */
+  async hasSession(): Promise<boolean> {
+    return (await this.jar.getCookies(`${this.url}/`, { http: true, sameSiteContext: 'strict' })).length > 0;
+  }
+
+  async #send(
+    method: string,
+    path: string,
+    body: unknown,
+    query: CallOptions<z.ZodType>['query'],
+    outer: AbortSignal | undefined,
+    timeoutMs: number,
+  ): Promise<{ status: number; text: string }> {
+    const target = new URL(`${this.url}${path}`);
+    for (const [key, value] of Object.entries(query ?? {})) target.searchParams.set(key, String(value));
+    if (target.origin !== this.origin)
+      throw new ManagementError('bad-request', `Refusing to send to ${target.origin}`);
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = outer ? AbortSignal.any([outer, timeout]) : timeout;
+    const headers: Record<string, string> = { accept: 'application/json' };
+    const cookie = await this.jar.getCookieString(target.href, { http: true, sameSiteContext: 'strict' });
+    if (cookie) headers.cookie = cookie;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    try {
+      const res = await request(target, {
+        method: method as 'GET',
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal,
+        dispatcher: this.#agent,
+      });
+      res.body.on('error', () => {});
+      const setCookie = res.headers['set-cookie'];
+      for (const value of Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : [])
+        await this.jar.setCookie(value, target.href, {
+          http: true,
+          sameSiteContext: 'strict',
+          ignoreError: true,
+        });
+      if (res.statusCode >= 300 && res.statusCode < 400) {
+        res.body.destroy();
+        const location = res.headers.location;
+        throw new ManagementError(
+          'bad-response',
+          `${this.origin} answered with a redirect (HTTP ${res.statusCode}${location ? ` to ${String(location).split('?')[0]}` : ''}); floe does not follow redirects. Use the OLake UI's own address, e.g. http://localhost:8000`,
+          res.statusCode,
+        );
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of res.body) {
+        size += (chunk as Buffer).length;
+        if (size > this.#maxBodyBytes) {
+          res.body.destroy();
+          throw new ManagementError(
+            'bad-response',
+            `${this.origin} sent more than ${Math.round(this.#maxBodyBytes / 1024 / 1024)} MiB for ${method} ${path}; floe stopped reading (is that really the OLake UI?)`,
+            res.statusCode,
+          );
+        }
+        chunks.push(chunk as Buffer);
+      }
+      return { status: res.statusCode, text: Buffer.concat(chunks).toString('utf8') };
+    } catch (error) {
+      if (error instanceof ManagementError) throw error;
+      if (outer?.aborted) throw new ManagementError('cancelled', 'Cancelled');
+      throw describeNetworkError(timeout.aborted ? { name: 'TimeoutError' } : error, this.origin, timeoutMs);
+    }
+  }
+
+  #parse<S extends z.ZodType>(status: number, text: string, path: string, schema: S): Reply<z.output<S>> {
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      const kind = /^\s*</.test(text)
+        ? 'an HTML page'
+        : text.trim() === ''
+          ? 'an empty body'
+          : 'text that is not JSON';
+      const hint =
+        status >= 500
+          ? ' (a proxy or load balancer in front of the OLake UI is failing, or the OLake UI is down)'
+          : ' (is this URL the OLake UI?)';
+      throw new ManagementError(
+        'bad-response',
+        `${this.origin} answered HTTP ${status} with ${kind} instead of the OLake UI's JSON${hint}`,
+        status,
+      );
+    }
+    const envelope = envelopeSchema.safeParse(json);
+    if (!envelope.success)
+      throw new ManagementError(
+        'bad-response',
+        `${this.origin} answered HTTP ${status} with JSON that is not the OLake UI's {success, message, data} envelope`,
+        status,
+      );
+    const { success, message, data } = envelope.data;
+    if (status !== 200 || !success) throw statusError(status, message, path);
+    const parsed = schema.safeParse(data);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new ManagementError(
+        'bad-response',
+        `The OLake UI's answer to ${path.replace(/\/project\/[^/]+/, '/project/…')} has an unexpected shape (${issue?.path.join('.') || 'data'}: ${issue?.message})`,
+        status,
+      );
+    }
+    return { data: parsed.data, message };
+  }
+
+  async #call<S extends z.ZodType>(
+    method: string,
+    path: string,
+    opts: CallOptions<S>,
+  ): Promise<Reply<z.output<S>>> {
+    const timeoutMs = opts.timeoutMs ?? this.#timeoutMs;
+    let reply = await this.#send(method, path, opts.body, opts.query, opts.signal, timeoutMs);
+    if (reply.status === 401 && opts.auth !== false && this.#reauthenticate) {
+      this.#reauthenticating ??= this.#reauthenticate().finally(() => {
+        this.#reauthenticating = undefined;
+      });
+      if (await this.#reauthenticating)
+        reply = await this.#send(method, path, opts.body, opts.query, opts.signal, timeoutMs);
+    }
+    return this.#parse(reply.status, reply.text, path, opts.schema);
+  }
+
+  #project(project: string): string {
+    return `/api/v1/project/${encodeURIComponent(project)}`;
+  }
+
+  /** POST /login; the session cookie lands in the jar. */
+  async login(username: string, password: string, signal?: AbortSignal): Promise<string> {
+    const reply = await this.#call('POST', '/login', {
+      schema: noData,
+      body: { username, password },
+      auth: false,
+      signal,
+    });
+    return reply.message;
+  }
+
+  /** GET /auth/check: true for a valid session, false for a 401. */
+  async authCheck(signal?: AbortSignal): Promise<boolean> {
+    try {
+      await this.#call('GET', '/auth/check', { schema: noData, auth: false, signal });
+      return true;
+    } catch (error) {
+      if (error instanceof ManagementError && error.kind === 'unauthorized') return false;
+      throw error;
+    }
+  }
+
+  async listJobs(project: string, signal?: AbortSignal): Promise<Job[]> {
+    return (
+      await this.#call('GET', `${this.#project(project)}/jobs`, { schema: nullableArray(jobSchema), signal })
+    ).data;
+  }
+
+  async getJob(project: string, id: number, signal?: AbortSignal): Promise<Job> {
+    return (await this.#call('GET', `${this.#project(project)}/jobs/${id}`, { schema: jobSchema, signal }))
+      .data;
+  }
+
+  async listTasks(project: string, id: number, signal?: AbortSignal): Promise<Task[]> {
+    return (
+      await this.#call('GET', `${this.#project(project)}/jobs/${id}/tasks`, {
+        schema: nullableArray(taskSchema),
+        signal,
+      })
+    ).data;
+  }
+
+  async taskLogs(
+    project: string,
+    id: number,
+    task: Task,
+    query: LogQuery = {},
+    signal?: AbortSignal,
+  ): Promise<LogPage> {
+    const path = `${this.#project(project)}/jobs/${id}/tasks/${encodeURIComponent(task.file_path)}/logs`;
+    return (
+      await this.#call('POST', path, {
+        schema: logPageSchema,
+        body: { file_path: task.file_path },
+        query: {
+          cursor: query.cursor ?? -1,
+          limit: query.limit ?? 1000,
+          direction: query.direction ?? 'older',
+        },
+        signal,
+      })
+    ).data;
+  }
+
+  async syncNow(project: string, id: number): Promise<string> {
+    return (
+      await this.#call('POST', `${this.#project(project)}/jobs/${id}/sync`, { schema: noData, body: {} })
+    ).message;
+  }
+
+  async setActive(project: string, id: number, active: boolean): Promise<string> {
+    return (
+      await this.#call('POST', `${this.#project(project)}/jobs/${id}/activate`, {
+        schema: noData,
+        body: { activate: active },
+      })
+    ).message;
+  }
+
+  /** The OLake UI cancels with a GET. */
+  async cancelRun(project: string, id: number): Promise<string> {
+    return (await this.#call('GET', `${this.#project(project)}/jobs/${id}/cancel`, { schema: noData }))
+      .message;
+  }
+
+  async destinationVersions(project: string, signal?: AbortSignal): Promise<string[]> {
+    return (
+      await this.#call('GET', `${this.#project(project)}/destinations/versions`, {
+        schema: versionsSchema,
+        query: { type: 'iceberg' },
+        signal,
+      })
+    ).data.version;
+  }
+
+  /**
+   * POST …/destinations/test. A 400 (the check workflow itself failed) becomes a FAILED result,
+   * as the OLake UI shows it.
+   */
+  async testDestination(
+    project: string,
+    destination: Omit<DestinationRequest, 'name'>,
+    signal?: AbortSignal,
+  ): Promise<ConnectionTest> {
+    try {
+      return (
+        await this.#call('POST', `${this.#project(project)}/destinations/test`, {
+          schema: connectionTestSchema,
+          body: { ...destination, source_type: '', source_version: '' },
+          signal,
+          timeoutMs: TEST_TIMEOUT_MS,
+        })
+      ).data;
+    } catch (error) {
+      if (error instanceof ManagementError && error.kind === 'bad-request' && error.serverMessage)
+        return { connection_result: { status: 'FAILED', message: error.serverMessage }, logs: [] };
+      throw error;
+    }
+  }
+
+  async createDestination(
+    project: string,
+    destination: DestinationRequest,
+    signal?: AbortSignal,
+  ): Promise<string> {
+    return (
+      await this.#call('POST', `${this.#project(project)}/destinations`, {
+        schema: noData,
+        body: destination,
+        signal,
+      })
+    ).message;
+  }
+
+  /** POST …/check-unique: false when the name is taken (409). */
+  async isNameUnique(
+    project: string,
+    name: string,
+    entity: 'job' | 'source' | 'destination',
+    signal?: AbortSignal,
+  ): Promise<boolean> {
+    try {
+      return (
+        await this.#call('POST', `${this.#project(project)}/check-unique`, {
+          schema: uniqueSchema,
+          body: { name, entity_type: entity },
+          signal,
+        })
+      ).data.unique;
+    } catch (error) {
+      if (error instanceof ManagementError && error.kind === 'conflict') return false;
+      throw error;
+    }
+  }
+}

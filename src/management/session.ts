@@ -1,0 +1,142 @@
+// The OLake UI session: the cookie jar kept in the secret store (one entry per origin), the remembered
+// password for silent re-login, and the settings that say where both live. No prompts here; callers
+// pass in how to ask.
+import { CookieJar } from 'tough-cookie';
+import type { Context } from '../cli/context.js';
+import type { ManagementSettings } from '../config/store.js';
+import { accounts, fromEnv, KeychainUnavailableError, type SecretBackend } from '../secrets/store.js';
+import { ManagementClient, normalizeUrl } from './client.js';
+import { ManagementError } from './types.js';
+
+export const DEFAULT_URL = 'http://localhost:8000';
+export const DEFAULT_USERNAME = 'admin';
+export const DEFAULT_PROJECT = '123';
+
+/** Where the session lives: the keychain, the 0600 file, or nowhere ('env': only this process). */
+export type SessionStorage = NonNullable<ManagementSettings['secretStorage']>;
+
+export function backendFor(ctx: Context, storage: SessionStorage | undefined): SecretBackend | undefined {
+  return storage === 'keychain' || storage === 'file' ? ctx.vault.backend(storage) : undefined;
+}
+
+export function describeStorage(ctx: Context, storage: SessionStorage | undefined): string {
+  const backend = backendFor(ctx, storage);
+  return backend
+    ? backend.kind === 'file'
+      ? `the file ${backend.location}`
+      : backend.location
+    : 'nowhere (this process only)';
+}
+
+export function originOf(url: string): string {
+  return new URL(normalizeUrl(url)).origin;
+}
+
+/** The saved settings, when they are for the same origin as `url`. */
+export function settingsFor(ctx: Context, url: string): ManagementSettings | undefined {
+  const settings = ctx.config.getManagement();
+  return settings && originOf(settings.url) === originOf(url) ? settings : undefined;
+}
+
+export async function saveJar(backend: SecretBackend, origin: string, jar: CookieJar): Promise<void> {
+  await backend.set(accounts.session(origin), JSON.stringify(await jar.serialize()));
+}
+
+export async function loadJar(backend: SecretBackend, origin: string): Promise<CookieJar | undefined> {
+  const text = await backend.get(accounts.session(origin));
+  if (!text) return undefined;
+  try {
+    return await CookieJar.deserialize(JSON.parse(text) as string);
+  } catch {
+    return undefined;
+  }
+}
+
+export interface Session {
+  url: string;
+  origin: string;
+  username: string;
+  project: string;
+  storage: SessionStorage | undefined;
+  client: ManagementClient;
+  /**
+   * Logs in again: with `password` when given, else FLOE_PASSWORD or the remembered password.
+   * Throws ManagementError('unauthorized') when there is none or it is refused.
+   */
+  relogin(password?: string): Promise<void>;
+}
+
+export interface OpenSessionOptions {
+  url?: string;
+  project?: string;
+  /** Asks the user for the password when neither FLOE_PASSWORD nor a remembered one exists. */
+  askPassword?: () => Promise<string | undefined>;
+  /** Non-fatal problems (e.g. the keychain could not be read), one sentence each. */
+  warn?: (message: string) => void;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Opens the stored session for the configured (or given) OLake UI, re-logging in on a 401. */
+export async function openSession(ctx: Context, options: OpenSessionOptions = {}): Promise<Session> {
+  const env = options.env ?? process.env;
+  const warn = options.warn ?? (() => {});
+  const url = normalizeUrl(options.url ?? ctx.config.getManagement()?.url ?? DEFAULT_URL);
+  const origin = originOf(url);
+  const settings = settingsFor(ctx, url);
+  const username = settings?.username ?? DEFAULT_USERNAME;
+  const project = options.project ?? settings?.project ?? DEFAULT_PROJECT;
+  const storage = settings?.secretStorage;
+  const backend = backendFor(ctx, storage);
+  let jar: CookieJar | undefined;
+  if (backend) {
+    try {
+      jar = await loadJar(backend, origin);
+    } catch (error) {
+      if (!(error instanceof KeychainUnavailableError)) throw error;
+      warn(`The stored session cannot be read: ${error.reason}`);
+    }
+  }
+  const client = new ManagementClient({ url, jar });
+
+  const storedPassword = async (): Promise<string | undefined> => {
+    if (!backend || !settings?.rememberPassword) return undefined;
+    try {
+      return await backend.get(accounts.password(origin, username));
+    } catch (error) {
+      if (!(error instanceof KeychainUnavailableError)) throw error;
+      warn(`The remembered password cannot be read: ${error.reason}`);
+      return undefined;
+    }
+  };
+
+  const loginWith = async (password: string) => {
+    await client.login(username, password);
+    if (!backend) return;
+    try {
+      await saveJar(backend, origin, client.jar);
+    } catch (error) {
+      if (!(error instanceof KeychainUnavailableError)) throw error;
+      warn(`The new session is used but not stored: ${error.reason}`);
+    }
+  };
+
+  const relogin = async (password?: string) => {
+    const chosen =
+      password ??
+      fromEnv('FLOE_PASSWORD', env) ??
+      (await storedPassword()) ??
+      (await options.askPassword?.());
+    if (chosen === undefined || chosen === '')
+      throw new ManagementError(
+        'unauthorized',
+        `Not logged in to ${origin}, or the session has expired, and no password is available to log in again`,
+      );
+    await loginWith(chosen);
+  };
+
+  client.reauthenticate = async () => {
+    await relogin();
+    return true;
+  };
+  return { url, origin, username, project, storage, client, relogin };
+}

@@ -1,5 +1,107 @@
-import { FloeError } from '../cli/io.js';
+// `floe test`: the connection test of a profile, as a live screen on a terminal, plain lines when
+// piped, or one JSON document with --json.
 
-export async function run(_argv: string[]): Promise<number> {
-  throw new FloeError('"test" is not available yet');
+import { isFinal } from '../check/reducer.js';
+import { runCheck } from '../check/run.js';
+import { reportText, stepLine } from '../check/text.js';
+import type { CheckEvent } from '../check/types.js';
+import { openContext } from '../cli/context.js';
+import { canPrompt, EXIT, FloeError, parseCommandArgs, printJson, UsageError } from '../cli/io.js';
+import { loadProfile, requireSecrets } from '../cli/profiles.js';
+import { validate } from '../destination/schema.js';
+
+const DEFAULT_TIMEOUT_SECONDS = 10;
+const MAX_TIMEOUT_SECONDS = 300;
+
+const HELP = `Usage: floe test [--profile NAME] [--json] [--timeout SECONDS] [--read-only]
+
+Tests a profile's REST catalog and object store at the same time: the catalog's
+connection, token, config and namespaces; the bucket's HEAD, LIST, and a
+PUT/GET/DELETE of a small probe object. Each failure comes with a diagnosis.
+
+Flags:
+  -p, --profile NAME       Profile to test (default: the only one, or "default")
+      --json               Print one JSON document {ok, steps, diagnoses, warnings};
+                           never opens the screen
+      --timeout SECONDS    Timeout of each request (default ${DEFAULT_TIMEOUT_SECONDS}, at most ${MAX_TIMEOUT_SECONDS})
+      --read-only          Skip the object-store writes (PUT/GET/DELETE)
+  -h, --help               Show this help
+
+On a terminal the test runs in a screen: r re-runs, v shows the HTTP trace,
+Esc cancels (then leaves), Ctrl-C quits. Otherwise one line is printed per
+finished step, then the diagnoses.
+
+Secrets come from the profile's secret store; FLOE_TOKEN, FLOE_CREDENTIAL,
+FLOE_ACCESS_KEY, FLOE_SECRET_KEY and FLOE_GCP_SERVICE_ACCOUNT_JSON override it.
+
+Exit codes: 0 all checks passed, 1 a check failed or was cancelled, 2 usage,
+130 interrupted.
+`;
+
+function parseTimeout(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_TIMEOUT_SECONDS * 1000;
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > MAX_TIMEOUT_SECONDS)
+    throw new UsageError(
+      [`--timeout must be a number of seconds between 0 and ${MAX_TIMEOUT_SECONDS}, e.g. --timeout 15`],
+      'test',
+    );
+  return Math.round(seconds * 1000);
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const { values: flags } = parseCommandArgs('test', argv, {
+    profile: { type: 'string', short: 'p' },
+    json: { type: 'boolean' },
+    timeout: { type: 'string' },
+    'read-only': { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (flags.help) {
+    process.stdout.write(HELP);
+    return EXIT.OK;
+  }
+  const timeoutMs = parseTimeout(flags.timeout);
+  const readOnly = flags['read-only'] ?? false;
+
+  const profile = await loadProfile(openContext(), flags.profile);
+  requireSecrets(profile);
+  const checked = validate(profile.values);
+  if (!checked.ok)
+    throw new FloeError(
+      `Profile "${profile.name}" is not valid: ${checked.issues.map((i) => i.message).join('; ')}`,
+      `Fix it with "floe setup --profile ${profile.name}".`,
+    );
+  const values = checked.values;
+
+  if (flags.json) {
+    const progress = process.stderr.isTTY
+      ? (event: CheckEvent) => {
+          if (event.type === 'step' && isFinal(event.step.state))
+            process.stderr.write(`${stepLine(event.step)}\n`);
+        }
+      : undefined;
+    const report = await runCheck(values, { timeoutMs, readOnly, onEvent: progress });
+    printJson(report);
+    return report.ok ? EXIT.OK : EXIT.FAILURE;
+  }
+
+  if (!canPrompt()) {
+    process.stdout.write(`Testing profile "${profile.name}"${readOnly ? ' (read-only)' : ''}\n`);
+    const report = await runCheck(values, {
+      timeoutMs,
+      readOnly,
+      onEvent: (event) => {
+        if (event.type === 'step' && isFinal(event.step.state))
+          process.stdout.write(`${stepLine(event.step)}\n`);
+      },
+    });
+    process.stdout.write(`${reportText(report).join('\n')}\n`);
+    return report.ok ? EXIT.OK : EXIT.FAILURE;
+  }
+
+  const { runTestScreen } = await import('../ui/test/index.js');
+  const { report, interrupted } = await runTestScreen(values, { title: profile.name, timeoutMs, readOnly });
+  if (interrupted) return EXIT.INTERRUPTED;
+  return report.ok ? EXIT.OK : EXIT.FAILURE;
 }

@@ -25,6 +25,8 @@ export const STATE_TONE: Record<Step['state'], Tone> = {
 
 const TITLE_WIDTH = 30;
 const DURATION_WIDTH = 7;
+/** Diagnosis rows: two spaces, the label, then the text from this column. */
+const LABEL_WIDTH = 12;
 
 /** A step row after its glyph: title, duration and detail, cut to `width`. */
 export function stepText(step: Step, width: number): string {
@@ -46,7 +48,8 @@ export function diagnosisPanel(state: CheckState, width: number): Line[] {
     const { heading, rows } = diagnosisLines(d);
     lines.push({ text: truncate(heading, width), tone: 'error' });
     for (const [label, text] of rows)
-      lines.push(...wrapped(`  ${label.padEnd(9)} ${text}`, width, ' '.repeat(12)));
+      for (const [i, part] of wrapText(text, width - LABEL_WIDTH).entries())
+        lines.push({ text: (i === 0 ? `  ${label}` : '').padEnd(LABEL_WIDTH) + part });
   }
   if (lines.length === 0 && state.phase === 'done') lines.push({ text: 'No problems found.', tone: 'dim' });
   return lines;

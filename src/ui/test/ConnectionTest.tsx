@@ -1,0 +1,185 @@
+// The connection-test screen: live step list (Catalog, Object store), then diagnoses or the HTTP
+// trace. Thin: the state comes from useConnectionTest, the lines from layout.ts.
+import { Box, Text, useInput, useStdout } from 'ink';
+import { useState } from 'react';
+import { abandonedReport, toReport } from '../../check/reducer.js';
+import { CHAIN_TITLE, STEP_GLYPH, summaryLine, truncate } from '../../check/text.js';
+import type { CheckReport, Step } from '../../check/types.js';
+import type { Values } from '../../destination/fields.js';
+import { KeyHints } from '../components/KeyHints.js';
+import {
+  diagnosisPanel,
+  type Line,
+  MAX_WIDTH,
+  panelHeight,
+  STATE_TONE,
+  scrollPanel,
+  stepText,
+  type Tone,
+  tracePanel,
+} from './layout.js';
+import { Spinner } from './Spinner.js';
+import { type ConnectionTestOptions, useConnectionTest } from './useConnectionTest.js';
+
+export interface ConnectionTestProps extends ConnectionTestOptions {
+  values: Values;
+  /** Shown after "Connection test", e.g. the profile name. */
+  title?: string;
+  /** The user left a finished run (Esc or q), with its report. */
+  onDone: (report: CheckReport) => void;
+  /** Ctrl-C: the run is aborted and its unfinished steps count as cancelled. Defaults to onDone. */
+  onInterrupt?: (report: CheckReport) => void;
+  /** What leaving means in the footer: "quit" on its own, "back" inside the wizard. */
+  leaveLabel?: string;
+  /** Spinner frame interval; 0 shows a still frame (tests, screenshots). */
+  spinnerMs?: number;
+}
+
+const DEFAULT_ROWS = 24;
+
+function toneProps(tone: Tone | undefined) {
+  switch (tone) {
+    case 'ok':
+      return { color: 'green' };
+    case 'error':
+      return { color: 'red' };
+    case 'warn':
+      return { color: 'yellow' };
+    case 'active':
+      return { color: 'cyan' };
+    case 'dim':
+      return { dimColor: true };
+    case 'heading':
+      return { bold: true };
+    default:
+      return {};
+  }
+}
+
+function StepRow({ step, width, spinnerMs }: { step: Step; width: number; spinnerMs?: number }) {
+  const tone = toneProps(STATE_TONE[step.state]);
+  return (
+    <Text wrap="truncate">
+      {'  '}
+      {step.state === 'running' ? (
+        <Spinner intervalMs={spinnerMs} />
+      ) : (
+        <Text {...tone}>{STEP_GLYPH[step.state]}</Text>
+      )}{' '}
+      <Text dimColor={step.state === 'pending'}>{stepText(step, width - 4)}</Text>
+    </Text>
+  );
+}
+
+function PanelLine({ line }: { line: Line }) {
+  return (
+    <Text wrap="truncate" {...toneProps(line.tone)}>
+      {line.text || ' '}
+    </Text>
+  );
+}
+
+export function ConnectionTest({
+  values,
+  title,
+  onDone,
+  onInterrupt,
+  leaveLabel = 'quit',
+  spinnerMs,
+  ...opts
+}: ConnectionTestProps) {
+  const { stdout } = useStdout();
+  const width = Math.min(stdout.columns || MAX_WIDTH, MAX_WIDTH);
+  const rows = stdout.rows || DEFAULT_ROWS;
+  const { state, start, cancel } = useConnectionTest(values, opts);
+  const [verbose, setVerbose] = useState(false);
+  const [offset, setOffset] = useState(0);
+
+  const finished = state.phase === 'done';
+  const lines = verbose ? tracePanel(state, width) : diagnosisPanel(state, width);
+  const panel = scrollPanel(lines, offset, panelHeight(rows, state.steps.length));
+
+  useInput((input, key) => {
+    if (input === '\x03' || (key.ctrl && input === 'c')) {
+      cancel();
+      (onInterrupt ?? onDone)(abandonedReport(state));
+    } else if (key.escape) {
+      if (finished) onDone(toReport(state));
+      else cancel();
+    } else if (input === 'q') {
+      if (finished) onDone(toReport(state));
+    } else if (input === 'r') {
+      if (finished) {
+        setOffset(0);
+        start();
+      }
+    } else if (input === 'v') {
+      setVerbose((v) => !v);
+      setOffset(0);
+    } else if (key.upArrow) setOffset(panel.offset - 1);
+    else if (key.downArrow) setOffset(panel.offset + 1);
+  });
+
+  const done = state.steps.filter((s) => s.state !== 'pending' && s.state !== 'running').length;
+  const status =
+    state.phase === 'done' ? (
+      <Text bold>{summaryLine(toReport(state))}</Text>
+    ) : state.phase === 'cancelling' ? (
+      <Text color="yellow">{STEP_GLYPH.cancelled} Cancelling…</Text>
+    ) : (
+      <Text>
+        <Spinner intervalMs={spinnerMs} /> Testing… {done}/{state.steps.length} steps done
+      </Text>
+    );
+
+  const hints: [string, string][] = finished
+    ? [
+        ['r', 're-run'],
+        ['v', verbose ? 'diagnoses' : 'HTTP trace'],
+        ['Esc/q', leaveLabel],
+      ]
+    : [
+        ['Esc', 'cancel'],
+        ['v', verbose ? 'diagnoses' : 'HTTP trace'],
+      ];
+  if (panel.position) hints.push(['↑/↓', 'scroll']);
+  hints.push(['Ctrl-C', 'quit']);
+
+  const heading = [
+    'Connection test',
+    title,
+    state.run > 1 ? `run ${state.run}` : '',
+    opts.readOnly ? 'read-only' : '',
+  ]
+    .filter(Boolean)
+    .join(' · ');
+  const panelTitle = verbose ? `HTTP trace (${state.trace.length})` : `Diagnoses (${state.diagnoses.length})`;
+
+  return (
+    <Box flexDirection="column" width={width}>
+      <Text bold wrap="truncate">
+        {truncate(heading, width)}
+      </Text>
+      <Text> </Text>
+      {(['catalog', 'storage'] as const).map((chain) => (
+        <Box key={chain} flexDirection="column">
+          <Text bold>{CHAIN_TITLE[chain]}</Text>
+          {state.steps
+            .filter((s) => s.chain === chain)
+            .map((step) => (
+              <StepRow key={step.id} step={step} width={width} spinnerMs={spinnerMs} />
+            ))}
+        </Box>
+      ))}
+      <Text> </Text>
+      {status}
+      <Text bold wrap="truncate">
+        {truncate([panelTitle, panel.position].filter(Boolean).join(' · '), width)}
+      </Text>
+      {panel.visible.map((line) => (
+        <PanelLine key={line.row} line={line} />
+      ))}
+      <KeyHints hints={hints} />
+    </Box>
+  );
+}

@@ -1,0 +1,481 @@
+// The catalog half of the connection test: connect, get a token, read /v1/config, list namespaces.
+import type { Chain, ChainOptions, Diagnosis, Step } from '../check/types.js';
+import { AUTH_TYPE_INFO, DEFAULT_GCP_SCOPES, type FieldId, type Values } from '../destination/fields.js';
+import {
+  encodeQuery,
+  GoogleKeyError,
+  googleAssertion,
+  JWT_BEARER_GRANT,
+  parseCredential,
+  resolveAwsCredentials,
+  type SigV4Signer,
+  sigV4Signer,
+} from './auth.js';
+import { badShape, type ClassifyContext, diagnoseFailure, type Route, readJson } from './classify.js';
+import { probeConnection } from './connect.js';
+import { diagnosis } from './diagnoses.js';
+import { HttpClient, type HttpRequest, NetworkFailure } from './http.js';
+import { SecretScrubber, safeUrl } from './redact.js';
+
+export const CATALOG_STEPS = [
+  { id: 'catalog.connect', title: 'Connect to the catalog' },
+  { id: 'catalog.token', title: 'Get an access token' },
+  { id: 'catalog.config', title: 'Read the catalog config' },
+  { id: 'catalog.namespaces', title: 'List namespaces' },
+] as const;
+export type CatalogStepId = (typeof CATALOG_STEPS)[number]['id'];
+
+export const LIST_NAMESPACES_ENDPOINT = 'GET /v1/{prefix}/namespaces';
+
+type Outcome = { ok: true; detail: string } | { ok: false; diagnosis: Diagnosis | null } | { skip: string };
+
+function text(values: Values, id: FieldId): string {
+  const value = values.fields[id];
+  return typeof value === 'string' ? value.trim() : '';
+}
+
+/** The base URL without trailing slashes; null when it is not an absolute http(s) URL. */
+export function normaliseBaseUrl(raw: string): string | null {
+  const trimmed = raw.trim().replace(/\/+$/, '');
+  try {
+    const url = new URL(trimmed);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? trimmed : null;
+  } catch {
+    return null;
+  }
+}
+
+function isStringRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+export interface CatalogChainOptions {
+  /** Trusted CA certificates (PEM) replacing Node's roots, e.g. a private CA. */
+  ca?: string;
+}
+
+class Run {
+  private readonly steps = new Map<CatalogStepId, Step>();
+  readonly scrubber = new SecretScrubber();
+  readonly http: HttpClient;
+  private token?: string;
+  private signer?: SigV4Signer;
+  private base = '';
+  private prefix?: string;
+  private endpoints?: string[];
+
+  constructor(
+    private readonly values: Values,
+    private readonly opts: ChainOptions,
+    private readonly chainOpts: CatalogChainOptions,
+  ) {
+    for (const id of ['token', 'credential', 'secretKey', 'gcpServiceAccountJson'] as const) {
+      this.scrubber.add(text(values, id));
+    }
+    const credential = text(values, 'credential');
+    if (credential) this.scrubber.add(parseCredential(credential).clientSecret);
+    this.http = new HttpClient({
+      emit: opts.emit,
+      signal: opts.signal,
+      timeoutMs: opts.timeoutMs,
+      scrubber: this.scrubber,
+      ...(chainOpts.ca ? { ca: chainOpts.ca } : {}),
+    });
+  }
+
+  private set(id: CatalogStepId, patch: Partial<Step>): void {
+    const step = { ...this.steps.get(id)!, ...patch };
+    if (step.detail) step.detail = this.scrubber.scrub(step.detail);
+    this.steps.set(id, step);
+    this.opts.emit({ type: 'step', step: { ...step } });
+  }
+
+  private warn(message: string): void {
+    this.opts.emit({ type: 'warning', message: this.scrubber.scrub(message) });
+  }
+
+  private ctx(step: CatalogStepId, route: Route): ClassifyContext {
+    return {
+      step,
+      route,
+      scrubber: this.scrubber,
+      ...(this.signer ? { signingScope: this.signer.scope() } : {}),
+    };
+  }
+
+  async run(): Promise<void> {
+    for (const { id, title } of CATALOG_STEPS) {
+      this.steps.set(id, { id, chain: 'catalog', title, state: 'pending' });
+      this.opts.emit({ type: 'step', step: { id, chain: 'catalog', title, state: 'pending' } });
+    }
+    const bodies: Record<CatalogStepId, () => Promise<Outcome>> = {
+      'catalog.connect': () => this.connect(),
+      'catalog.token': () => this.fetchToken(),
+      'catalog.config': () => this.readConfig(),
+      'catalog.namespaces': () => this.listNamespaces(),
+    };
+    try {
+      for (const { id, title } of CATALOG_STEPS) {
+        if (this.opts.signal.aborted) break;
+        const outcome = await this.runStep(id, bodies[id]);
+        if (this.opts.signal.aborted) break;
+        if ('ok' in outcome && !outcome.ok) {
+          for (const later of CATALOG_STEPS.filter((s) => this.steps.get(s.id)?.state === 'pending')) {
+            this.set(later.id, { state: 'skipped', detail: `not run: “${title}” failed` });
+          }
+          break;
+        }
+      }
+    } finally {
+      for (const step of this.steps.values()) {
+        if (step.state === 'pending' || step.state === 'running')
+          this.set(step.id as CatalogStepId, { state: 'cancelled' });
+      }
+      await this.http.close();
+    }
+  }
+
+  private async runStep(id: CatalogStepId, body: () => Promise<Outcome>): Promise<Outcome> {
+    const started = performance.now();
+    this.set(id, { state: 'running' });
+    let outcome: Outcome;
+    try {
+      outcome = await body();
+    } catch (error) {
+      outcome = {
+        ok: false,
+        diagnosis: diagnosis('CATALOG_NETWORK', id, {
+          what: `${this.steps.get(id)?.title} failed: ${(error as Error).message}`,
+        }),
+      };
+    }
+    if (this.opts.signal.aborted) return outcome;
+    const durationMs = Math.round(performance.now() - started);
+    if ('skip' in outcome) {
+      this.set(id, { state: 'skipped', detail: outcome.skip });
+    } else if (outcome.ok) {
+      this.set(id, { state: 'ok', durationMs, detail: outcome.detail });
+    } else {
+      this.set(id, {
+        state: 'failed',
+        durationMs,
+        ...(outcome.diagnosis ? { detail: outcome.diagnosis.what } : {}),
+      });
+      if (outcome.diagnosis)
+        this.opts.emit({ type: 'diagnosis', diagnosis: this.scrubDiagnosis(outcome.diagnosis) });
+    }
+    return outcome;
+  }
+
+  private scrubDiagnosis(d: Diagnosis): Diagnosis {
+    return JSON.parse(this.scrubber.scrub(JSON.stringify(d))) as Diagnosis;
+  }
+
+  /** Sends a request; a network failure becomes a failed outcome (null diagnosis if cancelled). */
+  private async exchange(step: CatalogStepId, req: HttpRequest) {
+    try {
+      const prepare = this.signer ? (r: HttpRequest) => this.signer!.sign(r) : undefined;
+      return { res: await this.http.send(req, prepare) };
+    } catch (error) {
+      if (!(error instanceof NetworkFailure)) throw error;
+      return {
+        outcome: {
+          ok: false as const,
+          diagnosis: diagnoseFailure(step, req, error, this.scrubber, this.opts.timeoutMs),
+        },
+      };
+    }
+  }
+
+  private async connect(): Promise<Outcome> {
+    const raw = text(this.values, 'catalogUrl');
+    const base = normaliseBaseUrl(raw);
+    if (!base)
+      return {
+        ok: false,
+        diagnosis: diagnosis('CATALOG_URL_INVALID', 'catalog.connect', {
+          what: raw
+            ? `“${safeUrl(raw, this.scrubber)}” is not an absolute http(s) URL`
+            : 'The REST Catalog URL is empty',
+        }),
+      };
+    this.base = base;
+    const url = new URL(base);
+    try {
+      const r = await probeConnection(url, {
+        signal: this.opts.signal,
+        timeoutMs: this.opts.timeoutMs,
+        ...(this.chainOpts.ca ? { ca: this.chainOpts.ca } : {}),
+      });
+      const tls = r.tlsMs === undefined ? '' : `, TLS ${r.tlsMs} ms (${r.tlsProtocol ?? 'TLS'})`;
+      return { ok: true, detail: `${url.host} (${r.address}): DNS ${r.dnsMs} ms, TCP ${r.tcpMs} ms${tls}` };
+    } catch (error) {
+      const failure =
+        error instanceof NetworkFailure ? error : new NetworkFailure('network', 'UNEXPECTED', String(error));
+      return {
+        ok: false,
+        diagnosis: diagnoseFailure(
+          'catalog.connect',
+          { method: 'CONNECT', url },
+          failure,
+          this.scrubber,
+          this.opts.timeoutMs,
+        ),
+      };
+    }
+  }
+
+  private async fetchToken(): Promise<Outcome> {
+    const { authType } = this.values;
+    if (authType === 'oauth2') return this.oauth2Token();
+    if (authType === 'google') return this.googleToken();
+    return { skip: `not needed for ${AUTH_TYPE_INFO[authType].label}` };
+  }
+
+  private tokenUrl(raw: string): URL | Diagnosis {
+    const normal = normaliseBaseUrl(raw);
+    if (!normal)
+      return diagnosis('CATALOG_URL_INVALID', 'catalog.token', {
+        what: `The token URL “${safeUrl(raw, this.scrubber)}” is not an absolute http(s) URL`,
+      });
+    return new URL(normal);
+  }
+
+  private async postToken(url: URL, form: Record<string, string>, describe: string): Promise<Outcome> {
+    const req: HttpRequest = {
+      method: 'POST',
+      url,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(form).toString(),
+    };
+    const sent = await this.exchange('catalog.token', req);
+    if (!sent.res) return sent.outcome;
+    const ctx = this.ctx('catalog.token', 'token');
+    const json = readJson(req, sent.res, ctx);
+    if ('diagnosis' in json) return { ok: false, diagnosis: json.diagnosis };
+    const body = isStringRecord(json.value) ? json.value : {};
+    if (typeof body.access_token !== 'string' || !body.access_token)
+      return {
+        ok: false,
+        diagnosis: badShape('CATALOG_BAD_RESPONSE', req, sent.res, ctx, 'has no "access_token"'),
+      };
+    this.scrubber.add(body.access_token);
+    if (typeof body.refresh_token === 'string') this.scrubber.add(body.refresh_token);
+    const tokenType = typeof body.token_type === 'string' ? body.token_type : '';
+    if (!/^(bearer|n_a)$/i.test(tokenType))
+      return {
+        ok: false,
+        diagnosis: badShape(
+          'CATALOG_BAD_RESPONSE',
+          req,
+          sent.res,
+          ctx,
+          `has token_type "${tokenType}" (expected bearer or N_A)`,
+        ),
+      };
+    this.token = body.access_token;
+    const expires = typeof body.expires_in === 'number' ? `, expires in ${body.expires_in} s` : '';
+    return { ok: true, detail: `${describe} from ${url.host} (${tokenType}${expires})` };
+  }
+
+  private async oauth2Token(): Promise<Outcome> {
+    const configured = text(this.values, 'oauth2Uri');
+    const url = this.tokenUrl(configured || `${this.base}/v1/oauth/tokens`);
+    if (!(url instanceof URL)) return { ok: false, diagnosis: url };
+    if (!configured)
+      this.warn(
+        `REST Auth URI is empty: used the deprecated ${safeUrl(url)} endpoint; set REST Auth URI to the identity provider’s token endpoint`,
+      );
+    const { clientId, clientSecret } = parseCredential(text(this.values, 'credential'));
+    if (!clientId) this.warn('REST Credential has no client id (no colon): only a client secret was sent');
+    const form: Record<string, string> = {
+      grant_type: 'client_credentials',
+      ...(clientId ? { client_id: clientId } : {}),
+      client_secret: clientSecret,
+      scope: text(this.values, 'scope') || 'catalog',
+    };
+    return this.postToken(url, form, clientId ? `token for client ${clientId}` : 'token');
+  }
+
+  private async googleToken(): Promise<Outcome> {
+    const scopes = (text(this.values, 'gcpAuthScopes') || DEFAULT_GCP_SCOPES)
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    let assertion: ReturnType<typeof googleAssertion>;
+    try {
+      assertion = googleAssertion(text(this.values, 'gcpServiceAccountJson'), scopes);
+    } catch (error) {
+      if (!(error instanceof GoogleKeyError)) throw error;
+      return {
+        ok: false,
+        diagnosis: diagnosis('CATALOG_GOOGLE_KEY_INVALID', 'catalog.token', {
+          what: `The GCP Service Account JSON cannot be used: ${error.message}`,
+        }),
+      };
+    }
+    this.scrubber.add(assertion.assertion);
+    const url = this.tokenUrl(assertion.tokenUri);
+    if (!(url instanceof URL)) return { ok: false, diagnosis: url };
+    return this.postToken(
+      url,
+      { grant_type: JWT_BEARER_GRANT, assertion: assertion.assertion },
+      `token for ${assertion.clientEmail}`,
+    );
+  }
+
+  private authHeaders(): Record<string, string> {
+    const headers: Record<string, string> = {};
+    const bearer = this.token ?? text(this.values, 'token');
+    if (bearer && this.values.authType !== 'none') headers.authorization = `Bearer ${bearer}`;
+    const project = text(this.values, 'gcpProjectId');
+    if (this.values.authType === 'google' && project) headers['x-goog-user-project'] = project;
+    return headers;
+  }
+
+  private async setUpSigV4(): Promise<Diagnosis | null> {
+    const service = text(this.values, 'signingName') || 'execute-api';
+    const region = text(this.values, 'signingRegion') || text(this.values, 'region');
+    try {
+      const credentials = await resolveAwsCredentials(
+        { accessKeyId: text(this.values, 'accessKey'), secretAccessKey: text(this.values, 'secretKey') },
+        this.opts.signal,
+        this.opts.timeoutMs,
+      );
+      this.scrubber.add(credentials.secretAccessKey);
+      this.scrubber.add(credentials.sessionToken);
+      this.signer = sigV4Signer(service, region, credentials);
+      return null;
+    } catch (error) {
+      if (this.opts.signal.aborted) return null;
+      const message = this.scrubber.scrub((error as Error).message);
+      const denied = /is not authorized to perform: sts:AssumeRole/i.test(message);
+      return diagnosis(
+        denied ? 'CATALOG_ASSUME_ROLE_DENIED' : 'CATALOG_SIGV4_NO_CREDENTIALS',
+        'catalog.config',
+        {
+          what: denied
+            ? 'The AWS credential chain could not assume the configured role'
+            : 'No AWS credentials: the profile has no access keys and the default chain found none',
+          evidence: { extra: { message: message.slice(0, 300) } },
+        },
+      );
+    }
+  }
+
+  private async readConfig(): Promise<Outcome> {
+    if (this.values.authType === 'sigv4') {
+      const problem = await this.setUpSigV4();
+      if (problem || this.opts.signal.aborted) return { ok: false, diagnosis: problem };
+    }
+    const warehouse = text(this.values, 's3Path');
+    const url = new URL(`${this.base}/v1/config${warehouse ? `?${encodeQuery({ warehouse })}` : ''}`);
+    const req: HttpRequest = { method: 'GET', url, headers: this.authHeaders() };
+    const sent = await this.exchange('catalog.config', req);
+    if (!sent.res) return sent.outcome;
+    const ctx = this.ctx('catalog.config', 'config');
+    const json = readJson(req, sent.res, ctx);
+    if ('diagnosis' in json) return { ok: false, diagnosis: json.diagnosis };
+    const config = json.value;
+    if (!isStringRecord(config) || !isStringRecord(config.defaults) || !isStringRecord(config.overrides))
+      return {
+        ok: false,
+        diagnosis: badShape(
+          'CATALOG_BAD_CONFIG',
+          req,
+          sent.res,
+          ctx,
+          'lacks the "defaults" and "overrides" objects',
+        ),
+      };
+    const { defaults, overrides } = config;
+    if (
+      config.endpoints !== undefined &&
+      (!Array.isArray(config.endpoints) || !config.endpoints.every((e) => typeof e === 'string'))
+    )
+      return {
+        ok: false,
+        diagnosis: badShape(
+          'CATALOG_BAD_CONFIG',
+          req,
+          sent.res,
+          ctx,
+          'has "endpoints" that is not a list of strings',
+        ),
+      };
+    this.endpoints = config.endpoints as string[] | undefined;
+    const merged = { ...defaults, ...overrides };
+    this.prefix = typeof merged.prefix === 'string' && merged.prefix ? merged.prefix : undefined;
+    const parts = [this.prefix ? `prefix “${this.prefix}”` : 'no prefix'];
+    const overridden = Object.keys(overrides);
+    parts.push(overridden.length ? `server overrides ${overridden.join(', ')}` : 'no overrides');
+    parts.push(plural(Object.keys(defaults).length, 'default'));
+    parts.push(this.endpoints ? plural(this.endpoints.length, 'endpoint') : 'default endpoints');
+    if (typeof merged.uri === 'string' && merged.uri) {
+      const uri = normaliseBaseUrl(merged.uri);
+      if (uri) {
+        this.base = uri;
+        parts.push(`uri → ${safeUrl(uri, this.scrubber)}`);
+      } else {
+        this.warn(
+          `The catalog config sets an unusable uri “${safeUrl(merged.uri, this.scrubber)}”; kept ${safeUrl(this.base)}`,
+        );
+      }
+    }
+    return { ok: true, detail: parts.join('; ') };
+  }
+
+  private async listNamespaces(): Promise<Outcome> {
+    if (this.endpoints && !this.endpoints.includes(LIST_NAMESPACES_ENDPOINT))
+      return { skip: `the server does not advertise ${LIST_NAMESPACES_ENDPOINT}` };
+    const path = `/v1/${this.prefix ? `${this.prefix}/` : ''}namespaces`;
+    const url = new URL(`${this.base}${path}?${encodeQuery({ pageToken: '', pageSize: '1' })}`);
+    const req: HttpRequest = { method: 'GET', url, headers: this.authHeaders() };
+    const sent = await this.exchange('catalog.namespaces', req);
+    if (!sent.res) return sent.outcome;
+    const ctx = this.ctx('catalog.namespaces', 'namespaces');
+    const json = readJson(req, sent.res, ctx);
+    if ('diagnosis' in json) return { ok: false, diagnosis: json.diagnosis };
+    const body = json.value;
+    const list = isStringRecord(body) ? body.namespaces : undefined;
+    if (
+      !isStringRecord(body) ||
+      (list !== undefined &&
+        !(
+          Array.isArray(list) &&
+          list.every((ns) => Array.isArray(ns) && ns.every((p) => typeof p === 'string'))
+        ))
+    )
+      return {
+        ok: false,
+        diagnosis: badShape('CATALOG_BAD_RESPONSE', req, sent.res, ctx, 'is not a namespace list'),
+      };
+    const count = Array.isArray(list) ? list.length : 0;
+    const more = typeof body['next-page-token'] === 'string' ? ' (more pages)' : '';
+    return {
+      ok: true,
+      detail: `read access confirmed: ${plural(count, 'namespace')} on the first page${more}`,
+    };
+  }
+}
+
+export function createCatalogChain(chainOpts: CatalogChainOptions = {}): Chain {
+  return async (values, opts) => {
+    const run = new Run(values, opts, chainOpts);
+    try {
+      await run.run();
+    } catch (error) {
+      opts.emit({
+        type: 'warning',
+        message: run.scrubber.scrub(`catalog test stopped: ${(error as Error).message}`),
+      });
+    }
+  };
+}
+
+/** The catalog chain with Node's trusted CAs (plus NODE_EXTRA_CA_CERTS). */
+export const catalogChain: Chain = createCatalogChain();

@@ -1,0 +1,280 @@
+// Turns a failed exchange into a diagnosis: network failures by kind, HTTP answers by status, by
+// body shape (Iceberg error, OAuthError, AWS {"message"}, HTML, garbage) and by the server's clock.
+import { STATUS_CODES } from 'node:http';
+import type { Diagnosis } from '../check/types.js';
+import { type CatalogDiagnosisCode, diagnosis } from './diagnoses.js';
+import type { HttpRequest, HttpResponse, NetworkFailure } from './http.js';
+import { type SecretScrubber, safeUrl } from './redact.js';
+
+/** What a request was for; decides how a 404 or an OAuth error is read. */
+export type Route = 'config' | 'namespaces' | 'token';
+
+export interface ClassifyContext {
+  step: string;
+  route: Route;
+  scrubber: SecretScrubber;
+  /** SigV4 credential scope used (`date/region/service/aws4_request`), shown on signature errors. */
+  signingScope?: string;
+  now?: () => number;
+}
+
+/** SigV4 allows 5 minutes; OAuth2 JWTs are usually checked with a similar leeway. */
+export const MAX_CLOCK_SKEW_MS = 5 * 60 * 1000;
+
+const MAX_MESSAGE = 300;
+
+function clip(text: string): string {
+  const oneLine = text.replace(/\s+/g, ' ').trim();
+  return oneLine.length > MAX_MESSAGE ? `${oneLine.slice(0, MAX_MESSAGE)}…` : oneLine;
+}
+
+function requestLine(req: HttpRequest): string {
+  return `${req.method} ${req.url.origin}${req.url.pathname}`;
+}
+
+function statusText(status: number): string {
+  return `${status} ${STATUS_CODES[status] ?? ''}`.trim();
+}
+
+export function isJsonType(contentType: string | undefined): boolean {
+  return /^application\/([\w.+-]*\+)?json\b|^application\/x-amz-json/i.test(contentType ?? '');
+}
+
+function isHtml(res: HttpResponse): boolean {
+  return (
+    /^text\/html|^application\/xhtml/i.test(res.headers['content-type'] ?? '') ||
+    /^\s*<(!doctype html|html|head|body)\b/i.test(res.body)
+  );
+}
+
+/** The error fields of any known JSON error shape. */
+interface ErrorInfo {
+  code?: string;
+  message?: string;
+}
+
+function errorInfo(res: HttpResponse): ErrorInfo {
+  if (!/^\s*\{/.test(res.body)) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(res.body);
+  } catch {
+    return {};
+  }
+  if (typeof value !== 'object' || value === null) return {};
+  const o = value as Record<string, unknown>;
+  if (typeof o.error === 'object' && o.error !== null) {
+    const e = o.error as Record<string, unknown>;
+    return {
+      code: typeof e.type === 'string' ? e.type : undefined,
+      message: typeof e.message === 'string' ? e.message : undefined,
+    };
+  }
+  if (typeof o.error === 'string') {
+    return {
+      code: o.error,
+      message: typeof o.error_description === 'string' ? o.error_description : undefined,
+    };
+  }
+  const message = o.message ?? o.Message;
+  const type = o.__type ?? res.headers['x-amzn-errortype'];
+  return {
+    code: typeof type === 'string' ? type.split(':')[0] : undefined,
+    message: typeof message === 'string' ? message : undefined,
+  };
+}
+
+function requestId(res: HttpResponse): string | undefined {
+  const h = res.headers;
+  return h['x-request-id'] ?? h['x-amzn-requestid'] ?? h['x-amz-request-id'] ?? h['request-id'];
+}
+
+function evidenceOf(
+  req: HttpRequest,
+  res: HttpResponse,
+  ctx: ClassifyContext,
+  info: ErrorInfo,
+  extra: Record<string, string> = {},
+): Diagnosis['evidence'] {
+  const id = requestId(res);
+  const all: Record<string, string> = { ...extra };
+  if (info.message) all.message = ctx.scrubber.scrub(clip(info.message));
+  if (res.headers['content-type']) all.contentType = res.headers['content-type'];
+  return {
+    status: res.status,
+    ...(info.code ? { errorCode: ctx.scrubber.scrub(clip(info.code)) } : {}),
+    ...(id ? { requestId: id } : {}),
+    url: safeUrl(req.url, ctx.scrubber),
+    ...(Object.keys(all).length ? { extra: all } : {}),
+  };
+}
+
+/** A network failure (no HTTP response) as a diagnosis; null for a cancellation. */
+export function diagnoseFailure(
+  step: string,
+  req: { method: string; url: URL },
+  failure: NetworkFailure,
+  scrubber: SecretScrubber,
+  timeoutMs: number,
+): Diagnosis | null {
+  const host = req.url.host;
+  const evidence: Diagnosis['evidence'] = {
+    errorCode: failure.code,
+    url: safeUrl(req.url, scrubber),
+    extra: { error: scrubber.scrub(clip(failure.message)) },
+  };
+  const table: Record<Exclude<NetworkFailure['kind'], 'cancelled'>, [CatalogDiagnosisCode, string]> = {
+    dns: ['CATALOG_DNS', `The host name ${req.url.hostname} does not resolve`],
+    refused: ['CATALOG_CONNECTION_REFUSED', `Connection to ${host} was refused`],
+    'tls-untrusted': ['CATALOG_TLS_UNTRUSTED', `The TLS certificate of ${host} is not trusted`],
+    'tls-hostname': ['CATALOG_TLS_HOSTNAME', `The TLS certificate of ${host} is for another host name`],
+    tls: ['CATALOG_TLS', `The TLS handshake with ${host} failed`],
+    timeout: [
+      'CATALOG_TIMEOUT',
+      `${req.method} ${safeUrl(req.url, scrubber)} got no answer in ${timeoutMs} ms`,
+    ],
+    network: ['CATALOG_NETWORK', `The connection to ${host} failed`],
+  };
+  if (failure.kind === 'cancelled') return null;
+  const [code, what] = table[failure.kind];
+  return diagnosis(code, step, { what, evidence });
+}
+
+function clockSkew(res: HttpResponse, now: number): number | null {
+  const date = Date.parse(res.headers.date ?? '');
+  if (Number.isNaN(date)) return null;
+  const skew = date - now;
+  return Math.abs(skew) > MAX_CLOCK_SKEW_MS ? skew : null;
+}
+
+const OAUTH_CODES: Record<string, CatalogDiagnosisCode> = {
+  invalid_client: 'CATALOG_OAUTH_INVALID_CLIENT',
+  unauthorized_client: 'CATALOG_OAUTH_UNAUTHORIZED_CLIENT',
+  invalid_scope: 'CATALOG_OAUTH_INVALID_SCOPE',
+};
+
+/** A non-2xx (or unusable 2xx) answer as a diagnosis. */
+export function diagnoseResponse(req: HttpRequest, res: HttpResponse, ctx: ClassifyContext): Diagnosis {
+  const info = errorInfo(res);
+  const line = requestLine(req);
+  const answered = `${line} answered ${statusText(res.status)}`;
+  const make = (code: CatalogDiagnosisCode, what: string, extra?: Record<string, string>, cause?: string) =>
+    diagnosis(code, ctx.step, {
+      what,
+      ...(cause ? { cause } : {}),
+      evidence: evidenceOf(req, res, ctx, info, extra),
+    });
+  const message = info.message ?? '';
+
+  if (res.status >= 300 && res.status < 400) {
+    const location = res.headers.location;
+    const target = location ? safeUrl(new URL(location, req.url), ctx.scrubber) : undefined;
+    return make(
+      'CATALOG_REDIRECT',
+      target ? `${answered}, redirecting to ${target}` : answered,
+      target ? { location: target } : {},
+    );
+  }
+  if (res.truncated) return make('CATALOG_BODY_TOO_LARGE', `${line} answered more than 1 MiB`);
+
+  const skew = res.status >= 400 && res.status < 500 ? clockSkew(res, (ctx.now ?? Date.now)()) : null;
+  if (skew !== null || /signature expired|signature not yet current|RequestTimeTooSkewed/i.test(message)) {
+    const extra: Record<string, string> = {};
+    if (res.headers.date) extra.serverDate = res.headers.date;
+    extra.localDate = new Date((ctx.now ?? Date.now)()).toUTCString();
+    if (skew !== null) extra.skewSeconds = String(Math.round(skew / 1000));
+    return make('CATALOG_CLOCK_SKEW', `${answered}: the clocks differ`, extra);
+  }
+
+  const scope = ctx.signingScope ? { credentialScope: ctx.signingScope } : undefined;
+  if (/^missing authentication token/i.test(message))
+    return make('CATALOG_SIGV4_NOT_ENABLED', `${answered}: Missing Authentication Token`);
+  if (/signature we calculated does not match|credential should be scoped/i.test(message))
+    return make('CATALOG_SIGV4_SIGNATURE_MISMATCH', `${answered}: the signature does not match`, scope);
+  if (
+    /security token included in the request is invalid|access key id you provided does not exist/i.test(
+      message,
+    ) ||
+    /UnrecognizedClient|InvalidAccessKeyId|InvalidClientTokenId/.test(info.code ?? '')
+  )
+    return make('CATALOG_SIGV4_UNKNOWN_KEY', `${answered}: unknown access key`, scope);
+  if (/is not authorized to perform: sts:AssumeRole/i.test(message))
+    return make('CATALOG_ASSUME_ROLE_DENIED', `${answered}: sts:AssumeRole denied`);
+
+  if (ctx.route === 'token') {
+    const oauthCode = info.code && OAUTH_CODES[info.code];
+    if (oauthCode) return make(oauthCode, `The token endpoint answered ${info.code}`);
+    if (res.status === 404 || res.status === 405)
+      return make('CATALOG_TOKEN_URL_NOT_FOUND', `${answered}: no token endpoint there`);
+    if (info.code && res.status >= 400 && res.status < 500 && !isHtml(res))
+      return make('CATALOG_OAUTH_ERROR', `The token endpoint answered ${info.code}`);
+  }
+
+  const htmlNote = isHtml(res) ? ' (an HTML page)' : '';
+  if (res.status === 503) {
+    const retry = res.headers['retry-after'];
+    return make(
+      'CATALOG_UNAVAILABLE',
+      `${answered}${htmlNote}${retry && req.method === 'GET' ? ` again after one retry (Retry-After: ${retry})` : ''}`,
+      retry ? { retryAfter: retry } : {},
+    );
+  }
+  if (res.status >= 500) return make('CATALOG_SERVER_ERROR', `${answered}${htmlNote}`);
+  if (res.status === 401 || res.status === 419) {
+    const cause =
+      res.status === 419
+        ? 'The token has expired (419 Authentication Timeout).'
+        : ctx.route === 'token'
+          ? 'The token endpoint rejected the client credentials.'
+          : undefined;
+    return make('CATALOG_UNAUTHORIZED', `${answered}${htmlNote}`, {}, cause);
+  }
+  if (res.status === 403) return make('CATALOG_FORBIDDEN', `${answered}${htmlNote}`);
+  if (res.status === 404) {
+    if (/warehouse/i.test(`${info.code ?? ''} ${message}`))
+      return make('CATALOG_WAREHOUSE_NOT_FOUND', `${answered}: unknown warehouse`);
+    if (ctx.route === 'config') return make('CATALOG_CONFIG_NOT_FOUND', `${answered}${htmlNote}`);
+    if (ctx.route === 'namespaces') return make('CATALOG_PREFIX_NOT_FOUND', `${answered}${htmlNote}`);
+  }
+  if (res.status >= 400) return make('CATALOG_HTTP_ERROR', `${answered}${htmlNote}`);
+  if (isHtml(res)) return make('CATALOG_HTML_RESPONSE', `${answered} with an HTML page instead of JSON`);
+  return make(
+    'CATALOG_NOT_JSON',
+    `${answered} with ${res.headers['content-type'] ?? 'no content type'} instead of JSON`,
+    { bodyStart: ctx.scrubber.scrub(clip(res.body.slice(0, 80))) },
+  );
+}
+
+/** The JSON body of a 2xx answer, or the diagnosis of why it is unusable. */
+export function readJson(
+  req: HttpRequest,
+  res: HttpResponse,
+  ctx: ClassifyContext,
+): { value: unknown } | { diagnosis: Diagnosis } {
+  if (res.status < 200 || res.status >= 300 || res.truncated || !isJsonType(res.headers['content-type']))
+    return { diagnosis: diagnoseResponse(req, res, ctx) };
+  try {
+    return { value: JSON.parse(res.body) };
+  } catch (error) {
+    return {
+      diagnosis: diagnosis('CATALOG_NOT_JSON', ctx.step, {
+        what: `${requestLine(req)} answered ${statusText(res.status)} with a body that is not valid JSON`,
+        evidence: evidenceOf(req, res, ctx, {}, { parseError: (error as Error).message }),
+      }),
+    };
+  }
+}
+
+/** A diagnosis for a 2xx JSON answer of the wrong shape. */
+export function badShape(
+  code: 'CATALOG_BAD_CONFIG' | 'CATALOG_BAD_RESPONSE',
+  req: HttpRequest,
+  res: HttpResponse,
+  ctx: ClassifyContext,
+  problem: string,
+): Diagnosis {
+  return diagnosis(code, ctx.step, {
+    what: `${requestLine(req)} answered JSON that ${problem}`,
+    evidence: evidenceOf(req, res, ctx, {}),
+  });
+}

@@ -1,0 +1,227 @@
+// Every way the catalog half of the connection test can fail, with its likely cause and remedy.
+// The chain fills in `what` and the evidence; `cause` and `remedy` default to the table below.
+import type { Diagnosis } from '../check/types.js';
+
+interface DiagnosisInfo {
+  /** One line for docs/diagnoses.md. */
+  summary: string;
+  cause: string;
+  remedy: string;
+}
+
+const TABLE = {
+  CATALOG_URL_INVALID: {
+    summary: 'The REST Catalog URL (or the token URL) is not an absolute http(s) URL.',
+    cause: 'The URL is empty, misspelt or uses another scheme.',
+    remedy: 'Enter the catalog base URL with its base path, e.g. http://localhost:8181/api/catalog.',
+  },
+  CATALOG_DNS: {
+    summary: 'The catalog host name does not resolve (DNS).',
+    cause:
+      'The host name is misspelt, only resolvable inside another network (a container name?), or DNS is down.',
+    remedy:
+      'Check the host name; from a laptop use the published host name or IP, not a docker-compose service name.',
+  },
+  CATALOG_CONNECTION_REFUSED: {
+    summary: 'Nothing listens on the catalog host and port (connection refused).',
+    cause: 'The catalog is not running, listens on another port, or only on another interface.',
+    remedy: 'Start the catalog or fix the port in the URL; check the server binds to a reachable interface.',
+  },
+  CATALOG_NETWORK: {
+    summary: 'The connection to the catalog failed or was reset.',
+    cause: 'A firewall, proxy or load balancer dropped the connection, or the server closed it.',
+    remedy: 'Check the network path to the catalog and the server logs.',
+  },
+  CATALOG_TLS_UNTRUSTED: {
+    summary: 'The catalog’s TLS certificate is not trusted (self-signed or unknown CA).',
+    cause:
+      'The server uses a self-signed certificate or one issued by a private CA that Node does not trust.',
+    remedy:
+      'Install a certificate from a public CA, or trust the private CA: export NODE_EXTRA_CA_CERTS=/path/to/ca.pem before running floe (OLake’s JVM needs it in its trust store too).',
+  },
+  CATALOG_TLS_HOSTNAME: {
+    summary: 'The catalog’s TLS certificate is for another host name.',
+    cause: 'The URL uses a name or IP address that the certificate does not list (subjectAltName).',
+    remedy:
+      'Use the host name the certificate was issued for, or reissue the certificate with this name; for a private CA also set NODE_EXTRA_CA_CERTS.',
+  },
+  CATALOG_TLS: {
+    summary: 'The TLS handshake with the catalog failed.',
+    cause: 'An expired certificate, a protocol mismatch, or https:// used for a plain-HTTP port.',
+    remedy: 'Check the scheme (http:// or https://) and the server’s certificate.',
+  },
+  CATALOG_TIMEOUT: {
+    summary: 'The catalog did not answer in time.',
+    cause: 'The server is overloaded or hung, or a firewall silently drops packets.',
+    remedy: 'Check the catalog is healthy and reachable; raise the timeout if it is just slow.',
+  },
+  CATALOG_REDIRECT: {
+    summary: 'The catalog answered with a redirect (often to a login page): the base URL is wrong.',
+    cause: 'The URL points at a web UI or a gateway login page instead of the REST API base path.',
+    remedy:
+      'Use the REST API base URL (e.g. …/api/catalog, or for Databricks a workspace URL with its workspace ID); floe never follows redirects.',
+  },
+  CATALOG_HTML_RESPONSE: {
+    summary: 'The catalog answered with an HTML page instead of JSON.',
+    cause: 'The URL points at a web UI, a proxy error page or a login page, not the REST API.',
+    remedy: 'Check the base URL and path; GET <url>/v1/config must answer JSON.',
+  },
+  CATALOG_NOT_JSON: {
+    summary: 'The catalog answered with something that is not JSON.',
+    cause: 'Another service listens at this URL, or a proxy rewrote the response.',
+    remedy: 'Check the base URL points at an Iceberg REST catalog; GET <url>/v1/config must answer JSON.',
+  },
+  CATALOG_BODY_TOO_LARGE: {
+    summary: 'The catalog’s response was larger than floe accepts (1 MiB).',
+    cause: 'The URL points at something that streams large content, or the server misbehaves.',
+    remedy: 'Check the base URL; a catalog’s config and a one-item namespace page are a few KiB.',
+  },
+  CATALOG_CONFIG_NOT_FOUND: {
+    summary: 'GET /v1/config answered 404: the base path of the catalog URL is wrong.',
+    cause:
+      'The URL lacks (or has an extra) base path, e.g. Polaris needs /api/catalog, Lakekeeper /catalog, Nessie /iceberg.',
+    remedy: 'Fix the base path so that <url>/v1/config answers the catalog config.',
+  },
+  CATALOG_WAREHOUSE_NOT_FOUND: {
+    summary: 'The catalog does not know the warehouse sent from the S3 Path.',
+    cause: 'The catalog expects another warehouse name or location than the S3 Path.',
+    remedy: 'Create the warehouse in the catalog, or set the S3 Path to the warehouse the catalog serves.',
+  },
+  CATALOG_PREFIX_NOT_FOUND: {
+    summary: 'The namespace listing answered 404: the prefix or warehouse is wrong.',
+    cause: 'The catalog returned a prefix its own routes do not serve, or the warehouse selects no catalog.',
+    remedy: 'Check the warehouse (S3 Path) and the catalog’s warehouse settings.',
+  },
+  CATALOG_BAD_CONFIG: {
+    summary: 'GET /v1/config answered JSON that is not a catalog config.',
+    cause: 'The server is not an Iceberg REST catalog or the URL points at another API.',
+    remedy: 'Check the base URL; the config must have "defaults" and "overrides" objects.',
+  },
+  CATALOG_BAD_RESPONSE: {
+    summary: 'The catalog or token endpoint answered JSON of an unexpected shape.',
+    cause: 'The server does not follow the Iceberg REST / OAuth2 specification here.',
+    remedy: 'Check the URL points at the right service and version.',
+  },
+  CATALOG_UNAUTHORIZED: {
+    summary: 'The catalog rejected the credentials (401, or 419 for an expired token).',
+    cause: 'The token is missing, expired, revoked or issued for another audience.',
+    remedy:
+      'Supply a valid token or credential; for OAuth2 check the REST Auth URI issues tokens this catalog accepts.',
+  },
+  CATALOG_FORBIDDEN: {
+    summary: 'The catalog authenticated the caller but denied the request (403).',
+    cause: 'The principal lacks the privileges to read the catalog (or the warehouse).',
+    remedy: 'Grant the principal (role) read access to the catalog and its namespaces.',
+  },
+  CATALOG_HTTP_ERROR: {
+    summary: 'The catalog rejected the request (another 4xx status).',
+    cause: 'The server considers the request invalid; its message says why.',
+    remedy: 'Read the error message and check the URL and warehouse.',
+  },
+  CATALOG_OAUTH_INVALID_CLIENT: {
+    summary: 'The token endpoint answered invalid_client: unknown client or wrong secret.',
+    cause: 'The client id or secret in REST Credential is wrong, or the secret was rotated.',
+    remedy:
+      'Supply the correct client_id:client_secret, re-issue or refresh the secret, then verify with GET <url>/v1/config and a Bearer header.',
+  },
+  CATALOG_OAUTH_UNAUTHORIZED_CLIENT: {
+    summary: 'The token endpoint answered unauthorized_client: the client may not use client credentials.',
+    cause:
+      'The OAuth2 client is not allowed the client_credentials grant (e.g. a public client in Keycloak).',
+    remedy:
+      'Supply credentials of a client allowed the client_credentials grant (enable service accounts), re-issue tokens or refresh secrets, and verify with GET <url>/v1/config and a Bearer header.',
+  },
+  CATALOG_OAUTH_INVALID_SCOPE: {
+    summary: 'The token endpoint answered invalid_scope.',
+    cause: 'The REST Scope is not allowed for this client.',
+    remedy: 'Use the scope the catalog expects, e.g. PRINCIPAL_ROLE:ALL (Polaris), lakekeeper, catalog.',
+  },
+  CATALOG_OAUTH_ERROR: {
+    summary: 'The token endpoint refused to issue a token (another OAuth2 error).',
+    cause: 'The token request was rejected; the error description says why.',
+    remedy: 'Check the REST Auth URI, credential and scope against the identity provider’s settings.',
+  },
+  CATALOG_TOKEN_URL_NOT_FOUND: {
+    summary: 'The token URL answered 404/405: no OAuth2 token endpoint there.',
+    cause:
+      'The catalog uses an external identity provider, or REST Auth URI is wrong; <url>/v1/oauth/tokens is deprecated and often absent.',
+    remedy:
+      'Set REST Auth URI to the identity provider’s token endpoint, e.g. http://keycloak:8080/realms/<realm>/protocol/openid-connect/token.',
+  },
+  CATALOG_SIGV4_NOT_ENABLED: {
+    summary: 'AWS answered "Missing Authentication Token": the request was not SigV4-signed.',
+    cause: 'The catalog is an AWS endpoint (Glue, S3 Tables, API Gateway) but the auth type is not SigV4.',
+    remedy:
+      'Choose AWS SigV4 with signing name glue (AWS Glue) or s3tables (S3 Tables) and the endpoint’s region.',
+  },
+  CATALOG_SIGV4_SIGNATURE_MISMATCH: {
+    summary: 'AWS rejected the SigV4 signature (signature mismatch or wrong credential scope).',
+    cause: 'Wrong secret key, or a signing name/region that does not match the endpoint.',
+    remedy:
+      'Check the secret key, the REST Signing Name (glue, s3tables) and the REST Signing Region against the endpoint.',
+  },
+  CATALOG_SIGV4_UNKNOWN_KEY: {
+    summary: 'AWS does not know the access key id used to sign.',
+    cause: 'The access key is misspelt, deleted or from another partition, or a session token is missing.',
+    remedy: 'Use an active access key (and AWS_SESSION_TOKEN for temporary credentials).',
+  },
+  CATALOG_SIGV4_NO_CREDENTIALS: {
+    summary: 'SigV4 is on but no AWS credentials were found.',
+    cause: 'The profile has no access keys and the AWS default credential chain found none.',
+    remedy:
+      'Enter Access Key and Secret Key, or provide credentials via AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, AWS_PROFILE or an instance role.',
+  },
+  CATALOG_ASSUME_ROLE_DENIED: {
+    summary: 'AWS refused sts:AssumeRole for the configured role.',
+    cause:
+      'The caller is not allowed to assume the role, or the role’s trust policy does not name the caller.',
+    remedy:
+      'Assign the correct role, validate its trust policy and the caller’s sts:AssumeRole permission, then try assuming it with a test session name (aws sts assume-role --role-arn … --role-session-name floe-test).',
+  },
+  CATALOG_CLOCK_SKEW: {
+    summary: 'The local clock differs from the server’s by more than 5 minutes.',
+    cause: 'Signed requests and tokens are only valid within a few minutes of the server’s time.',
+    remedy: 'Synchronise the system clock (NTP, e.g. timedatectl set-ntp true).',
+  },
+  CATALOG_GOOGLE_KEY_INVALID: {
+    summary: 'The GCP service-account JSON cannot be used to sign a token request.',
+    cause: 'The JSON is not a service-account key (client_email, private_key) or the key is damaged.',
+    remedy: 'Download a new JSON key for the service account and paste it whole.',
+  },
+  CATALOG_UNAVAILABLE: {
+    summary: 'The catalog answered 503 Service Unavailable.',
+    cause: 'The catalog is starting, overloaded or in maintenance.',
+    remedy: 'Wait and retry; check the catalog’s health and logs.',
+  },
+  CATALOG_SERVER_ERROR: {
+    summary: 'The catalog (or a proxy in front of it) answered a 5xx server error.',
+    cause: 'The server failed internally, or a gateway could not reach it (502/504).',
+    remedy: 'Check the catalog’s logs and its database/object-store connectivity.',
+  },
+} satisfies Record<string, DiagnosisInfo>;
+
+export type CatalogDiagnosisCode = keyof typeof TABLE;
+
+/** One line per code, for docs/diagnoses.md. */
+export const CATALOG_DIAGNOSES: Record<CatalogDiagnosisCode, string> = Object.fromEntries(
+  Object.entries(TABLE).map(([code, info]) => [code, info.summary]),
+) as Record<CatalogDiagnosisCode, string>;
+
+export interface DiagnosisInput {
+  what: string;
+  cause?: string;
+  remedy?: string;
+  evidence?: Diagnosis['evidence'];
+}
+
+export function diagnosis(code: CatalogDiagnosisCode, step: string, input: DiagnosisInput): Diagnosis {
+  const info: DiagnosisInfo = TABLE[code];
+  return {
+    code,
+    step,
+    what: input.what,
+    cause: input.cause ?? info.cause,
+    remedy: input.remedy ?? info.remedy,
+    evidence: input.evidence ?? {},
+  };
+}

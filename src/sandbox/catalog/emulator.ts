@@ -1,0 +1,577 @@
+// A loopback Iceberg REST catalog for tests and `floe sandbox`: /v1/config, namespace listing and
+// lookup, an OAuth2 token endpoint (client credentials and Google's jwt-bearer grant), bearer or
+// SigV4 checks on catalog routes, an STS AssumeRole stand-in, and a switch for every fault floe
+// diagnoses. node:http only.
+import { randomBytes, randomUUID } from 'node:crypto';
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import {
+  type AccessKey,
+  type AwsRejection,
+  type ServiceAccount,
+  verifyJwtAssertion,
+  verifySigV4,
+} from './verify.js';
+
+export type { AccessKey, ServiceAccount } from './verify.js';
+
+export interface OAuthClient {
+  id: string;
+  secret: string;
+  /** Scopes the client may request; any scope when absent. */
+  scopes?: string[];
+  /** Grants the client may use; default ['client_credentials']. */
+  grants?: string[];
+}
+
+/** What catalog routes require. */
+export type CatalogAuthMode = 'none' | 'bearer' | 'sigv4';
+
+export interface CatalogEmulatorOptions {
+  host?: string;
+  /** 0 (default) picks a free port. */
+  port?: number;
+  /** Base path of the REST API, e.g. `/api/catalog`; default none. */
+  basePath?: string;
+  /** Serve https with this key and certificate (PEM). */
+  tls?: { key: string; cert: string };
+  auth?: CatalogAuthMode;
+  /** Static bearer tokens. */
+  tokens?: string[];
+  clients?: OAuthClient[];
+  /** Google service accounts accepted by the jwt-bearer grant. */
+  serviceAccounts?: ServiceAccount[];
+  /** An extra token endpoint at this absolute path, like an external identity provider's. */
+  tokenPath?: string;
+  /** Serve the deprecated `{basePath}/v1/oauth/tokens`; default true. */
+  legacyTokenEndpoint?: boolean;
+  tokenTtlSeconds?: number;
+  /** Status for an expired issued token: 401 (default) or 419. */
+  expiredTokenStatus?: 401 | 419;
+  sigv4?: { service: string; region: string; keys: AccessKey[] };
+  /** Principals (token, client id, service-account email or access key id) that may not read: 403. */
+  denied?: string[];
+  /** Known warehouses; when set, any other `?warehouse=` gets 404 NoSuchWarehouseException. */
+  warehouses?: string[];
+  /** The prefix returned in overrides; null for none. Default `main`. */
+  prefix?: string | null;
+  defaults?: Record<string, string>;
+  overrides?: Record<string, string>;
+  /** Advertised endpoints; null omits the field. Default: the routes served here. */
+  endpoints?: string[] | null;
+  namespaces?: string[][];
+  /** The server's clock runs this far ahead (negative: behind); it shows in `Date` and in checks. */
+  clockOffsetMs?: number;
+  /** Answer STS AssumeRole at `POST /` (for AWS_ENDPOINT_URL_STS): only these role ARNs may be assumed. */
+  sts?: { allowedRoles: string[] };
+}
+
+export type CatalogFault =
+  /** An HTML page (a web UI, a login page or a proxy error), default status 200. */
+  | { kind: 'html'; status?: number }
+  /** 200 with a text/plain body. */
+  | { kind: 'not-json' }
+  /** 200 application/json streaming `bytes` (default 8 MiB). */
+  | { kind: 'huge'; bytes?: number }
+  /** A redirect to a login page. */
+  | { kind: 'redirect'; status?: 301 | 302 | 303 | 307 | 308; location?: string }
+  /** 503 with Retry-After, `times` times (default: until cleared). */
+  | { kind: 'unavailable'; retryAfterSeconds?: number; times?: number }
+  /** 500 as an Iceberg error, or 502/504 as a proxy's HTML page. */
+  | { kind: 'server-error'; status?: number }
+  /** Answer after `delayMs`. */
+  | { kind: 'slow'; delayMs: number }
+  /** Accept the request and never answer. */
+  | { kind: 'silent' }
+  /** /v1/config advertises a prefix the namespace routes do not serve. */
+  | { kind: 'wrong-prefix'; prefix?: string }
+  /** /v1/config answers JSON without `defaults`/`overrides` objects. */
+  | { kind: 'bad-config' }
+  /** An AWS gateway's 403 for an unsigned request. */
+  | { kind: 'missing-auth-token' };
+
+export type FaultRoute = 'config' | 'namespaces' | 'token' | 'any';
+
+export interface RecordedRequest {
+  method: string;
+  /** Path and query as received. */
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface CatalogEmulator {
+  /** Base URL including the base path, e.g. http://127.0.0.1:40123/api/catalog. */
+  url: string;
+  origin: string;
+  port: number;
+  /** The extra token endpoint's URL, else the legacy one. */
+  tokenUrl: string;
+  /** Every request received, in order. */
+  requests: RecordedRequest[];
+  /** How many tokens the token endpoints issued. */
+  issuedTokens(): number;
+  setFault(fault: CatalogFault | null, route?: FaultRoute): void;
+  close(): Promise<void>;
+}
+
+const DEFAULT_ENDPOINTS = [
+  'GET /v1/{prefix}/namespaces',
+  'GET /v1/{prefix}/namespaces/{namespace}',
+  'HEAD /v1/{prefix}/namespaces/{namespace}',
+];
+const MAX_REQUEST_BODY = 64 * 1024;
+const NAMESPACE_SEPARATOR = '\x1f';
+
+const LOGIN_PAGE =
+  '<!DOCTYPE html><html><head><title>Sign in</title></head><body><form method="post" action="/login"><input name="user"><input name="password" type="password"><button>Sign in</button></form></body></html>';
+const PROXY_PAGE = (status: number) =>
+  `<html><head><title>${status} Bad Gateway</title></head><body><center><h1>${status} Bad Gateway</h1></center><hr><center>nginx</center></body></html>`;
+
+interface IssuedToken {
+  principal: string;
+  expiresAt: number;
+}
+
+function json(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
+  res.end(text);
+}
+
+function icebergError(res: ServerResponse, status: number, type: string, message: string): void {
+  json(res, status, { error: { message, type, code: status } });
+}
+
+function oauthError(res: ServerResponse, status: number, error: string, description: string): void {
+  json(res, status, { error, error_description: description }, { 'cache-control': 'no-store' });
+}
+
+function awsError(res: ServerResponse, rejection: AwsRejection): void {
+  json(res, rejection.status, { message: rejection.message }, { 'x-amzn-errortype': rejection.errorType });
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_REQUEST_BODY) {
+        req.destroy();
+        reject(new Error('request body too large'));
+      } else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function flat(headers: IncomingMessage['headers']): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers))
+    if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+export async function startCatalogEmulator(options: CatalogEmulatorOptions = {}): Promise<CatalogEmulator> {
+  const basePath = (options.basePath ?? '').replace(/\/+$/, '');
+  const prefix = options.prefix === undefined ? 'main' : options.prefix;
+  const authMode = options.auth ?? 'none';
+  const ttl = options.tokenTtlSeconds ?? 3600;
+  const tokens = new Map<string, IssuedToken>();
+  const staticTokens = new Set(options.tokens ?? []);
+  const denied = new Set(options.denied ?? []);
+  const keys = new Map((options.sigv4?.keys ?? []).map((k) => [k.accessKeyId, k]));
+  const namespaces = options.namespaces ?? [['default']];
+  const faults = new Map<FaultRoute, CatalogFault>();
+  const requests: RecordedRequest[] = [];
+  const sockets = new Set<import('node:net').Socket>();
+  let issued = 0;
+  let origin = '';
+  const now = () => Date.now() + (options.clockOffsetMs ?? 0);
+
+  const issue = (principal: string) => {
+    const token = randomBytes(24).toString('base64url');
+    tokens.set(token, { principal, expiresAt: now() + ttl * 1000 });
+    issued++;
+    return token;
+  };
+
+  /** The principal of an authenticated catalog request, or null once an answer was sent. */
+  async function authenticate(
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: Buffer,
+  ): Promise<string | null> {
+    if (authMode === 'none') return 'anonymous';
+    if (authMode === 'sigv4') {
+      const result = await verifySigV4(
+        { method: req.method ?? 'GET', rawUrl: req.url ?? '/', headers: req.headers, body },
+        {
+          service: options.sigv4?.service ?? 'execute-api',
+          region: options.sigv4?.region ?? 'us-east-1',
+          keys,
+        },
+        new Date(now()),
+      );
+      if ('status' in result) {
+        awsError(res, result);
+        return null;
+      }
+      return result.accessKeyId;
+    }
+    const match = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
+    const token = match?.[1];
+    if (token && staticTokens.has(token)) return token;
+    const known = token ? tokens.get(token) : undefined;
+    if (known && known.expiresAt > now()) return known.principal;
+    if (known && options.expiredTokenStatus === 419) {
+      icebergError(res, 419, 'AuthenticationTimeoutException', 'Credentials have timed out');
+    } else {
+      icebergError(
+        res,
+        401,
+        'NotAuthorizedException',
+        known
+          ? 'Token expired'
+          : token
+            ? 'Not authorized to make this request'
+            : 'Missing Authorization header',
+      );
+    }
+    return null;
+  }
+
+  function applyFault(fault: CatalogFault, route: FaultRoute, res: ServerResponse): boolean {
+    switch (fault.kind) {
+      case 'html':
+        res.writeHead(fault.status ?? 200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end(LOGIN_PAGE);
+        return true;
+      case 'not-json':
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.end('OK');
+        return true;
+      case 'huge': {
+        const total = fault.bytes ?? 8 * 1024 * 1024;
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': total });
+        const chunk = Buffer.alloc(64 * 1024, 0x20);
+        let sent = 0;
+        const pump = () => {
+          while (sent < total && !res.destroyed) {
+            const part = chunk.subarray(0, Math.min(chunk.length, total - sent));
+            sent += part.length;
+            if (!res.write(part)) return void res.once('drain', pump);
+          }
+          res.end();
+        };
+        pump();
+        return true;
+      }
+      case 'redirect':
+        res.writeHead(fault.status ?? 302, {
+          location: fault.location ?? `${origin}/login?next=%2F`,
+          'content-type': 'text/html',
+        });
+        res.end(LOGIN_PAGE);
+        return true;
+      case 'unavailable': {
+        if (fault.times !== undefined) {
+          if (fault.times <= 1) faults.delete(route);
+          else faults.set(route, { ...fault, times: fault.times - 1 });
+        }
+        res.setHeader('retry-after', String(fault.retryAfterSeconds ?? 1));
+        icebergError(res, 503, 'SlowDownException', 'Slow down');
+        return true;
+      }
+      case 'server-error': {
+        const status = fault.status ?? 500;
+        if (status === 502 || status === 504) {
+          res.writeHead(status, { 'content-type': 'text/html' });
+          res.end(PROXY_PAGE(status));
+        } else icebergError(res, status, 'InternalServerError', 'Internal Server Error');
+        return true;
+      }
+      case 'silent':
+        return true;
+      case 'missing-auth-token':
+        awsError(res, {
+          status: 403,
+          errorType: 'MissingAuthenticationTokenException',
+          message: 'Missing Authentication Token',
+        });
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  async function tokenEndpoint(req: IncomingMessage, res: ServerResponse, body: Buffer, audience: string) {
+    if (req.method !== 'POST') {
+      res.writeHead(405, { allow: 'POST' });
+      return void res.end();
+    }
+    if (!/^application\/x-www-form-urlencoded/i.test(req.headers['content-type'] ?? ''))
+      return oauthError(
+        res,
+        400,
+        'invalid_request',
+        'Content-Type must be application/x-www-form-urlencoded',
+      );
+    const form = new URLSearchParams(body.toString('utf8'));
+    const grant = form.get('grant_type');
+    if (grant === 'urn:ietf:params:oauth:grant-type:jwt-bearer') {
+      const result = verifyJwtAssertion(
+        form.get('assertion') ?? '',
+        options.serviceAccounts ?? [],
+        audience,
+        now(),
+      );
+      if ('error' in result) return oauthError(res, 400, result.error, result.description);
+      const token = issue(result.email);
+      return json(res, 200, { access_token: token, token_type: 'Bearer', expires_in: ttl });
+    }
+    if (grant !== 'client_credentials')
+      return oauthError(
+        res,
+        400,
+        'unsupported_grant_type',
+        `grant_type ${grant ?? '(none)'} is not supported`,
+      );
+    let id = form.get('client_id') ?? undefined;
+    let secret = form.get('client_secret') ?? undefined;
+    const basic = /^Basic\s+(\S+)$/i.exec(req.headers.authorization ?? '');
+    if (basic) {
+      const decoded = Buffer.from(basic[1]!, 'base64').toString('utf8');
+      const i = decoded.indexOf(':');
+      id = decodeURIComponent(decoded.slice(0, i));
+      secret = decodeURIComponent(decoded.slice(i + 1));
+    }
+    const client = (options.clients ?? []).find((c) => c.id === id);
+    if (!client || client.secret !== secret)
+      return oauthError(
+        res,
+        401,
+        'invalid_client',
+        'Client authentication failed (unknown client or bad secret)',
+      );
+    if (!(client.grants ?? ['client_credentials']).includes('client_credentials'))
+      return oauthError(
+        res,
+        400,
+        'unauthorized_client',
+        'The client is not authorized to use the client_credentials grant',
+      );
+    const requested = (form.get('scope') ?? '').split(' ').filter(Boolean);
+    const refused = client.scopes ? requested.filter((s) => !client.scopes!.includes(s)) : [];
+    if (refused.length)
+      return oauthError(res, 400, 'invalid_scope', `Scope not allowed: ${refused.join(' ')}`);
+    return json(
+      res,
+      200,
+      {
+        access_token: issue(client.id),
+        token_type: 'bearer',
+        expires_in: ttl,
+        issued_token_type: 'urn:ietf:params:oauth:token-type:access_token',
+        ...(requested.length ? { scope: requested.join(' ') } : {}),
+      },
+      { 'cache-control': 'no-store' },
+    );
+  }
+
+  function stsEndpoint(res: ServerResponse, body: Buffer, req: IncomingMessage) {
+    const form = new URLSearchParams(body.toString('utf8'));
+    const role = form.get('RoleArn') ?? '';
+    const keyId = /Credential=([^/]+)\//.exec(req.headers.authorization ?? '')?.[1] ?? 'anonymous';
+    const caller = keys.get(keyId)?.arn ?? `arn:aws:iam::123456789012:user/${keyId}`;
+    const requestId = randomUUID();
+    res.setHeader('content-type', 'text/xml');
+    if (!options.sts?.allowedRoles.includes(role)) {
+      res.statusCode = 403;
+      return void res.end(
+        `<ErrorResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><Error><Type>Sender</Type><Code>AccessDenied</Code><Message>User: ${caller} is not authorized to perform: sts:AssumeRole on resource: ${role}</Message></Error><RequestId>${requestId}</RequestId></ErrorResponse>`,
+      );
+    }
+    const temp: AccessKey = {
+      accessKeyId: `ASIA${randomBytes(8).toString('hex').toUpperCase()}`,
+      secretAccessKey: randomBytes(30).toString('base64'),
+      sessionToken: randomBytes(48).toString('base64'),
+      arn: `${role.replace(':iam:', ':sts:').replace(':role/', ':assumed-role/')}/${form.get('RoleSessionName') ?? 'session'}`,
+    };
+    keys.set(temp.accessKeyId, temp);
+    const expiration = new Date(now() + 3600_000).toISOString();
+    res.statusCode = 200;
+    res.end(
+      `<AssumeRoleResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><AssumeRoleResult><Credentials><AccessKeyId>${temp.accessKeyId}</AccessKeyId><SecretAccessKey>${temp.secretAccessKey}</SecretAccessKey><SessionToken>${temp.sessionToken}</SessionToken><Expiration>${expiration}</Expiration></Credentials><AssumedRoleUser><AssumedRoleId>AROA:${form.get('RoleSessionName')}</AssumedRoleId><Arn>${temp.arn}</Arn></AssumedRoleUser></AssumeRoleResult><ResponseMetadata><RequestId>${requestId}</RequestId></ResponseMetadata></AssumeRoleResponse>`,
+    );
+  }
+
+  function config(res: ServerResponse, url: URL) {
+    const warehouse = url.searchParams.get('warehouse');
+    if (options.warehouses && warehouse !== null && !options.warehouses.includes(warehouse))
+      return icebergError(res, 404, 'NoSuchWarehouseException', `Warehouse ${warehouse} not found`);
+    const wrong = faults.get('config') ?? faults.get('any');
+    if (wrong?.kind === 'bad-config') return json(res, 200, { catalog: { prefix } });
+    const advertised = wrong?.kind === 'wrong-prefix' ? (wrong.prefix ?? 'no-such-prefix') : prefix;
+    const endpoints = options.endpoints === undefined ? DEFAULT_ENDPOINTS : options.endpoints;
+    json(res, 200, {
+      defaults: { ...(options.defaults ?? {}) },
+      overrides: { ...(options.overrides ?? {}), ...(advertised ? { prefix: advertised } : {}) },
+      ...(endpoints ? { endpoints } : {}),
+    });
+  }
+
+  function listNamespaces(res: ServerResponse, url: URL) {
+    const parentText = url.searchParams.get('parent');
+    const parent = parentText ? parentText.split(NAMESPACE_SEPARATOR) : [];
+    const children = namespaces.filter(
+      (ns) => ns.length === parent.length + 1 && parent.every((part, i) => ns[i] === part),
+    );
+    if (parent.length && !namespaces.some((ns) => ns.join(NAMESPACE_SEPARATOR) === parentText))
+      return icebergError(
+        res,
+        404,
+        'NoSuchNamespaceException',
+        `Namespace does not exist: ${parent.join('.')}`,
+      );
+    const pageToken = url.searchParams.get('pageToken');
+    if (pageToken === null) return json(res, 200, { namespaces: children, 'next-page-token': null });
+    const start = pageToken ? Number.parseInt(Buffer.from(pageToken, 'base64url').toString('utf8'), 10) : 0;
+    const pageSizeText = url.searchParams.get('pageSize');
+    const pageSize = pageSizeText === null ? 100 : Number(pageSizeText);
+    if (!Number.isInteger(start) || start < 0 || !Number.isInteger(pageSize) || pageSize < 1)
+      return icebergError(res, 400, 'BadRequestException', 'Invalid pageToken or pageSize');
+    const page = children.slice(start, start + pageSize);
+    const next =
+      start + pageSize < children.length ? Buffer.from(String(start + pageSize)).toString('base64url') : null;
+    json(res, 200, { namespaces: page, 'next-page-token': next });
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    res.setHeader('date', new Date(now()).toUTCString());
+    res.setHeader('x-request-id', randomUUID());
+    const body = await readBody(req);
+    requests.push({
+      method: req.method ?? '',
+      url: req.url ?? '',
+      headers: flat(req.headers),
+      body: body.toString('utf8'),
+    });
+    const url = new URL(req.url ?? '/', 'http://emulator');
+    let path: string;
+    try {
+      path = decodeURIComponent(url.pathname);
+    } catch {
+      return icebergError(res, 400, 'BadRequestException', 'Malformed path');
+    }
+    if (options.sts && req.method === 'POST' && path === '/') return stsEndpoint(res, body, req);
+    const tokenPaths = [
+      ...(options.tokenPath ? [options.tokenPath] : []),
+      ...(options.legacyTokenEndpoint === false ? [] : [`${basePath}/v1/oauth/tokens`]),
+    ];
+    const route: FaultRoute = tokenPaths.includes(path)
+      ? 'token'
+      : path === `${basePath}/v1/config`
+        ? 'config'
+        : 'namespaces';
+    const faultKey: FaultRoute = faults.has(route) ? route : 'any';
+    const fault = faults.get(faultKey);
+    if (fault?.kind === 'slow') await new Promise((r) => setTimeout(r, fault.delayMs));
+    if (fault && applyFault(fault, faultKey, res)) return;
+    if (route === 'token') return tokenEndpoint(req, res, body, `${origin}${path}`);
+    if (!path.startsWith(`${basePath}/v1/`))
+      return icebergError(res, 404, 'NotFoundException', `No route for ${req.method} ${path}`);
+    const principal = await authenticate(req, res, body);
+    if (principal === null) return;
+    const rest = path.slice(basePath.length);
+    if (rest === '/v1/config' && req.method === 'GET') return config(res, url);
+    const nsBase = prefix ? `/v1/${prefix}/namespaces` : '/v1/namespaces';
+    if (rest !== nsBase && !rest.startsWith(`${nsBase}/`))
+      return icebergError(res, 404, 'NotFoundException', `No route for ${req.method} ${path}`);
+    if (denied.has(principal))
+      return icebergError(
+        res,
+        403,
+        'NotAuthorizedException',
+        `Principal ${principal} may not list namespaces`,
+      );
+    if (rest === nsBase && req.method === 'GET') return listNamespaces(res, url);
+    const name = rest.slice(nsBase.length + 1);
+    if (!name.includes('/') && (req.method === 'GET' || req.method === 'HEAD')) {
+      const ns = namespaces.find((n) => n.join(NAMESPACE_SEPARATOR) === name);
+      if (!ns) {
+        if (req.method === 'HEAD') {
+          res.writeHead(404);
+          return void res.end();
+        }
+        return icebergError(
+          res,
+          404,
+          'NoSuchNamespaceException',
+          `Namespace does not exist: ${name.split(NAMESPACE_SEPARATOR).join('.')}`,
+        );
+      }
+      if (req.method === 'HEAD') {
+        res.writeHead(204);
+        return void res.end();
+      }
+      return json(res, 200, { namespace: ns, properties: {} });
+    }
+    return icebergError(res, 404, 'NotFoundException', `No route for ${req.method} ${path}`);
+  }
+
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
+    handle(req, res).catch(() => {
+      if (!res.headersSent) icebergError(res, 500, 'InternalServerError', 'Internal Server Error');
+      else res.destroy();
+    });
+  };
+  const server: Server = options.tls
+    ? createHttpsServer({ key: options.tls.key, cert: options.tls.cert }, listener)
+    : createHttpServer(listener);
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  origin = `${options.tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+  return {
+    url: `${origin}${basePath}`,
+    origin,
+    port,
+    tokenUrl: options.tokenPath ? `${origin}${options.tokenPath}` : `${origin}${basePath}/v1/oauth/tokens`,
+    requests,
+    issuedTokens: () => issued,
+    setFault(fault, route = 'any') {
+      if (fault) faults.set(route, fault);
+      else faults.delete(route);
+    },
+    close() {
+      for (const socket of sockets) socket.destroy();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,675 @@
+// The jobs browser screen: renders JobsState and maps keys to reducer actions and hook commands.
+import { Box, type Key, Text, useInput, useStdout } from 'ink';
+import TextInput from 'ink-text-input';
+import { type ReactNode, useEffect, useState } from 'react';
+import type { Job, JobsApi, LogPage, Task } from '../../management/types.js';
+import { KeyHints } from '../components/KeyHints.js';
+import { humaniseCron } from './cron.js';
+import {
+  ageStamp,
+  endpoint,
+  NEVER,
+  relativeTime,
+  route,
+  settingsSummary,
+  stateLook,
+  streamsSummary,
+} from './format.js';
+import {
+  type DetailState,
+  detailJob,
+  type Failure,
+  type JobAction,
+  type JobsState,
+  selectedJob,
+} from './state.js';
+import { useJobsBrowser } from './useJobsBrowser.js';
+
+export interface JobsBrowserProps {
+  api: JobsApi;
+  project: string;
+  refreshMs?: number;
+  relogin: (password?: string) => Promise<void>;
+  /** Called with the exit code: 0 on q, 130 on Ctrl-C. */
+  onExit: (code: number) => void;
+  now?: () => number;
+  /** How often "updated Ns ago" ticks; 0 turns it off. */
+  tickMs?: number;
+}
+
+type Hints = [key: string, action: string][];
+
+/** Lines around the list body: title, table header, status line, footer, and the spare last terminal row. */
+const LIST_CHROME = 5;
+/** Lines around the detail panes: title, nine field lines, pane tabs, status line, footer, spare row. */
+const DETAIL_CHROME = 14;
+const SORT_NAMES = { name: 'name', 'last-run': 'last run', state: 'state' } as const;
+
+function useTerminalSize() {
+  const { stdout } = useStdout();
+  const read = () => ({ columns: stdout.columns || 80, rows: stdout.rows || 24 });
+  const [size, setSize] = useState(read);
+  useEffect(() => {
+    const onResize = () => setSize({ columns: stdout.columns || 80, rows: stdout.rows || 24 });
+    stdout.on('resize', onResize);
+    return () => {
+      stdout.off('resize', onResize);
+    };
+  }, [stdout]);
+  return size;
+}
+
+function Cell({ width, children, grow }: { width: number; children: ReactNode; grow?: boolean }) {
+  return (
+    <Box width={width} flexGrow={grow ? 1 : 0} flexShrink={grow ? 1 : 0} paddingRight={1}>
+      <Text wrap="truncate-end">{children}</Text>
+    </Box>
+  );
+}
+
+function StateText({ state }: { state: string | undefined }) {
+  const look = stateLook(state);
+  return (
+    <Text color={look.color}>
+      {look.glyph} {look.word}
+    </Text>
+  );
+}
+
+function ActiveText({ active }: { active: boolean }) {
+  return active ? <Text color="green">● active</Text> : <Text color="yellow">○ paused</Text>;
+}
+
+function frequency(cron: string, wide: boolean): string {
+  const human = humaniseCron(cron);
+  if (human === cron.trim() || !wide) return human;
+  return `${human} (${cron.trim()})`;
+}
+
+/** Column widths including one space of padding; the name takes what is left (14 at 80 columns). */
+const COLUMNS = { marker: 2, route: 19, state: 12, when: 11, active: 9 };
+
+function JobTable({ state, columns, now }: { state: JobsState; columns: number; now: number }) {
+  const wide = columns >= 110;
+  const freqWidth = wide ? 28 : 13;
+  const fixed = COLUMNS.marker + COLUMNS.route + freqWidth + COLUMNS.state + COLUMNS.when + COLUMNS.active;
+  const nameWidth = Math.max(8, columns - fixed);
+  const rows = state.visible.slice(state.top, state.top + state.pageSize);
+  return (
+    <Box flexDirection="column">
+      <Box>
+        <Cell width={COLUMNS.marker}> </Cell>
+        <Cell width={nameWidth}>NAME</Cell>
+        <Cell width={COLUMNS.route}>SOURCE → DEST</Cell>
+        <Cell width={freqWidth}>FREQUENCY</Cell>
+        <Cell width={COLUMNS.state}>LAST RUN</Cell>
+        <Cell width={COLUMNS.when}>WHEN</Cell>
+        <Cell width={COLUMNS.active}>STATUS</Cell>
+      </Box>
+      {rows.map((index, offset) => {
+        const job = state.data.jobs[index]!;
+        const selected = state.top + offset === state.cursor;
+        return (
+          <Box key={job.id}>
+            <Cell width={COLUMNS.marker}>{selected ? <Text color="cyan">›</Text> : ' '}</Cell>
+            <Cell width={nameWidth}>
+              <Text bold={selected} inverse={selected}>
+                {job.name}
+              </Text>
+            </Cell>
+            <Cell width={COLUMNS.route}>{route(job)}</Cell>
+            <Cell width={freqWidth}>{frequency(job.frequency, wide)}</Cell>
+            <Cell width={COLUMNS.state}>
+              <StateText state={job.last_run_state} />
+            </Cell>
+            <Cell width={COLUMNS.when}>{relativeTime(job.last_run_time, now) ?? NEVER.word}</Cell>
+            <Cell width={COLUMNS.active}>
+              <ActiveText active={job.activate} />
+            </Cell>
+          </Box>
+        );
+      })}
+      {rows.length === 0 && (
+        <Text wrap="truncate-end">
+          {'  '}No job matches “{state.filter}”. Esc clears the filter.
+        </Text>
+      )}
+    </Box>
+  );
+}
+
+function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Text wrap="truncate-end">
+      <Text dimColor>{label.padEnd(13)}</Text>
+      {children}
+    </Text>
+  );
+}
+
+function byWho(at: string | undefined, by: string | undefined, now: number): string {
+  if (!at && !by) return '—';
+  const when = at ? `${at}${relativeTime(at, now) ? ` (${relativeTime(at, now)})` : ''}` : '';
+  return [when, by ? `by ${by}` : ''].filter(Boolean).join(' ');
+}
+
+function JobFields({ job, now }: { job: Job; now: number }) {
+  const ran = relativeTime(job.last_run_time, now);
+  return (
+    <Box flexDirection="column">
+      <Field label="Source">{endpoint(job.source)}</Field>
+      <Field label="Destination">{endpoint(job.destination)}</Field>
+      <Field label="Frequency">
+        {job.frequency || '—'}
+        {humaniseCron(job.frequency) !== job.frequency.trim() && ` · ${humaniseCron(job.frequency)}`}
+      </Field>
+      <Field label="Status">
+        <ActiveText active={job.activate} />
+      </Field>
+      <Field label="Last run">
+        <StateText state={job.last_run_state} />
+        {job.last_run_type && ` · ${job.last_run_type}`}
+        {job.last_run_time && ` · ${job.last_run_time}`}
+        {ran && ` (${ran})`}
+      </Field>
+      <Field label="Created">{byWho(job.created_at, job.created_by, now)}</Field>
+      <Field label="Updated">{byWho(job.updated_at, job.updated_by, now)}</Field>
+      <Field label="Advanced">{settingsSummary(job.advanced_settings)}</Field>
+      <Field label="Streams">{streamsSummary(job.streams_config)}</Field>
+    </Box>
+  );
+}
+
+function FailureLine({ failure }: { failure: Failure }) {
+  return (
+    <Text color="red" wrap="truncate-end">
+      ✗ {failure.message}
+    </Text>
+  );
+}
+
+function RunsPane({ detail, height, now }: { detail: DetailState; height: number; now: number }) {
+  if (detail.tasksFailure) return <FailureLine failure={detail.tasksFailure} />;
+  if (!detail.tasks) return <Text dimColor>Loading the run history…</Text>;
+  if (detail.tasks.length === 0) return <Text dimColor>This job has not run yet.</Text>;
+  const start = Math.max(0, Math.min(detail.taskCursor - height + 1, detail.tasks.length - height));
+  return (
+    <Box flexDirection="column">
+      {detail.tasks.slice(Math.max(0, start), Math.max(0, start) + height).map((task, offset) => {
+        const selected = Math.max(0, start) + offset === detail.taskCursor;
+        return (
+          <Box key={`${task.file_path}@${task.start_time}`}>
+            <Cell width={2}>{selected ? <Text color="cyan">›</Text> : ' '}</Cell>
+            <Cell width={13}>
+              <StateText state={task.status} />
+            </Cell>
+            <Cell width={7}>{task.job_type ?? ''}</Cell>
+            <Cell width={22}>
+              <Text bold={selected}>{task.start_time}</Text>
+            </Cell>
+            <Cell width={10}>{task.runtime}</Cell>
+            <Cell width={12} grow>
+              {relativeTime(task.start_time, now) ?? ''}
+            </Cell>
+          </Box>
+        );
+      })}
+    </Box>
+  );
+}
+
+function LogsPane({ detail }: { detail: DetailState }) {
+  const logs = detail.logs;
+  if (!logs) return <Text dimColor>Choose a run in Runs and press Enter to read its logs.</Text>;
+  const page: LogPage | undefined = logs.page;
+  return (
+    <Box flexDirection="column">
+      <Text dimColor wrap="truncate-end">
+        Run {logs.task.start_time}
+        {logs.loading ? ' · loading…' : ''}
+        {page
+          ? ` · [ older${page.has_more_older ? '' : ' (none)'} · ] newer${page.has_more_newer ? '' : ' (none)'}`
+          : ''}
+      </Text>
+      {logs.failure && <FailureLine failure={logs.failure} />}
+      {page?.logs.length === 0 && <Text dimColor>No log lines.</Text>}
+      {numbered(page).map(({ id, line }) => (
+        <Text key={id} wrap="truncate-end">
+          <Text dimColor>{line.time}</Text> <Text color={levelColor(line.level)}>{line.level.padEnd(5)}</Text>{' '}
+          {line.message}
+        </Text>
+      ))}
+    </Box>
+  );
+}
+
+/** Log lines with keys stable within a page (lines have no ids of their own). */
+function numbered(page: LogPage | undefined) {
+  return (page?.logs ?? []).map((line, position) => ({ id: `${page?.older_cursor}:${position}`, line }));
+}
+
+function levelColor(level: string): 'red' | 'yellow' | undefined {
+  const lower = level.toLowerCase();
+  if (lower === 'error' || lower === 'fatal') return 'red';
+  if (lower === 'warn' || lower === 'warning') return 'yellow';
+  return undefined;
+}
+
+function Detail({ state, height, now }: { state: JobsState; height: number; now: number }) {
+  const detail = state.detail!;
+  const job = detailJob(state);
+  return (
+    <Box flexDirection="column">
+      {job ? <JobFields job={job} now={now} /> : <Text dimColor>Loading job #{detail.jobId}…</Text>}
+      {detail.jobFailure && <FailureLine failure={detail.jobFailure} />}
+      <Box>
+        <Text inverse={detail.pane === 'runs'} bold>
+          {' '}
+          Runs{detail.tasks ? ` (${detail.tasks.length})` : ''}{' '}
+        </Text>
+        <Text> </Text>
+        <Text inverse={detail.pane === 'logs'} bold>
+          {' '}
+          Logs{' '}
+        </Text>
+        <Text dimColor> Tab switches</Text>
+      </Box>
+      <Box height={height} flexDirection="column" overflow="hidden">
+        {detail.pane === 'runs' ? (
+          <RunsPane detail={detail} height={height} now={now} />
+        ) : (
+          <LogsPane detail={detail} />
+        )}
+      </Box>
+    </Box>
+  );
+}
+
+const HELP: Hints = [
+  ['↑/↓  j/k', 'move'],
+  ['PgUp/PgDn', 'page'],
+  ['Home/End  g/G', 'first / last job'],
+  ['/', 'filter by name, source or destination (Enter applies, Esc clears)'],
+  ['s', 'sort: name → last run → state'],
+  ['Enter', 'open the job (in Runs: read the run’s logs)'],
+  ['Esc', 'back / clear the filter'],
+  ['Tab', 'Runs ⇄ Logs in the detail'],
+  ['[ / ]  PgUp/PgDn', 'older / newer logs (Logs pane)'],
+  ['n', 'sync now'],
+  ['p', 'pause / resume'],
+  ['c', 'cancel the running sync'],
+  ['R', 'refresh now'],
+  ['P', 'switch project'],
+  ['?', 'this help'],
+  ['q  Ctrl-C', 'quit'],
+];
+
+function Help() {
+  return (
+    <Box flexDirection="column">
+      <Text bold>Keys</Text>
+      {HELP.map(([key, action]) => (
+        <Text key={key} wrap="truncate-end">
+          <Text bold>{key.padEnd(18)}</Text>
+          {action}
+        </Text>
+      ))}
+    </Box>
+  );
+}
+
+function Message({ title, lines, tone }: { title: string; lines: string[]; tone: 'error' | 'info' }) {
+  return (
+    <Box flexDirection="column" paddingTop={1} paddingLeft={2}>
+      <Text bold color={tone === 'error' ? 'red' : undefined}>
+        {tone === 'error' ? '✗ ' : ''}
+        {title}
+      </Text>
+      {lines.map((line) => (
+        <Text key={line}>{line}</Text>
+      ))}
+    </Box>
+  );
+}
+
+function failureScreen(failure: Failure, project: string) {
+  if (failure.kind === 'network')
+    return (
+      <Message
+        tone="error"
+        title="Cannot reach the OLake server"
+        lines={[failure.message, '', 'Check that it is running and the address is right. R to retry.']}
+      />
+    );
+  if (failure.kind === 'not-found')
+    return (
+      <Message
+        tone="error"
+        title={`Project ${project} was not found`}
+        lines={[failure.message, '', 'P to switch project · R to retry']}
+      />
+    );
+  return (
+    <Message
+      tone="error"
+      title="The server answered with an error"
+      lines={[failure.message, '', 'R to retry']}
+    />
+  );
+}
+
+const ACTION_QUESTIONS: Record<JobAction, (name: string) => string> = {
+  sync: (name) => `Start a sync of “${name}” now?`,
+  pause: (name) => `Pause “${name}”? Its schedule stops until resumed.`,
+  resume: (name) => `Resume “${name}”?`,
+  cancel: (name) => `Cancel the running sync of “${name}”?`,
+};
+
+export function JobsBrowser(props: JobsBrowserProps) {
+  const { columns, rows } = useTerminalSize();
+  const listPage = Math.max(1, rows - LIST_CHROME);
+  const panes = Math.max(2, rows - DETAIL_CHROME);
+  const { state, dispatch, now, commands } = useJobsBrowser({
+    api: props.api,
+    project: props.project,
+    refreshMs: props.refreshMs ?? 10_000,
+    relogin: props.relogin,
+    pageSize: listPage,
+    now: props.now,
+    tickMs: props.tickMs,
+  });
+  const [secret, setSecret] = useState('');
+
+  useEffect(() => {
+    dispatch({ type: 'page-size', size: listPage });
+  }, [listPage, dispatch]);
+
+  const actionJob = (): Job | undefined => (state.view === 'detail' ? detailJob(state) : selectedJob(state));
+
+  const ask = (action: 'sync' | 'toggle' | 'cancel') => {
+    const job = actionJob();
+    if (!job) return;
+    const resolved: JobAction = action === 'toggle' ? (job.activate ? 'pause' : 'resume') : action;
+    dispatch({ type: 'confirm', action: resolved, jobId: job.id, name: job.name });
+  };
+
+  const logsLimit = Math.max(1, panes - 1);
+  const olderLogs = () => {
+    const logs = state.detail?.logs;
+    if (logs?.page?.has_more_older && !logs.loading)
+      commands.loadLogs(logs.task, { cursor: logs.page.older_cursor, limit: logsLimit, direction: 'older' });
+  };
+  const newerLogs = () => {
+    const logs = state.detail?.logs;
+    if (logs?.page?.has_more_newer && !logs.loading)
+      commands.loadLogs(logs.task, { cursor: logs.page.newer_cursor, limit: logsLimit, direction: 'newer' });
+  };
+
+  const detailKeys = (input: string, key: Key, detail: DetailState) => {
+    if (key.escape) return dispatch({ type: 'detail-close' });
+    if (key.tab) return dispatch({ type: 'pane-toggle' });
+    if (input === '[') return olderLogs();
+    if (input === ']') return newerLogs();
+    if (detail.pane === 'logs') {
+      if (key.pageUp) return olderLogs();
+      if (key.pageDown) return newerLogs();
+      return;
+    }
+    if (key.upArrow || input === 'k') return dispatch({ type: 'task-move', by: -1 });
+    if (key.downArrow || input === 'j') return dispatch({ type: 'task-move', by: 1 });
+    if (key.pageUp) return dispatch({ type: 'task-move', by: -panes });
+    if (key.pageDown) return dispatch({ type: 'task-move', by: panes });
+    if (key.return) {
+      const task: Task | undefined = detail.tasks?.[detail.taskCursor];
+      if (task) commands.loadLogs(task, { limit: logsLimit, direction: 'older' });
+    }
+  };
+
+  const listKeys = (input: string, key: Key) => {
+    if (key.upArrow || input === 'k') return dispatch({ type: 'move', by: -1 });
+    if (key.downArrow || input === 'j') return dispatch({ type: 'move', by: 1 });
+    if (key.pageUp) return dispatch({ type: 'page', by: -1 });
+    if (key.pageDown) return dispatch({ type: 'page', by: 1 });
+    if (key.home || input === 'g') return dispatch({ type: 'move-to', where: 'top' });
+    if (key.end || input === 'G') return dispatch({ type: 'move-to', where: 'bottom' });
+    if (input === '/') return dispatch({ type: 'filter-open' });
+    if (input === 's') return dispatch({ type: 'sort-cycle' });
+    if (key.escape && state.filter !== '') return dispatch({ type: 'filter-clear' });
+    if (key.return && state.phase === 'ready') commands.openDetail();
+  };
+
+  useInput((input, key) => {
+    if (key.ctrl && input === 'c') return props.onExit(130);
+    if (state.session === 'password') {
+      if (key.escape) {
+        setSecret('');
+        commands.cancelPassword();
+      }
+      return;
+    }
+    if (state.session === 'relogin') return;
+    const overlay = state.overlay;
+    if (overlay.kind === 'filter') {
+      if (key.escape) dispatch({ type: 'filter-clear' });
+      return;
+    }
+    if (overlay.kind === 'project') {
+      if (key.escape) dispatch({ type: 'overlay-close' });
+      return;
+    }
+    if (overlay.kind === 'confirm') {
+      if (input === 'y' || input === 'Y') commands.perform(overlay.action, overlay.jobId, overlay.name);
+      else dispatch({ type: 'overlay-close' });
+      return;
+    }
+    if (overlay.kind === 'help') {
+      if (key.escape || input === '?' || input === 'q') dispatch({ type: 'help-toggle' });
+      return;
+    }
+    if (input === 'q') return props.onExit(0);
+    if (input === '?') return dispatch({ type: 'help-toggle' });
+    if (input === 'R') return commands.load();
+    if (input === 'P') return dispatch({ type: 'project-open' });
+    if (state.session === 'expired' || state.phase !== 'ready') return;
+    if (input === 'n') return ask('sync');
+    if (input === 'p') return ask('toggle');
+    if (input === 'c') return ask('cancel');
+    if (state.view === 'detail' && state.detail) return detailKeys(input, key, state.detail);
+    listKeys(input, key);
+  });
+
+  const title = (() => {
+    const parts = [`floe jobs · project ${state.project}`];
+    if (state.view === 'detail') {
+      const job = detailJob(state);
+      parts.push(job ? `${job.name} #${job.id}` : `#${state.detail?.jobId}`);
+    } else if (state.phase === 'ready') {
+      const total = state.data.jobs.length;
+      parts.push(state.filter ? `${state.visible.length}/${total} jobs` : `${total} jobs`);
+      parts.push(`sort ${SORT_NAMES[state.sort]}`);
+    }
+    return parts.join(' · ');
+  })();
+  const stamp = state.refreshing && state.phase === 'ready' ? 'refreshing…' : ageStamp(state.loadedAt, now);
+
+  let body: ReactNode;
+  let hints: Hints;
+  if (state.session === 'relogin') {
+    body = <Message tone="info" title="Session expired: signing in again…" lines={[]} />;
+    hints = [['Ctrl-C', 'quit']];
+  } else if (state.session === 'password') {
+    body = (
+      <Box flexDirection="column" paddingTop={1} paddingLeft={2}>
+        <Text bold>Your session has expired. Sign in again to carry on where you were.</Text>
+        {state.passwordError && <Text color="red">✗ {state.passwordError}</Text>}
+        <Box>
+          <Text>Password: </Text>
+          <TextInput
+            value={secret}
+            mask="*"
+            onChange={setSecret}
+            onSubmit={(value) => {
+              setSecret('');
+              commands.submitPassword(value);
+            }}
+          />
+        </Box>
+      </Box>
+    );
+    hints = [
+      ['Enter', 'sign in'],
+      ['Esc', 'cancel'],
+    ];
+  } else if (state.overlay.kind === 'help') {
+    body = <Help />;
+    hints = [['Esc/?', 'close help']];
+  } else if (state.session === 'expired' || state.failure?.kind === 'unauthorized') {
+    body = (
+      <Message
+        tone="error"
+        title="Session expired"
+        lines={['You are signed out of the OLake server.', '', 'R to sign in again · q to quit']}
+      />
+    );
+    hints = [
+      ['R', 'sign in'],
+      ['q', 'quit'],
+    ];
+  } else if (state.phase === 'loading') {
+    body = <Message tone="info" title={`Loading the jobs of project ${state.project}…`} lines={[]} />;
+    hints = [
+      ['P', 'project'],
+      ['q', 'quit'],
+    ];
+  } else if (state.phase === 'error' && state.failure) {
+    body = failureScreen(state.failure, state.project);
+    hints = [
+      ['R', 'retry'],
+      ['P', 'project'],
+      ['q', 'quit'],
+    ];
+  } else if (state.view === 'detail' && state.detail) {
+    body = <Detail state={state} height={panes} now={now} />;
+    hints = [
+      ['Esc', 'back'],
+      ['Tab', 'runs/logs'],
+      ['Enter', 'logs'],
+      ['[/]', 'older/newer'],
+      ['n/p/c', 'actions'],
+      ['?', 'help'],
+    ];
+  } else if (state.data.jobs.length === 0) {
+    body = (
+      <Message
+        tone="info"
+        title={`No jobs in project ${state.project} yet.`}
+        lines={['Create one in the OLake UI, then press R. P switches to another project.']}
+      />
+    );
+    hints = [
+      ['R', 'refresh'],
+      ['P', 'project'],
+      ['q', 'quit'],
+    ];
+  } else {
+    body = <JobTable state={state} columns={columns} now={now} />;
+    hints = [
+      ['↑↓', 'move'],
+      ['/', 'filter'],
+      ['s', 'sort'],
+      ['Enter', 'open'],
+      ['n/p/c', 'actions'],
+      ['R', 'refresh'],
+      ['?', 'help'],
+      ['q', 'quit'],
+    ];
+  }
+
+  let status: ReactNode = null;
+  const overlay = state.overlay;
+  if (state.session === 'ok' && overlay.kind === 'filter') {
+    status = (
+      <Box>
+        <Text color="cyan">/</Text>
+        <TextInput
+          value={state.filter}
+          onChange={(text) => dispatch({ type: 'filter-change', text })}
+          onSubmit={() => dispatch({ type: 'filter-apply' })}
+        />
+      </Box>
+    );
+    hints = [
+      ['Enter', 'apply'],
+      ['Esc', 'clear'],
+    ];
+  } else if (state.session === 'ok' && overlay.kind === 'project') {
+    status = (
+      <Box>
+        <Text>Project: </Text>
+        <TextInput
+          value={overlay.draft}
+          onChange={(draft) => dispatch({ type: 'project-change', draft })}
+          onSubmit={(value) => {
+            const project = value.trim();
+            if (project === '' || project === state.project) dispatch({ type: 'overlay-close' });
+            else commands.switchProject(project);
+          }}
+        />
+      </Box>
+    );
+    hints = [
+      ['Enter', 'switch'],
+      ['Esc', 'cancel'],
+    ];
+  } else if (state.session === 'ok' && overlay.kind === 'confirm') {
+    status = (
+      <Text color="yellow" bold wrap="truncate-end">
+        ? {ACTION_QUESTIONS[overlay.action](overlay.name)} y/N
+      </Text>
+    );
+    hints = [
+      ['y', 'yes'],
+      ['n/Esc', 'no'],
+    ];
+  } else if (state.notice) {
+    const { tone, text } = state.notice;
+    status = (
+      <Text color={tone === 'ok' ? 'green' : tone === 'error' ? 'red' : undefined}>
+        {tone === 'ok' ? '✓ ' : tone === 'error' ? '✗ ' : '… '}
+        {text}
+      </Text>
+    );
+  } else if (state.phase === 'ready' && state.failure) {
+    status = (
+      <Text color="red" wrap="truncate-end">
+        ✗ Refresh failed: {state.failure.message} (R to retry)
+      </Text>
+    );
+  } else if (state.filter) {
+    status = (
+      <Text dimColor wrap="truncate-end">
+        filter: {state.filter} (Esc clears)
+      </Text>
+    );
+  }
+
+  return (
+    <Box flexDirection="column" width={columns} height={Math.max(1, rows - 1)}>
+      <Box>
+        <Box flexGrow={1} flexShrink={1}>
+          <Text bold wrap="truncate-end">
+            {title}
+          </Text>
+        </Box>
+        <Text dimColor> {stamp}</Text>
+      </Box>
+      <Box flexDirection="column" flexGrow={1} flexShrink={1} overflow="hidden">
+        {body}
+      </Box>
+      {status && <Box flexShrink={0}>{status}</Box>}
+      <Box flexShrink={0}>
+        <KeyHints hints={hints} />
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,52 @@
+// `floe jobs` interactive browser: full screen, q quits (0), Ctrl-C quits (130).
+import { render } from 'ink';
+import type { JobsApi } from '../../management/types.js';
+import { JobsBrowser } from './JobsBrowser.js';
+
+export { humaniseCron } from './cron.js';
+export { JobsBrowser, type JobsBrowserProps } from './JobsBrowser.js';
+export { initialState, jobsReducer } from './state.js';
+
+export interface RunJobsBrowserOptions {
+  api: JobsApi;
+  project: string;
+  /** Auto-refresh period in ms (default 10 s). */
+  refreshMs?: number;
+  /** Signs in again; without a password it may use a remembered one. */
+  relogin: (password?: string) => Promise<void>;
+}
+
+const ENTER_ALT_SCREEN = '\u001B[?1049h\u001B[H';
+const LEAVE_ALT_SCREEN = '\u001B[?1049l';
+
+/** Renders the browser on the alternate screen until the user quits; resolves the exit code. */
+export async function runJobsBrowser({
+  api,
+  project,
+  refreshMs = 10_000,
+  relogin,
+}: RunJobsBrowserOptions): Promise<number> {
+  const { stdout } = process;
+  let finish: (code: number) => void = () => {};
+  const exited = new Promise<number>((resolve) => {
+    finish = resolve;
+  });
+  const onTerm = () => finish(143);
+  const onHup = () => finish(129);
+  process.once('SIGTERM', onTerm);
+  process.once('SIGHUP', onHup);
+  if (stdout.isTTY) stdout.write(ENTER_ALT_SCREEN);
+  const app = render(
+    <JobsBrowser api={api} project={project} refreshMs={refreshMs} relogin={relogin} onExit={finish} />,
+    { exitOnCtrlC: false },
+  );
+  try {
+    return await exited;
+  } finally {
+    app.unmount();
+    await app.waitUntilExit().catch(() => undefined);
+    process.off('SIGTERM', onTerm);
+    process.off('SIGHUP', onHup);
+    if (stdout.isTTY) stdout.write(LEAVE_ALT_SCREEN);
+  }
+}

@@ -1,0 +1,347 @@
+// The jobs browser's state and its pure reducer. Side effects (API calls, timers) live in useJobsBrowser.
+import type { Job, LogPage, ManagementErrorKind, Task } from '../../management/types.js';
+import { stateRank } from './format.js';
+
+export type SortKey = 'name' | 'last-run' | 'state';
+export const SORTS: readonly SortKey[] = ['name', 'last-run', 'state'];
+
+export type JobAction = 'sync' | 'pause' | 'resume' | 'cancel';
+
+export interface Failure {
+  kind: ManagementErrorKind | 'unknown';
+  message: string;
+}
+
+/** Jobs of one load with what filtering and sorting need, computed once per load. */
+export interface ListData {
+  jobs: Job[];
+  /** Lowercase "name source destination" per job, for the filter. */
+  keys: string[];
+  /** Job indices in each sort order computed so far. */
+  orders: Partial<Record<SortKey, number[]>>;
+}
+
+export interface LogsState {
+  task: Task;
+  page?: LogPage;
+  loading: boolean;
+  failure?: Failure;
+}
+
+export interface DetailState {
+  jobId: number;
+  job?: Job;
+  jobFailure?: Failure;
+  tasks?: Task[];
+  tasksFailure?: Failure;
+  taskCursor: number;
+  pane: 'runs' | 'logs';
+  logs?: LogsState;
+}
+
+export type Overlay =
+  | { kind: 'none' }
+  | { kind: 'filter' }
+  | { kind: 'help' }
+  | { kind: 'project'; draft: string }
+  | { kind: 'confirm'; action: JobAction; jobId: number; name: string };
+
+/** ok; relogin: signing in again; password: asking for it; expired: gave up, R retries. */
+export type Session = 'ok' | 'relogin' | 'password' | 'expired';
+
+export interface JobsState {
+  project: string;
+  phase: 'loading' | 'ready' | 'error';
+  /** Why the last list load failed (an error screen in phase "error", a status line otherwise). */
+  failure?: Failure;
+  refreshing: boolean;
+  data: ListData;
+  loadedAt?: number;
+  filter: string;
+  sort: SortKey;
+  /** Indices into data.jobs, sorted and filtered. */
+  visible: number[];
+  /** Position of the selection in `visible`. */
+  cursor: number;
+  selectedId?: number;
+  /** First row of `visible` on screen. */
+  top: number;
+  pageSize: number;
+  view: 'list' | 'detail';
+  detail?: DetailState;
+  overlay: Overlay;
+  notice?: { tone: 'ok' | 'error' | 'busy'; text: string };
+  session: Session;
+  passwordError?: string;
+}
+
+export type Action =
+  | { type: 'load-start' }
+  | { type: 'loaded'; jobs: Job[]; at: number }
+  | { type: 'load-failed'; failure: Failure }
+  | { type: 'page-size'; size: number }
+  | { type: 'move'; by: number }
+  | { type: 'move-to'; where: 'top' | 'bottom' }
+  | { type: 'page'; by: 1 | -1 }
+  | { type: 'filter-open' }
+  | { type: 'filter-change'; text: string }
+  | { type: 'filter-apply' }
+  | { type: 'filter-clear' }
+  | { type: 'sort-cycle' }
+  | { type: 'help-toggle' }
+  | { type: 'project-open' }
+  | { type: 'project-change'; draft: string }
+  | { type: 'project-switch'; project: string }
+  | { type: 'overlay-close' }
+  | { type: 'confirm'; action: JobAction; jobId: number; name: string }
+  | { type: 'notice'; tone: 'ok' | 'error' | 'busy'; text: string }
+  | { type: 'detail-open' }
+  | { type: 'detail-close' }
+  | { type: 'detail-job'; jobId: number; job: Job }
+  | { type: 'detail-job-failed'; jobId: number; failure: Failure }
+  | { type: 'tasks'; jobId: number; tasks: Task[] }
+  | { type: 'tasks-failed'; jobId: number; failure: Failure }
+  | { type: 'task-move'; by: number }
+  | { type: 'pane-toggle' }
+  | { type: 'logs-start'; jobId: number; task: Task }
+  | { type: 'logs'; jobId: number; task: Task; page: LogPage }
+  | { type: 'logs-failed'; jobId: number; task: Task; failure: Failure }
+  | { type: 'session'; session: Session; error?: string };
+
+const EMPTY: ListData = { jobs: [], keys: [], orders: {} };
+
+export function initialState(project: string, pageSize = 10): JobsState {
+  return {
+    project,
+    phase: 'loading',
+    refreshing: true,
+    data: EMPTY,
+    filter: '',
+    sort: 'name',
+    visible: [],
+    cursor: 0,
+    top: 0,
+    pageSize: Math.max(1, pageSize),
+    view: 'list',
+    overlay: { kind: 'none' },
+    session: 'ok',
+  };
+}
+
+export function searchKey(job: Job): string {
+  return `${job.name}\n${job.source.name}\n${job.source.type}\n${job.destination.name}\n${job.destination.type}`.toLowerCase();
+}
+
+export function listData(jobs: Job[]): ListData {
+  return { jobs, keys: jobs.map(searchKey), orders: {} };
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Job indices in `sort` order; names break ties so the order is stable across loads. */
+export function sortOrder(jobs: Job[], sort: SortKey): number[] {
+  const names = jobs.map((job) => job.name.toLowerCase());
+  const byName = (a: number, b: number) => compareText(names[a]!, names[b]!) || jobs[a]!.id - jobs[b]!.id;
+  const indices = jobs.map((_, index) => index);
+  if (sort === 'name') return indices.sort(byName);
+  if (sort === 'state') {
+    const ranks = jobs.map((job) => stateRank(job.last_run_state));
+    return indices.sort((a, b) => ranks[a]! - ranks[b]! || byName(a, b));
+  }
+  const times = jobs.map((job) => {
+    const at = job.last_run_time ? Date.parse(job.last_run_time) : Number.NaN;
+    return Number.isNaN(at) ? Number.NEGATIVE_INFINITY : at;
+  });
+  return indices.sort((a, b) => (times[a]! === times[b]! ? byName(a, b) : times[b]! > times[a]! ? 1 : -1));
+}
+
+function withOrder(data: ListData, sort: SortKey): ListData {
+  if (data.orders[sort]) return data;
+  return { ...data, orders: { ...data.orders, [sort]: sortOrder(data.jobs, sort) } };
+}
+
+function clamp(value: number, min: number, max: number): number {
+  return Math.min(Math.max(value, min), max);
+}
+
+/** Keeps `top` so the cursor is on screen. */
+function scrolled(state: JobsState): JobsState {
+  const { cursor, pageSize } = state;
+  let top = state.top;
+  if (cursor < top) top = cursor;
+  if (cursor >= top + pageSize) top = cursor - pageSize + 1;
+  top = clamp(top, 0, Math.max(0, state.visible.length - pageSize));
+  return top === state.top ? state : { ...state, top };
+}
+
+function select(state: JobsState, cursor: number): JobsState {
+  const next = clamp(cursor, 0, Math.max(0, state.visible.length - 1));
+  const index = state.visible[next];
+  const selectedId = index === undefined ? undefined : state.data.jobs[index]?.id;
+  return scrolled({ ...state, cursor: next, selectedId });
+}
+
+/** Recomputes the visible rows and puts the cursor back on the selected job (by id) when it is still there. */
+function refilter(state: JobsState): JobsState {
+  const data = withOrder(state.data, state.sort);
+  const order = data.orders[state.sort]!;
+  const needle = state.filter.trim().toLowerCase();
+  const visible = needle === '' ? order : order.filter((index) => data.keys[index]!.includes(needle));
+  const found =
+    state.selectedId === undefined
+      ? -1
+      : visible.findIndex((index) => data.jobs[index]!.id === state.selectedId);
+  return select({ ...state, data, visible }, found >= 0 ? found : state.cursor);
+}
+
+export function selectedJob(state: JobsState): Job | undefined {
+  const index = state.visible[state.cursor];
+  return index === undefined ? undefined : state.data.jobs[index];
+}
+
+/** The job the detail view shows: the full one when fetched, else the row from the list. */
+export function detailJob(state: JobsState): Job | undefined {
+  const detail = state.detail;
+  if (!detail) return undefined;
+  return detail.job ?? state.data.jobs.find((job) => job.id === detail.jobId);
+}
+
+function updateDetail(state: JobsState, jobId: number, change: Partial<DetailState>): JobsState {
+  if (state.detail?.jobId !== jobId) return state;
+  return { ...state, detail: { ...state.detail, ...change } };
+}
+
+function sameTask(a: Task, b: Task): boolean {
+  return a.file_path === b.file_path && a.start_time === b.start_time;
+}
+
+export function jobsReducer(state: JobsState, action: Action): JobsState {
+  switch (action.type) {
+    case 'load-start':
+      return { ...state, refreshing: true };
+    case 'loaded':
+      return refilter({
+        ...state,
+        phase: 'ready',
+        refreshing: false,
+        failure: undefined,
+        loadedAt: action.at,
+        data: listData(action.jobs),
+      });
+    case 'load-failed':
+      return {
+        ...state,
+        refreshing: false,
+        failure: action.failure,
+        phase: state.phase === 'ready' ? 'ready' : 'error',
+      };
+    case 'page-size':
+      return scrolled({ ...state, pageSize: Math.max(1, action.size) });
+    case 'move':
+      return select(state, state.cursor + action.by);
+    case 'move-to':
+      return select(state, action.where === 'top' ? 0 : state.visible.length - 1);
+    case 'page':
+      return select(state, state.cursor + action.by * state.pageSize);
+    case 'filter-open':
+      return { ...state, overlay: { kind: 'filter' } };
+    case 'filter-change':
+      return refilter({ ...state, filter: action.text });
+    case 'filter-apply':
+      return { ...state, overlay: { kind: 'none' } };
+    case 'filter-clear':
+      return refilter({ ...state, filter: '', overlay: { kind: 'none' } });
+    case 'sort-cycle': {
+      const sort = SORTS[(SORTS.indexOf(state.sort) + 1) % SORTS.length]!;
+      return refilter({ ...state, sort });
+    }
+    case 'help-toggle':
+      return { ...state, overlay: state.overlay.kind === 'help' ? { kind: 'none' } : { kind: 'help' } };
+    case 'project-open':
+      return { ...state, overlay: { kind: 'project', draft: state.project } };
+    case 'project-change':
+      return state.overlay.kind === 'project'
+        ? { ...state, overlay: { kind: 'project', draft: action.draft } }
+        : state;
+    case 'project-switch':
+      return {
+        ...initialState(action.project, state.pageSize),
+        sort: state.sort,
+        filter: state.filter,
+        session: state.session,
+      };
+    case 'overlay-close':
+      return { ...state, overlay: { kind: 'none' } };
+    case 'confirm':
+      return {
+        ...state,
+        overlay: { kind: 'confirm', action: action.action, jobId: action.jobId, name: action.name },
+      };
+    case 'notice':
+      return { ...state, notice: { tone: action.tone, text: action.text } };
+    case 'detail-open': {
+      const job = selectedJob(state);
+      if (!job) return state;
+      return {
+        ...state,
+        view: 'detail',
+        notice: undefined,
+        detail: { jobId: job.id, taskCursor: 0, pane: 'runs' },
+      };
+    }
+    case 'detail-close':
+      return { ...state, view: 'list', detail: undefined, notice: undefined };
+    case 'detail-job':
+      return updateDetail(state, action.jobId, { job: action.job, jobFailure: undefined });
+    case 'detail-job-failed':
+      return updateDetail(state, action.jobId, { jobFailure: action.failure });
+    case 'tasks': {
+      const previous = state.detail?.tasks?.[state.detail.taskCursor];
+      const kept = previous ? action.tasks.findIndex((task) => sameTask(task, previous)) : -1;
+      return updateDetail(state, action.jobId, {
+        tasks: action.tasks,
+        tasksFailure: undefined,
+        taskCursor: Math.max(kept, 0),
+      });
+    }
+    case 'tasks-failed':
+      return updateDetail(state, action.jobId, { tasksFailure: action.failure });
+    case 'task-move': {
+      const detail = state.detail;
+      if (!detail?.tasks) return state;
+      const taskCursor = clamp(detail.taskCursor + action.by, 0, Math.max(0, detail.tasks.length - 1));
+      return { ...state, detail: { ...detail, taskCursor } };
+    }
+    case 'pane-toggle': {
+      const detail = state.detail;
+      if (!detail) return state;
+      return { ...state, detail: { ...detail, pane: detail.pane === 'runs' ? 'logs' : 'runs' } };
+    }
+    case 'logs-start': {
+      const previous = state.detail?.logs;
+      const page = previous && sameTask(previous.task, action.task) ? previous.page : undefined;
+      return updateDetail(state, action.jobId, {
+        pane: 'logs',
+        logs: { task: action.task, page, loading: true },
+      });
+    }
+    case 'logs': {
+      const logs = state.detail?.logs;
+      if (!logs || !sameTask(logs.task, action.task)) return state;
+      return updateDetail(state, action.jobId, {
+        logs: { task: action.task, page: action.page, loading: false },
+      });
+    }
+    case 'logs-failed': {
+      const logs = state.detail?.logs;
+      if (!logs || !sameTask(logs.task, action.task)) return state;
+      return updateDetail(state, action.jobId, {
+        logs: { ...logs, loading: false, failure: action.failure },
+      });
+    }
+    case 'session':
+      return { ...state, session: action.session, passwordError: action.error };
+  }
+}

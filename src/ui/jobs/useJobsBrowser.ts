@@ -1,0 +1,268 @@
+// Side effects of the jobs browser: loading, auto-refresh, re-login, detail/logs fetching and job actions.
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import type { JobsApi, LogQuery, Task } from '../../management/types.js';
+import { ManagementError } from '../../management/types.js';
+import { type Failure, initialState, type JobAction, type JobsState, jobsReducer } from './state.js';
+
+export interface JobsBrowserOptions {
+  api: JobsApi;
+  project: string;
+  /** Auto-refresh period; 0 turns it off. */
+  refreshMs: number;
+  /** Signs in again: first without a password (a remembered one), then with the one the user typed. */
+  relogin: (password?: string) => Promise<void>;
+  pageSize: number;
+  /** Clock for "updated Ns ago" and relative times. */
+  now?: () => number;
+  /** How often the clock ticks; 0 turns it off. */
+  tickMs?: number;
+}
+
+export function toFailure(error: unknown): Failure {
+  if (error instanceof ManagementError) return { kind: error.kind, message: error.message };
+  return { kind: 'unknown', message: error instanceof Error ? error.message : String(error) };
+}
+
+const isUnauthorized = (error: unknown) => error instanceof ManagementError && error.kind === 'unauthorized';
+
+const ACTION_WORDS: Record<JobAction, string> = {
+  sync: 'Starting a sync of',
+  pause: 'Pausing',
+  resume: 'Resuming',
+  cancel: 'Cancelling the run of',
+};
+
+export function useJobsBrowser(options: JobsBrowserOptions) {
+  const { api, relogin, refreshMs, tickMs = 1000 } = options;
+  const clock = options.now ?? Date.now;
+  const [state, dispatch] = useReducer(jobsReducer, undefined, () =>
+    initialState(options.project, options.pageSize),
+  );
+  const [now, setNow] = useState(clock);
+  const stateRef = useRef<JobsState>(state);
+  stateRef.current = state;
+  const clockRef = useRef(clock);
+  clockRef.current = clock;
+  const mounted = useRef(true);
+  const controller = useRef(new AbortController());
+  const loadSeq = useRef(0);
+  const reauth = useRef<Promise<void> | undefined>(undefined);
+  const passwordWaiter = useRef<{ resolve: (password: string) => void; reject: (error: Error) => void }>(
+    undefined,
+  );
+
+  const safeDispatch: typeof dispatch = useCallback((action) => {
+    if (mounted.current) dispatch(action);
+  }, []);
+
+  useEffect(() => {
+    mounted.current = true;
+    const abort = controller.current;
+    return () => {
+      mounted.current = false;
+      abort.abort();
+      passwordWaiter.current?.reject(new ManagementError('cancelled', 'closed'));
+    };
+  }, []);
+
+  const askPassword = useCallback(
+    () =>
+      new Promise<string>((resolve, reject) => {
+        passwordWaiter.current = { resolve, reject };
+      }),
+    [],
+  );
+
+  /** One re-login at a time, however many calls hit the expired session. */
+  const reauthenticate = useCallback((): Promise<void> => {
+    if (reauth.current) return reauth.current;
+    const attempt = (async () => {
+      safeDispatch({ type: 'session', session: 'relogin' });
+      try {
+        await relogin();
+      } catch (error) {
+        if (!isUnauthorized(error)) throw error;
+        let message: string | undefined;
+        for (;;) {
+          safeDispatch({ type: 'session', session: 'password', error: message });
+          const password = await askPassword();
+          safeDispatch({ type: 'session', session: 'relogin' });
+          try {
+            await relogin(password);
+            break;
+          } catch (retryError) {
+            if (!isUnauthorized(retryError)) throw retryError;
+            message = (retryError as ManagementError).message;
+          }
+        }
+      }
+    })();
+    reauth.current = attempt
+      .then(
+        () => safeDispatch({ type: 'session', session: 'ok' }),
+        (error: unknown) => {
+          safeDispatch({ type: 'session', session: isUnauthorized(error) ? 'expired' : 'ok' });
+          throw error;
+        },
+      )
+      .finally(() => {
+        reauth.current = undefined;
+      });
+    return reauth.current;
+  }, [relogin, askPassword, safeDispatch]);
+
+  /** Runs an API call; on an expired session signs in again and retries it once. */
+  const call = useCallback(
+    async <T>(run: () => Promise<T>): Promise<T> => {
+      try {
+        return await run();
+      } catch (error) {
+        if (!isUnauthorized(error)) throw error;
+        await reauthenticate();
+        return run();
+      }
+    },
+    [reauthenticate],
+  );
+
+  const loadDetail = useCallback(
+    (jobId: number) => {
+      const { project } = stateRef.current;
+      const signal = controller.current.signal;
+      call(() => api.getJob(project, jobId, signal)).then(
+        (job) => safeDispatch({ type: 'detail-job', jobId, job }),
+        (error: unknown) => safeDispatch({ type: 'detail-job-failed', jobId, failure: toFailure(error) }),
+      );
+      call(() => api.listTasks(project, jobId, signal)).then(
+        (tasks) => safeDispatch({ type: 'tasks', jobId, tasks }),
+        (error: unknown) => safeDispatch({ type: 'tasks-failed', jobId, failure: toFailure(error) }),
+      );
+    },
+    [api, call, safeDispatch],
+  );
+
+  const expireOn = useCallback(
+    (failure: Failure) => {
+      if (failure.kind === 'unauthorized') safeDispatch({ type: 'session', session: 'expired' });
+    },
+    [safeDispatch],
+  );
+
+  /** Loads the list (and the open detail); `project` when switching to another project. */
+  const load = useCallback(
+    (switchTo?: string) => {
+      const seq = ++loadSeq.current;
+      const project = switchTo ?? stateRef.current.project;
+      const detail = switchTo === undefined ? stateRef.current.detail : undefined;
+      safeDispatch({ type: 'load-start' });
+      call(() => api.listJobs(project, controller.current.signal)).then(
+        (jobs) => {
+          if (seq === loadSeq.current) safeDispatch({ type: 'loaded', jobs, at: clockRef.current() });
+        },
+        (error: unknown) => {
+          if (seq !== loadSeq.current) return;
+          const failure = toFailure(error);
+          safeDispatch({ type: 'load-failed', failure });
+          expireOn(failure);
+        },
+      );
+      if (detail) loadDetail(detail.jobId);
+    },
+    [api, call, loadDetail, expireOn, safeDispatch],
+  );
+
+  useEffect(() => {
+    load();
+  }, [load]);
+
+  useEffect(() => {
+    if (refreshMs <= 0) return;
+    const timer = setInterval(() => {
+      const current = stateRef.current;
+      const typing = current.overlay.kind === 'filter' || current.overlay.kind === 'project';
+      if (!typing && !current.refreshing && current.session === 'ok') load();
+    }, refreshMs);
+    return () => clearInterval(timer);
+  }, [refreshMs, load]);
+
+  useEffect(() => {
+    if (tickMs <= 0) return;
+    const timer = setInterval(() => setNow(clockRef.current()), tickMs);
+    return () => clearInterval(timer);
+  }, [tickMs]);
+
+  const openDetail = useCallback(() => {
+    safeDispatch({ type: 'detail-open' });
+    const id = stateRef.current.selectedId;
+    if (id !== undefined) loadDetail(id);
+  }, [loadDetail, safeDispatch]);
+
+  const loadLogs = useCallback(
+    (task: Task, query: LogQuery) => {
+      const { project, detail } = stateRef.current;
+      if (!detail) return;
+      const { jobId } = detail;
+      safeDispatch({ type: 'logs-start', jobId, task });
+      call(() => api.taskLogs(project, jobId, task, query, controller.current.signal)).then(
+        (page) => safeDispatch({ type: 'logs', jobId, task, page }),
+        (error: unknown) => {
+          const failure = toFailure(error);
+          safeDispatch({ type: 'logs-failed', jobId, task, failure });
+          expireOn(failure);
+        },
+      );
+    },
+    [api, call, expireOn, safeDispatch],
+  );
+
+  const perform = useCallback(
+    (action: JobAction, jobId: number, name: string) => {
+      const { project } = stateRef.current;
+      safeDispatch({ type: 'overlay-close' });
+      safeDispatch({ type: 'notice', tone: 'busy', text: `${ACTION_WORDS[action]} ${name}…` });
+      const run = () => {
+        if (action === 'sync') return api.syncNow(project, jobId);
+        if (action === 'cancel') return api.cancelRun(project, jobId);
+        return api.setActive(project, jobId, action === 'resume');
+      };
+      call(run).then(
+        (message) => {
+          safeDispatch({ type: 'notice', tone: 'ok', text: message || 'done' });
+          load();
+        },
+        (error: unknown) => {
+          const failure = toFailure(error);
+          safeDispatch({ type: 'notice', tone: 'error', text: failure.message });
+          expireOn(failure);
+        },
+      );
+    },
+    [api, call, load, expireOn, safeDispatch],
+  );
+
+  const switchProject = useCallback(
+    (project: string) => {
+      safeDispatch({ type: 'project-switch', project });
+      load(project);
+    },
+    [load, safeDispatch],
+  );
+
+  const submitPassword = useCallback((password: string) => {
+    const waiter = passwordWaiter.current;
+    passwordWaiter.current = undefined;
+    waiter?.resolve(password);
+  }, []);
+
+  const cancelPassword = useCallback(() => {
+    const waiter = passwordWaiter.current;
+    passwordWaiter.current = undefined;
+    waiter?.reject(new ManagementError('unauthorized', 'Sign-in cancelled'));
+  }, []);
+
+  const commands = useMemo(
+    () => ({ load, openDetail, loadLogs, perform, switchProject, submitPassword, cancelPassword }),
+    [load, openDetail, loadLogs, perform, switchProject, submitPassword, cancelPassword],
+  );
+  return { state, dispatch, now, commands };
+}

@@ -1,0 +1,20 @@
+// Vitest global setup: one throwaway Ceph cluster with an S3 gateway (radosgw) per test run. Tests
+// read FLOE_TEST_CEPH: the cluster's endpoint and users as JSON, or the reason it is missing (tests
+// skip locally, fail under CI=true).
+import { CEPH_PACKAGES, type CephInfo, missingCephBinaries, startCeph } from '../support/ceph.js';
+
+export default async function setup(): Promise<() => Promise<void>> {
+  const missing = missingCephBinaries();
+  if (missing.length > 0) {
+    process.env.FLOE_TEST_CEPH = `missing ${missing.join(', ')} (apt-get install ${CEPH_PACKAGES.join(' ')})`;
+    return async () => undefined;
+  }
+  try {
+    const { stop, ...info } = await startCeph();
+    process.env.FLOE_TEST_CEPH = JSON.stringify(info satisfies CephInfo);
+    return stop;
+  } catch (error) {
+    process.env.FLOE_TEST_CEPH = `Ceph did not start: ${error instanceof Error ? error.message : String(error)}`;
+    return async () => undefined;
+  }
+}

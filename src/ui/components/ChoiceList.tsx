@@ -1,0 +1,40 @@
+import { Box, Text } from 'ink';
+import { wrappedRows } from './layout.js';
+
+export interface Choice {
+  label: string;
+  /** One line explaining the choice. */
+  help: string;
+}
+
+/** Rows a ChoiceList takes at `width`. */
+export function choiceListRows(choices: readonly Choice[], width: number): number {
+  return choices.reduce((sum, c) => sum + 1 + wrappedRows(c.help, width - 4), 0);
+}
+
+/** A vertical list of choices, each with its help line; the highlighted one is marked › ●. */
+export function ChoiceList({
+  choices,
+  selected,
+  width,
+}: {
+  choices: readonly Choice[];
+  selected: number;
+  width: number;
+}) {
+  return (
+    <Box flexDirection="column" width={width}>
+      {choices.map((choice, i) => (
+        <Box key={choice.label} flexDirection="column">
+          <Text bold={i === selected} color={i === selected ? 'cyan' : undefined}>
+            {i === selected ? '› ● ' : '  ○ '}
+            {choice.label}
+          </Text>
+          <Box paddingLeft={4} width={width}>
+            <Text dimColor>{choice.help}</Text>
+          </Box>
+        </Box>
+      ))}
+    </Box>
+  );
+}

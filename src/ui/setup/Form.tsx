@@ -1,0 +1,101 @@
+import { Box, Text } from 'ink';
+import TextInput from 'ink-text-input';
+import { listWindow, truncate, wrappedRows } from '../components/layout.js';
+import { isFileReference } from './json-file.js';
+import { displayValue, type Row, type RowId } from './model.js';
+
+const MASK = '•';
+
+interface FormProps {
+  rows: Row[];
+  values: Partial<Record<RowId, string | boolean>>;
+  focus: number;
+  errors: Partial<Record<RowId, string>>;
+  /** Lines shown under the rows (notes, and why Enter was refused). */
+  notes: string[];
+  width: number;
+  /** Rows of the terminal the form may use. */
+  height: number;
+  onEdit(id: RowId, value: string): void;
+}
+
+function placeholder(row: Row): string {
+  if (typeof row.defaultValue === 'string') return row.defaultValue;
+  return row.type === 'json' ? '{"type":"service_account",…} or @/path/to/key.json' : '';
+}
+
+/** Rows of the terminal one form row takes: its line, the help of the focused one, its error. */
+function rowHeight(row: Row, focused: boolean, error: string | undefined, width: number): number {
+  return (
+    1 + (focused ? wrappedRows(row.help, width - 4) : 0) + (error ? wrappedRows(`✗ ${error}`, width - 4) : 0)
+  );
+}
+
+export function notesHeight(notes: readonly string[], width: number): number {
+  return notes.reduce((sum, note) => sum + wrappedRows(note, width), notes.length > 0 ? 1 : 0);
+}
+
+/** The fields of one wizard screen, scrolled so the focused one shows; rendered from the registry rows. */
+export function Form({ rows, values, focus, errors, notes, width, height, onEdit }: FormProps) {
+  const labelWidth = Math.min(Math.max(...rows.map((r) => r.label.length)) + 1, 28);
+  const valueWidth = Math.max(width - labelWidth - 3, 10);
+  const heights = rows.map((row, i) => rowHeight(row, i === focus, errors[row.id], width));
+  const view = listWindow(heights, focus, Math.max(height - notesHeight(notes, width), 3));
+  return (
+    <Box flexDirection="column" width={width}>
+      {view.hiddenAbove > 0 && <Text dimColor>{`  ↑ ${view.hiddenAbove} more`}</Text>}
+      {rows.slice(view.start, view.end).map((row, offset) => {
+        const i = view.start + offset;
+        const focused = i === focus;
+        const value = values[row.id] ?? '';
+        const error = errors[row.id];
+        const shown = displayValue(row, value);
+        return (
+          <Box key={row.id} flexDirection="column" width={width}>
+            <Box width={width}>
+              <Text bold={focused} color={focused ? 'cyan' : undefined}>
+                {focused ? '› ' : '  '}
+                {`${row.label}${row.required ? '*' : ''}`.padEnd(labelWidth)}
+              </Text>
+              <Text> </Text>
+              {focused && typeof value === 'string' ? (
+                <Box width={valueWidth} height={1} overflow="hidden">
+                  <TextInput
+                    value={value}
+                    placeholder={placeholder(row)}
+                    mask={row.secret && !(row.type === 'json' && isFileReference(value)) ? MASK : undefined}
+                    onChange={(next) => onEdit(row.id, next)}
+                  />
+                </Box>
+              ) : typeof value === 'boolean' ? (
+                <Text>{`${value ? '[x]' : '[ ]'} ${shown}`}</Text>
+              ) : shown ? (
+                <Text>{truncate(shown, valueWidth)}</Text>
+              ) : (
+                <Text dimColor>{row.required ? '(required)' : '(optional)'}</Text>
+              )}
+            </Box>
+            {focused && (
+              <Box paddingLeft={4} width={width}>
+                <Text dimColor>{row.help}</Text>
+              </Box>
+            )}
+            {error && (
+              <Box paddingLeft={4} width={width}>
+                <Text color="red">{`✗ ${error}`}</Text>
+              </Box>
+            )}
+          </Box>
+        );
+      })}
+      {view.hiddenBelow > 0 && <Text dimColor>{`  ↓ ${view.hiddenBelow} more`}</Text>}
+      {notes.length > 0 && (
+        <Box flexDirection="column" marginTop={1} width={width}>
+          {notes.map((note) => (
+            <Text key={note}>{note}</Text>
+          ))}
+        </Box>
+      )}
+    </Box>
+  );
+}

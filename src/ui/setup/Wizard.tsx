@@ -1,0 +1,335 @@
+import { Box, Text, useApp, useInput } from 'ink';
+import { useEffect, useReducer, useRef } from 'react';
+import type { Context } from '../../cli/context.js';
+import { saveProfile } from '../../cli/profiles.js';
+import {
+  AUTH_TYPE_INFO,
+  AUTH_TYPES,
+  emptyValues,
+  STORAGE_INFO,
+  STORAGE_KINDS,
+  type Values,
+} from '../../destination/fields.js';
+import { KeychainUnavailableError, type SecretStorage } from '../../secrets/store.js';
+import { ChoiceList } from '../components/ChoiceList.js';
+import { truncate } from '../components/layout.js';
+import { chromeRows, type Hint, Screen } from '../components/Screen.js';
+import { useTerminalSize } from '../components/useTerminalSize.js';
+import { Form } from './Form.js';
+import { isFileReference, readJsonArgument } from './json-file.js';
+import {
+  type Action,
+  type FormStep,
+  formNotes,
+  formRows,
+  initialState,
+  isChoiceStep,
+  isFormStep,
+  KEYCHAIN_CHOICES,
+  reducer,
+  reviewLines,
+  rowValue,
+  STEPS,
+  secretEnvVars,
+  type WizardState,
+} from './model.js';
+
+export interface WizardResult {
+  saved: boolean;
+  profileName: string;
+  /** The values saved (normalized), when saved. */
+  values?: Values;
+  /** Where the secrets went, when saved. */
+  storage?: SecretStorage;
+}
+
+export interface SavedProfile {
+  profileName: string;
+  values: Values;
+  storage: SecretStorage;
+}
+
+export interface WizardProps {
+  ctx: Context;
+  profileName: string;
+  initial?: Values;
+  /** Where secrets go first: the keychain unless --insecure-storage asked for the file. */
+  storage?: SecretStorage;
+  /** Runs after a successful save, before the wizard leaves (the connection test hooks in here). */
+  onSaved?: (saved: SavedProfile) => void | Promise<void>;
+  /** Called once when the wizard is done; `error` is what `onSaved` threw. */
+  onDone(result: WizardResult, error?: unknown): void;
+}
+
+const QUIT: Hint = ['Ctrl-C', 'quit'];
+const FORM_TITLES: Record<FormStep, (v: Values) => string> = {
+  fields: (v) => `Catalog and authentication: ${AUTH_TYPE_INFO[v.authType].label}`,
+  storage: (v) => `Object storage: ${STORAGE_INFO[v.storage].label}`,
+  advanced: () => 'Advanced',
+};
+
+function secretsPlace(ctx: Context, storage: SecretStorage, values: Values): string {
+  if (storage === 'keychain') return 'the OS keychain';
+  if (storage === 'file') return `the plaintext file ${ctx.vault.backend('file').location} (mode 0600)`;
+  const vars = secretEnvVars(values);
+  return vars.length > 0 ? `not stored: set ${vars.join(', ')} at run time` : 'none needed';
+}
+
+export function Wizard({ ctx, profileName, initial, storage, onSaved, onDone }: WizardProps) {
+  const [state, dispatch] = useReducer(reducer, undefined, () =>
+    initialState(profileName, initial ?? emptyValues(), storage),
+  );
+  const { exit } = useApp();
+  const size = useTerminalSize();
+  const width = Math.min(size.columns, 100);
+
+  useInput((input, key) => {
+    if (key.ctrl && input === 'c') return dispatch({ type: 'cancel' });
+    if (key.escape) return dispatch({ type: 'back' });
+    const leaving = key.upArrow || key.downArrow || key.tab || key.return;
+    if (leaving && !resolveFileReference(state, dispatch)) return;
+    if (key.upArrow || (key.tab && key.shift)) dispatch({ type: 'move', delta: -1 });
+    else if (key.downArrow || key.tab) dispatch({ type: 'move', delta: 1 });
+    else if (key.return) dispatch({ type: 'enter' });
+    else if (input === ' ') dispatch({ type: 'toggle' });
+  });
+
+  const { step, pending } = state;
+  const secretStorage = state.storage;
+  useEffect(() => {
+    if (step !== 'saving' || !pending) return;
+    let live = true;
+    saveProfile(ctx, profileName, pending, secretStorage).then(
+      () => live && dispatch({ type: 'saved' }),
+      (error: unknown) => {
+        if (!live) return;
+        if (error instanceof KeychainUnavailableError)
+          dispatch({ type: 'saveFailed', keychainReason: error.reason, message: error.message });
+        else
+          dispatch({ type: 'saveFailed', message: error instanceof Error ? error.message : String(error) });
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [ctx, profileName, step, pending, secretStorage]);
+
+  const finished = useRef(false);
+  useEffect(() => {
+    if (finished.current) return;
+    if (step === 'cancelled') {
+      finished.current = true;
+      onDone({ saved: false, profileName });
+      exit();
+    } else if (step === 'saved' && pending) {
+      finished.current = true;
+      const result = { saved: true, profileName, values: pending, storage: secretStorage };
+      let hookError: unknown;
+      Promise.resolve()
+        .then(() => onSaved?.({ profileName, values: pending, storage: secretStorage }))
+        .catch((error: unknown) => {
+          hookError = error;
+        })
+        .then(() => {
+          onDone(result, hookError);
+          exit();
+        });
+    }
+  }, [step, pending, secretStorage, profileName, onSaved, onDone, exit]);
+
+  return <WizardScreen state={state} ctx={ctx} width={width} height={size.rows - 1} dispatch={dispatch} />;
+}
+
+/**
+ * Before leaving the JSON field, replaces an `@path` value with the file's JSON. Returns false (and
+ * shows why) when the file cannot be read, so the cursor stays on the field.
+ */
+function resolveFileReference(state: WizardState, dispatch: (a: Action) => void): boolean {
+  if (!isFormStep(state.step)) return true;
+  const row = formRows(state.step, state.values)[state.focus[state.step]];
+  if (row?.type !== 'json') return true;
+  const value = rowValue(state.values, row);
+  if (typeof value !== 'string' || !isFileReference(value)) return true;
+  const read = readJsonArgument(value, row.label);
+  if (!read.ok) {
+    dispatch({ type: 'rowError', id: row.id, message: read.message });
+    return false;
+  }
+  dispatch({ type: 'edit', id: row.id, value: read.value });
+  return true;
+}
+
+function WizardScreen({
+  state,
+  ctx,
+  width,
+  height,
+  dispatch,
+}: {
+  state: WizardState;
+  ctx: Context;
+  width: number;
+  height: number;
+  dispatch: (a: Action) => void;
+}) {
+  const { step, values } = state;
+  const title = `floe setup · profile "${state.profileName}"`;
+  const numbered = (STEPS as readonly string[]).indexOf(step);
+  const position = numbered >= 0 ? `step ${numbered + 1} of ${STEPS.length}` : undefined;
+  const back: Hint = ['Esc', 'back'];
+
+  if (isFormStep(step)) {
+    const rows = formRows(step, values);
+    const focus = Math.min(state.focus[step], rows.length - 1);
+    const focused = rows[focus];
+    const hints: Hint[] = [
+      ['↑/↓ Tab', 'move'],
+      ['Enter', focus === rows.length - 1 ? 'continue' : 'next'],
+      ...(focused?.type === 'boolean' ? ([['Space', 'toggle']] as Hint[]) : []),
+      back,
+      QUIT,
+      ['*', 'required'],
+    ];
+    const shownErrors = rows.filter((r) => state.errors[r.id]).length;
+    const notes = [
+      ...formNotes(step, values),
+      ...(state.blocked && shownErrors > 0
+        ? [`✗ Cannot continue: ${shownErrors} field${shownErrors === 1 ? '' : 's'} marked ✗ need a fix.`]
+        : []),
+    ];
+    return (
+      <Screen
+        title={title}
+        position={position}
+        subtitle={FORM_TITLES[step](values)}
+        width={width}
+        hints={hints}
+      >
+        <Form
+          rows={rows}
+          values={Object.fromEntries(rows.map((r) => [r.id, rowValue(values, r)]))}
+          focus={focus}
+          errors={state.errors}
+          notes={notes}
+          width={width}
+          height={height - chromeRows(hints, width)}
+          onEdit={(id, value) => dispatch({ type: 'edit', id, value })}
+        />
+      </Screen>
+    );
+  }
+
+  if (isChoiceStep(step) && step !== 'keychain') {
+    const choices =
+      step === 'authType'
+        ? AUTH_TYPES.map((t) => AUTH_TYPE_INFO[t])
+        : STORAGE_KINDS.map((k) => STORAGE_INFO[k]);
+    const subtitle =
+      step === 'authType'
+        ? 'Authentication type: how floe and OLake sign in to the catalog'
+        : 'Object storage: where OLake writes data and metadata files';
+    const hints: Hint[] = [
+      ['↑/↓', 'choose'],
+      ['Enter', 'next'],
+      ...(step === 'authType' ? [] : [back]),
+      QUIT,
+    ];
+    return (
+      <Screen title={title} position={position} subtitle={subtitle} width={width} hints={hints}>
+        <ChoiceList choices={choices} selected={state.cursor[step]} width={width} />
+      </Screen>
+    );
+  }
+
+  if (step === 'review') {
+    const lines = reviewLines(values);
+    const labelWidth = Math.max(...lines.map((l) => l.label.length)) + 2;
+    return (
+      <Screen
+        title={title}
+        position={position}
+        subtitle="Review: check the values, then save"
+        width={width}
+        hints={[['Enter', 'save'], back, QUIT]}
+      >
+        {lines.map((line) => (
+          <Text key={line.label}>
+            {`  ${line.label.padEnd(labelWidth)}`}
+            {truncate(line.value, Math.max(width - labelWidth - 2, 10))}
+          </Text>
+        ))}
+        <Text>{truncate(`Secrets: ${secretsPlace(ctx, state.storage, values)}`, width)}</Text>
+        {state.reviewIssues.map((issue) => (
+          <Text key={issue.field} color="red">{`✗ ${issue.message}`}</Text>
+        ))}
+      </Screen>
+    );
+  }
+
+  if (step === 'keychain') {
+    const vars = secretEnvVars(state.pending ?? values);
+    const choices = KEYCHAIN_CHOICES.map((choice) => {
+      if (choice === 'file')
+        return {
+          label: 'Store them in a file',
+          help: `Plaintext, not encrypted: mode 0600 at ${ctx.vault.backend('file').location}`,
+        };
+      if (choice === 'env')
+        return {
+          label: "Don't store them",
+          help:
+            vars.length > 0
+              ? `Nothing is stored; ${vars.join(', ')} must be set in the environment at run time`
+              : 'This profile has no secrets, so nothing needs to be stored',
+        };
+      return { label: 'Cancel', help: 'Save nothing and leave setup' };
+    });
+    return (
+      <Screen
+        title={title}
+        subtitle="The OS keychain cannot be used"
+        width={width}
+        hints={[['↑/↓', 'choose'], ['Enter', 'confirm'], back, QUIT]}
+      >
+        <Text color="yellow">{`✗ The OS keychain cannot be used: ${state.keychainReason}`}</Text>
+        <Box marginY={1}>
+          <Text>{`Where should the secrets of "${state.profileName}" go?`}</Text>
+        </Box>
+        <ChoiceList choices={choices} selected={state.cursor.keychain} width={width} />
+      </Screen>
+    );
+  }
+
+  if (step === 'saveError')
+    return (
+      <Screen
+        title={title}
+        subtitle="The profile was not saved"
+        width={width}
+        hints={[['Enter', 'retry'], back, QUIT]}
+      >
+        <Text color="red">{`✗ ${state.saveError}`}</Text>
+      </Screen>
+    );
+
+  if (step === 'saving')
+    return (
+      <Screen title={title} subtitle="Saving…" width={width} hints={[QUIT]}>
+        <Text>{`● Saving profile "${state.profileName}" (secrets: ${secretsPlace(ctx, state.storage, values)})`}</Text>
+      </Screen>
+    );
+
+  if (step === 'saved')
+    return (
+      <Screen title={title} subtitle={`✓ Saved profile "${state.profileName}"`} width={width} hints={[]}>
+        <Text>{`Settings: ${ctx.config.path}`}</Text>
+        <Text>{`Secrets: ${secretsPlace(ctx, state.storage, state.pending ?? values)}`}</Text>
+      </Screen>
+    );
+
+  return (
+    <Screen title={title} subtitle="Setup left: nothing was saved" width={width} hints={[]}>
+      <Text dimColor>{`Run "floe setup --profile ${state.profileName}" to start again.`}</Text>
+    </Screen>
+  );
+}

@@ -1,0 +1,46 @@
+// Entry point of the interactive setup wizard, called by `floe setup` (src/commands/setup.ts).
+import { render } from 'ink';
+import type { Context } from '../../cli/context.js';
+import type { Values } from '../../destination/fields.js';
+import type { SecretStorage } from '../../secrets/store.js';
+import { type SavedProfile, Wizard, type WizardResult } from './Wizard.js';
+
+export type { SavedProfile, WizardResult } from './Wizard.js';
+
+export interface SetupWizardOptions {
+  ctx: Context;
+  profileName: string;
+  /** An existing profile's values (secrets included): the form opens pre-filled. */
+  initial?: Values;
+  /** Where secrets go; defaults to the keychain, or the file with `insecureStorage`. */
+  storage?: SecretStorage;
+  insecureStorage?: boolean;
+  /** Runs after a successful save, while the wizard is still on screen. */
+  onSaved?: (saved: SavedProfile) => void | Promise<void>;
+}
+
+/**
+ * Runs the wizard until the profile is saved or the user leaves (Ctrl-C, or Cancel after a keychain
+ * failure). Ctrl-C is handled here (`exitOnCtrlC: false`): Ink unmounts and restores the terminal.
+ */
+export async function runSetupWizard(options: SetupWizardOptions): Promise<WizardResult> {
+  let result: WizardResult = { saved: false, profileName: options.profileName };
+  let failure: unknown;
+  const app = render(
+    <Wizard
+      ctx={options.ctx}
+      profileName={options.profileName}
+      initial={options.initial}
+      storage={options.storage ?? (options.insecureStorage ? 'file' : 'keychain')}
+      onSaved={options.onSaved}
+      onDone={(outcome, error) => {
+        result = outcome;
+        failure = error;
+      }}
+    />,
+    { exitOnCtrlC: false },
+  );
+  await app.waitUntilExit();
+  if (failure !== undefined) throw failure;
+  return result;
+}

@@ -1,0 +1,202 @@
+// Test support for Ink screens: a render at a chosen terminal size (ink-testing-library is fixed at
+// 100 columns and no rows), every render and key press wrapped in act(), and a context whose config
+// lives in a temp dir and whose keychain is an in-memory map (or unavailable).
+import { EventEmitter } from 'node:events';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
+import { type Instance, render } from 'ink';
+import { act, type ReactElement } from 'react';
+import { expect } from 'vitest';
+import type { Context } from '../../../src/cli/context.js';
+import { ConfigStore } from '../../../src/config/store.js';
+import { FIELDS, type Values } from '../../../src/destination/fields.js';
+import { accounts, KeychainUnavailableError } from '../../../src/secrets/store.js';
+import { openVault, type Vault } from '../../../src/secrets/vault.js';
+
+export const KEY = {
+  up: '\u001B[A',
+  down: '\u001B[B',
+  enter: '\r',
+  tab: '\t',
+  shiftTab: '\u001B[Z',
+  esc: '\u001B',
+  backspace: '\u007F',
+  space: ' ',
+  ctrlC: '\x03',
+} as const;
+
+class FakeStdout extends EventEmitter {
+  readonly frames: string[] = [];
+  constructor(
+    readonly columns: number,
+    readonly rows: number,
+  ) {
+    super();
+  }
+  // Ink in CI mode writes a bare "\n" at unmount; it is not a frame.
+  write = (frame: string) => {
+    if (frame !== '\n') this.frames.push(frame);
+    return true;
+  };
+}
+
+class FakeStdin extends EventEmitter {
+  isTTY = true;
+  #data: string | null = null;
+  write(data: string) {
+    this.#data = data;
+    this.emit('readable');
+    this.emit('data', data);
+  }
+  read = () => {
+    const data = this.#data;
+    this.#data = null;
+    return data;
+  };
+  setEncoding() {}
+  setRawMode() {}
+  resume() {}
+  pause() {}
+  ref() {}
+  unref() {}
+}
+
+export interface Rendered {
+  /** The last frame, without ANSI codes. */
+  frame(): string;
+  /** The last frame with runs of white space (line wraps included) collapsed to one space. */
+  text(): string;
+  /** Every frame so far, without ANSI codes. */
+  frames(): string[];
+  /** Sends each key (or pasted string) as its own input event, inside act(). */
+  press(...keys: string[]): Promise<void>;
+  unmount(): Promise<void>;
+}
+
+export async function renderScreen(tree: ReactElement, columns = 80, rows = 24): Promise<Rendered> {
+  const stdout = new FakeStdout(columns, rows);
+  const stdin = new FakeStdin();
+  let instance: Instance | undefined;
+  await act(async () => {
+    instance = render(tree, {
+      stdout: stdout as unknown as NodeJS.WriteStream,
+      stderr: new FakeStdout(columns, rows) as unknown as NodeJS.WriteStream,
+      stdin: stdin as unknown as NodeJS.ReadStream,
+      debug: true,
+      exitOnCtrlC: false,
+      patchConsole: false,
+    });
+  });
+  const clean = (f: string) => stripVTControlCharacters(f).replace(/\n+$/, '');
+  return {
+    frame: () => clean(stdout.frames.at(-1) ?? ''),
+    text: () => clean(stdout.frames.at(-1) ?? '').replace(/\s+/g, ' '),
+    frames: () => stdout.frames.map(clean),
+    async press(...keys) {
+      for (const key of keys)
+        await act(async () => {
+          stdin.write(key);
+          // Ink holds a lone ESC until setImmediate, to tell it from an escape sequence.
+          await new Promise<void>((resolve) => setImmediate(resolve));
+        });
+    },
+    async unmount() {
+      await act(async () => {
+        instance?.unmount();
+      });
+    },
+  };
+}
+
+/** Fails unless every frame fits an 80x24 terminal (Ink adds one trailing line break). */
+export function expectFits(frames: string[], columns = 80, rows = 24): void {
+  for (const frame of frames) {
+    const lines = frame.split('\n');
+    expect(lines.length, `frame taller than ${rows - 1} rows:\n${frame}`).toBeLessThanOrEqual(rows - 1);
+    for (const line of lines)
+      expect(Array.from(line).length, `line too wide: ${line}`).toBeLessThanOrEqual(columns);
+  }
+}
+
+export const UNAVAILABLE_REASON =
+  'there is no D-Bus session bus (usual over SSH or in containers), so no Secret Service can be reached.';
+
+export interface TestContext extends Context {
+  /** The in-memory keychain: account → secret. */
+  keychain: Map<string, string>;
+  dir: string;
+}
+
+/**
+ * A context with its config in a fresh temp dir, the real 0600 file backend, no FLOE_* variables,
+ * and an in-memory keychain (or one that always fails, like a machine without a Secret Service).
+ */
+export function testContext(keychain: 'works' | 'unavailable' = 'works'): TestContext {
+  const dir = mkdtempSync(join(tmpdir(), 'floe-ui-'));
+  const config = new ConfigStore(dir);
+  const real = openVault(config.secretsPath, {});
+  const memory = new Map<string, string>();
+  const check = () => {
+    if (keychain === 'unavailable') throw new KeychainUnavailableError(UNAVAILABLE_REASON);
+  };
+  const secretIds = (values: Values) =>
+    FIELDS.filter((f) => f.secret && f.applies(values) && typeof values.fields[f.id] === 'string');
+  const vault: Vault = {
+    backend: (kind) =>
+      kind === 'file'
+        ? real.backend('file')
+        : {
+            kind: 'keychain',
+            location: 'the OS keychain',
+            get: async (account) => {
+              check();
+              return memory.get(account);
+            },
+            set: async (account, value) => {
+              check();
+              memory.set(account, value);
+            },
+            delete: async (account) => {
+              check();
+              return memory.delete(account);
+            },
+          },
+    async loadProfileSecrets(profile, values, storage, expected) {
+      if (storage !== 'keychain') return real.loadProfileSecrets(profile, values, storage, expected);
+      check();
+      const out: Values = { ...values, fields: { ...values.fields } };
+      for (const def of FIELDS.filter((f) => f.secret && f.applies(values))) {
+        const value = memory.get(accounts.profileSecret(profile, def.id));
+        if (value !== undefined) out.fields[def.id] = value;
+      }
+      return { values: out, missing: [], fromEnv: [] };
+    },
+    async saveProfileSecrets(profile, values, storage) {
+      if (storage !== 'keychain') return real.saveProfileSecrets(profile, values, storage);
+      check();
+      const ids = secretIds(values);
+      for (const def of ids)
+        memory.set(accounts.profileSecret(profile, def.id), values.fields[def.id] as string);
+      return ids.map((d) => d.id);
+    },
+    async deleteProfileSecrets(profile, storage) {
+      if (storage !== 'keychain') return real.deleteProfileSecrets(profile, storage);
+      check();
+      for (const key of [...memory.keys()]) if (key.startsWith(`profile/${profile}/`)) memory.delete(key);
+    },
+  };
+  return { config, vault, keychain: memory, dir };
+}
+
+/** Lets pending promises and effects run (inside act) until `condition` holds; fails after 200 turns. */
+export async function waitUntil(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (condition()) return;
+    await act(async () => {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    });
+  }
+  throw new Error('condition not met');
+}

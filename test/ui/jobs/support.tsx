@@ -14,6 +14,9 @@ import {
 } from '../../../src/management/types.js';
 import { JobsBrowser, type JobsBrowserProps } from '../../../src/ui/jobs/index.js';
 
+/** In the source config getJob returns: it must never reach the screen. */
+export const SOURCE_PASSWORD = 'pg-s3cret-Zq9';
+
 export const NOW = Date.parse('2026-08-20T12:00:00Z');
 
 export function makeJob(id: number, overrides: Partial<Job> = {}): Job {
@@ -89,7 +92,12 @@ export class FakeApi implements JobsApi {
 
   async getJob(project: string, id: number): Promise<Job> {
     this.enter(`getJob ${project} ${id}`);
-    return { ...this.find(id), streams_config: '{"streams":[{},{},{}]}' };
+    const job = this.find(id);
+    return {
+      ...job,
+      source: { ...job.source, config: `{"host":"db","password":"${SOURCE_PASSWORD}"}` },
+      streams_config: '{"streams":[{},{},{}]}',
+    };
   }
 
   async listTasks(project: string, id: number): Promise<Task[]> {

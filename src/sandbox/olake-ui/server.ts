@@ -538,8 +538,19 @@ export async function startOlakeUiEmulator(options: OlakeUiEmulatorOptions = {})
         const chunk = Buffer.alloc(64 * 1024, 0x20);
         let left = current.bytes ?? 64 * 1024 * 1024;
         res.write('{"success":true,"message":"');
-        while (left > 0 && !res.destroyed) {
-          if (!res.write(chunk)) await new Promise((r) => res.once('drain', r).once('close', r));
+        let closed = false;
+        res.once('close', () => {
+          closed = true;
+        });
+        while (left > 0 && !closed) {
+          if (!res.write(chunk))
+            await new Promise<void>((resume) => {
+              const done = () => {
+                res.off('drain', done).off('close', done);
+                resume();
+              };
+              res.on('drain', done).on('close', done);
+            });
           left -= chunk.length;
         }
         res.end('"}');
@@ -563,7 +574,11 @@ export async function startOlakeUiEmulator(options: OlakeUiEmulatorOptions = {})
         await route(req, res, url);
       } catch (error) {
         if (res.headersSent) return void res.destroy();
-        if (error instanceof HttpError) send(res, error.status, { success: false, message: error.message });
+        // Gin's NoRoute handler writes gin.H, whose keys come out sorted.
+        if (error instanceof HttpError && error.status === 404 && error.message === 'not found')
+          send(res, 404, { message: 'not found', success: false });
+        else if (error instanceof HttpError)
+          send(res, error.status, { success: false, message: error.message });
         else send(res, 500, { success: false, message: `internal error: ${(error as Error).message}` });
       }
     })();

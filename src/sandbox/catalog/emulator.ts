@@ -91,8 +91,8 @@ export type CatalogFault =
   | { kind: 'silent' }
   /** /v1/config advertises a prefix the namespace routes do not serve. */
   | { kind: 'wrong-prefix'; prefix?: string }
-  /** /v1/config answers JSON without `defaults`/`overrides` objects. */
-  | { kind: 'bad-config' }
+  /** Any JSON answer, e.g. an Iceberg error of some status or a body of the wrong shape. */
+  | { kind: 'json'; status?: number; body: unknown }
   /** An AWS gateway's 403 for an unsigned request. */
   | { kind: 'missing-auth-token' };
 
@@ -308,6 +308,9 @@ export async function startCatalogEmulator(options: CatalogEmulatorOptions = {})
         } else icebergError(res, status, 'InternalServerError', 'Internal Server Error');
         return true;
       }
+      case 'json':
+        json(res, fault.status ?? 200, fault.body);
+        return true;
       case 'silent':
         return true;
       case 'missing-auth-token':
@@ -428,7 +431,6 @@ export async function startCatalogEmulator(options: CatalogEmulatorOptions = {})
     if (options.warehouses && warehouse !== null && !options.warehouses.includes(warehouse))
       return icebergError(res, 404, 'NoSuchWarehouseException', `Warehouse ${warehouse} not found`);
     const wrong = faults.get('config') ?? faults.get('any');
-    if (wrong?.kind === 'bad-config') return json(res, 200, { catalog: { prefix } });
     const advertised = wrong?.kind === 'wrong-prefix' ? (wrong.prefix ?? 'no-such-prefix') : prefix;
     const endpoints = options.endpoints === undefined ? DEFAULT_ENDPOINTS : options.endpoints;
     json(res, 200, {
@@ -496,15 +498,17 @@ export async function startCatalogEmulator(options: CatalogEmulatorOptions = {})
     if (fault?.kind === 'slow') await new Promise((r) => setTimeout(r, fault.delayMs));
     if (fault && applyFault(fault, faultKey, res)) return;
     if (route === 'token') return tokenEndpoint(req, res, body, `${origin}${path}`);
-    if (!path.startsWith(`${basePath}/v1/`))
-      return icebergError(res, 404, 'NotFoundException', `No route for ${req.method} ${path}`);
+    const rest = path.startsWith(`${basePath}/v1/`) ? path.slice(basePath.length) : '';
+    const nsBase = prefix ? `/v1/${prefix}/namespaces` : '/v1/namespaces';
+    const known = rest === '/v1/config' || rest === nsBase || rest.startsWith(`${nsBase}/`);
+    if (!known) return icebergError(res, 404, 'NotFoundException', `No route for ${req.method} ${path}`);
     const principal = await authenticate(req, res, body);
     if (principal === null) return;
-    const rest = path.slice(basePath.length);
-    if (rest === '/v1/config' && req.method === 'GET') return config(res, url);
-    const nsBase = prefix ? `/v1/${prefix}/namespaces` : '/v1/namespaces';
-    if (rest !== nsBase && !rest.startsWith(`${nsBase}/`))
-      return icebergError(res, 404, 'NotFoundException', `No route for ${req.method} ${path}`);
+    if (rest === '/v1/config') {
+      if (req.method === 'GET') return config(res, url);
+      res.writeHead(405, { allow: 'GET' });
+      return void res.end();
+    }
     if (denied.has(principal))
       return icebergError(
         res,

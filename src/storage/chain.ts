@@ -205,6 +205,7 @@ export const storageChain: Chain = async (values, opts) => {
   board.finish(opts.signal.aborted);
 };
 
+type S3Module = typeof import('@aws-sdk/client-s3');
 type Outcome<T> = { ok: true; value: T } | { ok: false };
 
 async function run(
@@ -216,7 +217,9 @@ async function run(
 ): Promise<void> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   board.update('storage.head', 'running');
-  const sdk = await import('@aws-sdk/client-s3');
+  // Node's and the bundle's import() of this CommonJS package may expose it only as `default`.
+  const loaded: S3Module & { default?: S3Module } = await import('@aws-sdk/client-s3');
+  const sdk = loaded.default?.S3Client ? loaded.default : loaded;
   const { bucket, prefix } = probe.location;
   const config: S3ClientConfig = {
     region: probe.region,

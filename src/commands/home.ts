@@ -1,5 +1,60 @@
-import { FloeError } from '../cli/io.js';
+// floe with no command: the home screen on a terminal (profiles and what can be done with them),
+// else the profile list and the usage. The chosen action runs its command module after Ink unmounts.
+import { openContext } from '../cli/context.js';
+import { canPrompt, EXIT, parseCommandArgs } from '../cli/io.js';
+import { type CommandModule, usage } from '../cli/main.js';
+import type { HomeAction } from '../ui/home/model.js';
+import { plainHome } from '../ui/home/model.js';
 
-export async function run(_argv: string[]): Promise<number> {
-  throw new FloeError('"home" is not available yet');
+type Command = 'setup' | 'test' | 'export' | 'jobs';
+
+const COMMANDS: Record<Command, () => Promise<CommandModule>> = {
+  setup: () => import('./setup.js'),
+  test: () => import('./test.js'),
+  export: () => import('./export.js'),
+  jobs: () => import('./jobs.js'),
+};
+
+/** The command (and its arguments) an action runs; null for quit. */
+export function commandFor(action: HomeAction): [Command, string[]] | null {
+  switch (action.type) {
+    case 'quit':
+      return null;
+    case 'edit':
+    case 'new':
+      return ['setup', ['--profile', action.name]];
+    case 'test':
+    case 'export':
+      return [action.type, ['--profile', action.name]];
+    case 'jobs':
+      return ['jobs', []];
+  }
+}
+
+/**
+ * Shows the home screen and runs what was chosen. The wizard and the jobs browser come back to the
+ * home screen; test and export end with their exit code, so their output stays on screen.
+ */
+export async function homeLoop(
+  next: () => Promise<HomeAction>,
+  load: (command: Command) => Promise<CommandModule> = (command) => COMMANDS[command](),
+): Promise<number> {
+  for (;;) {
+    const action = await next();
+    const command = commandFor(action);
+    if (!command) return EXIT.OK;
+    const code = await (await load(command[0])).run(command[1]);
+    if (action.type === 'test' || action.type === 'export') return code;
+  }
+}
+
+export async function run(argv: string[]): Promise<number> {
+  parseCommandArgs('home', argv, {});
+  const ctx = openContext();
+  if (!canPrompt()) {
+    process.stdout.write(`${plainHome(ctx)}\n\n${usage()}\n`);
+    return EXIT.OK;
+  }
+  const { runHome } = await import('../ui/home/index.js');
+  return homeLoop(() => runHome(ctx));
 }

@@ -1,0 +1,209 @@
+import { Box, Text, useApp, useInput } from 'ink';
+import TextInput from 'ink-text-input';
+import { useReducer } from 'react';
+import type { Context } from '../../cli/context.js';
+import { KeychainUnavailableError } from '../../secrets/store.js';
+import { listWindow, truncate, wrappedRows } from '../components/layout.js';
+import { chromeRows, type Hint, Screen } from '../components/Screen.js';
+import { useTerminalSize } from '../components/useTerminalSize.js';
+import {
+  deleteProfile,
+  type HomeAction,
+  type HomeState,
+  homeReducer,
+  initialHome,
+  managementLine,
+  newNameProblem,
+  profileRows,
+} from './model.js';
+
+export interface HomeProps {
+  ctx: Context;
+  /** Called once with what the user chose; the screen then exits. */
+  onAction(action: HomeAction): void;
+}
+
+const LIST_HINTS: Hint[] = [
+  ['↑/↓', 'select'],
+  ['Enter/e', 'edit'],
+  ['t', 'test'],
+  ['x', 'export'],
+  ['n', 'new'],
+  ['d', 'delete'],
+  ['j', 'jobs'],
+  ['q', 'quit'],
+];
+const EMPTY_HINTS: Hint[] = [
+  ['n', 'new profile'],
+  ['j', 'jobs'],
+  ['q', 'quit'],
+];
+
+function hintsFor(state: HomeState): Hint[] {
+  if (state.mode.kind === 'naming')
+    return [
+      ['Enter', 'create'],
+      ['Esc', 'cancel'],
+    ];
+  if (state.mode.kind === 'confirm')
+    return [
+      ['y', 'delete'],
+      ['any other key', 'keep'],
+    ];
+  return state.rows.length === 0 ? EMPTY_HINTS : LIST_HINTS;
+}
+
+/** Lines under the list: the prompt or question of the current mode, else where the selected profile's secrets live. */
+function statusLines(state: HomeState): { text: string; color?: string }[] {
+  const lines: { text: string; color?: string }[] = [];
+  const { mode } = state;
+  if (mode.kind === 'confirm')
+    lines.push({ text: `Delete profile "${mode.name}" and its stored secrets? (y/N)`, color: 'yellow' });
+  else if (mode.kind === 'naming' && mode.error) lines.push({ text: `✗ ${mode.error}`, color: 'red' });
+  else if (mode.kind === 'list' && state.rows[state.selected]) {
+    const row = state.rows[state.selected]!;
+    lines.push({ text: `"${row.name}": ${row.authLabel}; secrets ${row.secretsDetail}` });
+  }
+  if (state.message)
+    lines.push({
+      text: `${state.message.ok ? '✓' : '✗'} ${state.message.text}`,
+      color: state.message.ok ? 'green' : 'red',
+    });
+  return lines;
+}
+
+export function Home({ ctx, onAction }: HomeProps) {
+  const [state, dispatch] = useReducer(homeReducer, undefined, () => initialHome(profileRows(ctx)));
+  const { exit } = useApp();
+  const size = useTerminalSize();
+  const width = Math.min(size.columns, 100);
+  const finish = (action: HomeAction) => {
+    onAction(action);
+    exit();
+  };
+  const remove = (name: string) => {
+    deleteProfile(ctx, name).then(
+      () => dispatch({ type: 'deleted', name, rows: profileRows(ctx) }),
+      (error: unknown) =>
+        dispatch({
+          type: 'deleteFailed',
+          name,
+          reason:
+            error instanceof KeychainUnavailableError
+              ? `its secrets cannot be removed: ${error.reason}`
+              : error instanceof Error
+                ? error.message
+                : String(error),
+        }),
+    );
+  };
+
+  useInput((input, key) => {
+    if (key.ctrl && input === 'c') return finish({ type: 'quit' });
+    const { mode } = state;
+    if (mode.kind === 'naming') {
+      if (key.escape) dispatch({ type: 'back' });
+      else if (key.return) {
+        const name = mode.name.trim();
+        const problem = newNameProblem(name, state.rows);
+        if (problem) dispatch({ type: 'nameError', error: problem });
+        else finish({ type: 'new', name });
+      }
+      return;
+    }
+    if (mode.kind === 'confirm') {
+      if (input === 'y' || input === 'Y') remove(mode.name);
+      else dispatch({ type: 'back' });
+      return;
+    }
+    const row = state.rows[state.selected];
+    if (key.upArrow) dispatch({ type: 'move', delta: -1 });
+    else if (key.downArrow) dispatch({ type: 'move', delta: 1 });
+    else if (input === 'q') finish({ type: 'quit' });
+    else if (input === 'n') dispatch({ type: 'startNew' });
+    else if (input === 'j') finish({ type: 'jobs' });
+    else if (row && (key.return || input === 'e')) finish({ type: 'edit', name: row.name });
+    else if (row && input === 't') finish({ type: 'test', name: row.name });
+    else if (row && input === 'x') finish({ type: 'export', name: row.name });
+    else if (row && input === 'd') dispatch({ type: 'askDelete' });
+  });
+
+  const hints = hintsFor(state);
+  const status = statusLines(state);
+  const management = managementLine(ctx);
+  const below =
+    1 +
+    status.reduce((sum, line) => sum + wrappedRows(line.text, width), 0) +
+    wrappedRows(management, width) +
+    (state.mode.kind === 'naming' ? 2 : 0);
+  const count = state.rows.length;
+  return (
+    <Screen
+      title="floe · OLake Iceberg REST destinations"
+      position={`${count} profile${count === 1 ? '' : 's'}`}
+      subtitle="Profiles"
+      width={width}
+      hints={hints}
+    >
+      {count === 0 ? (
+        <Box flexDirection="column" width={width}>
+          <Text>
+            No profiles yet. A profile is one OLake destination: the Iceberg REST catalog, how to sign in to
+            it, and the object store the data goes to.
+          </Text>
+          <Text>Press n to create one with the setup wizard.</Text>
+        </Box>
+      ) : (
+        <ProfileTable state={state} width={width} height={size.rows - 1 - chromeRows(hints, width) - below} />
+      )}
+      {state.mode.kind === 'naming' && (
+        <Box marginTop={1} width={width}>
+          <Text bold>New profile name: </Text>
+          <TextInput
+            value={state.mode.name}
+            placeholder="e.g. prod-lake"
+            onChange={(value) => dispatch({ type: 'name', value })}
+          />
+        </Box>
+      )}
+      <Box marginTop={1} flexDirection="column" width={width}>
+        {status.map((line) => (
+          <Text key={line.text} color={line.color}>
+            {line.text}
+          </Text>
+        ))}
+        <Text dimColor>{management}</Text>
+      </Box>
+    </Screen>
+  );
+}
+
+function ProfileTable({ state, width, height }: { state: HomeState; width: number; height: number }) {
+  const nameWidth = Math.min(Math.max(4, ...state.rows.map((r) => r.name.length)), 20);
+  const authWidth = 6;
+  const secretsWidth = 8;
+  const urlWidth = Math.max(width - 2 - nameWidth - authWidth - secretsWidth - 6, 10);
+  const line = (name: string, auth: string, url: string, secrets: string) =>
+    `${truncate(name, nameWidth).padEnd(nameWidth)}  ${auth.padEnd(authWidth)}  ${truncate(url, urlWidth).padEnd(urlWidth)}  ${secrets}`;
+  const view = listWindow(
+    state.rows.map(() => 1),
+    state.selected,
+    Math.max(height - 1, 3),
+  );
+  return (
+    <Box flexDirection="column" width={width}>
+      <Text dimColor>{`  ${line('NAME', 'AUTH', 'CATALOG URL', 'SECRETS')}`}</Text>
+      {view.hiddenAbove > 0 && <Text dimColor>{`  ↑ ${view.hiddenAbove} more`}</Text>}
+      {state.rows.slice(view.start, view.end).map((row, offset) => {
+        const selected = view.start + offset === state.selected;
+        return (
+          <Text key={row.name} bold={selected} color={selected ? 'cyan' : undefined}>
+            {selected ? '› ' : '  '}
+            {line(row.name, row.authType, row.catalogUrl, row.secrets)}
+          </Text>
+        );
+      })}
+      {view.hiddenBelow > 0 && <Text dimColor>{`  ↓ ${view.hiddenBelow} more`}</Text>}
+    </Box>
+  );
+}

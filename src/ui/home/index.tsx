@@ -1,0 +1,23 @@
+// Entry point of the home screen (`floe` with no arguments on a terminal).
+import { render } from 'ink';
+import type { Context } from '../../cli/context.js';
+import { Home } from './Home.js';
+import type { HomeAction } from './model.js';
+
+export type { HomeAction } from './model.js';
+
+/** Shows the home screen until the user picks an action; Ink has unmounted when this resolves. */
+export async function runHome(ctx: Context): Promise<HomeAction> {
+  let action: HomeAction = { type: 'quit' };
+  const app = render(
+    <Home
+      ctx={ctx}
+      onAction={(chosen) => {
+        action = chosen;
+      }}
+    />,
+    { exitOnCtrlC: false },
+  );
+  await app.waitUntilExit();
+  return action;
+}

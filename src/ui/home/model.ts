@@ -1,0 +1,160 @@
+// The home screen's data and state (no React): the profiles as rows, the management login, and the
+// reducer for selection, the new-profile name prompt and the delete confirmation.
+import type { Context } from '../../cli/context.js';
+import { PROFILE_NAME, profileValues, type StoredProfile } from '../../config/store.js';
+import { AUTH_TYPE_INFO, applicableFields } from '../../destination/fields.js';
+
+export interface ProfileRow {
+  name: string;
+  authType: string;
+  authLabel: string;
+  catalogUrl: string;
+  /** Short: keychain, file, env or none. */
+  secrets: string;
+  /** One sentence: where this profile's secrets live. */
+  secretsDetail: string;
+}
+
+function secretsOf(
+  stored: StoredProfile,
+  secretsPath: string,
+): Pick<ProfileRow, 'secrets' | 'secretsDetail'> {
+  if (stored.secretStorage === 'env') {
+    const vars = applicableFields(profileValues(stored))
+      .filter((def) => def.secret && def.env)
+      .map((def) => def.env);
+    return {
+      secrets: 'env',
+      secretsDetail: vars.length > 0 ? `read from ${vars.join(', ')} at run time` : 'none needed',
+    };
+  }
+  if (stored.storedSecrets.length === 0) return { secrets: 'none', secretsDetail: 'none stored' };
+  if (stored.secretStorage === 'file')
+    return { secrets: 'file', secretsDetail: `in the plaintext file ${secretsPath} (mode 0600)` };
+  return { secrets: 'keychain', secretsDetail: 'in the OS keychain' };
+}
+
+export function profileRows(ctx: Context): ProfileRow[] {
+  return ctx.config.profileNames().map((name) => {
+    const stored = ctx.config.getProfile(name)!;
+    return {
+      name,
+      authType: stored.authType,
+      authLabel: AUTH_TYPE_INFO[stored.authType].label,
+      catalogUrl: String(stored.fields.catalogUrl ?? ''),
+      ...secretsOf(stored, ctx.config.secretsPath),
+    };
+  });
+}
+
+/** The OLake UI login, in one line. */
+export function managementLine(ctx: Context): string {
+  const m = ctx.config.getManagement();
+  if (!m) return 'OLake UI: not logged in (floe login)';
+  return `OLake UI: ${m.url}${m.username ? ` as ${m.username}` : ''} (project ${m.project})`;
+}
+
+/** The home screen as plain text, for a terminal-less run. */
+export function plainHome(ctx: Context): string {
+  const rows = profileRows(ctx);
+  if (rows.length === 0)
+    return `No profiles yet. Create one with "floe setup".\n${managementLine(ctx)}\nConfig: ${ctx.config.path}`;
+  const width = (key: keyof ProfileRow) => Math.max(key.length, ...rows.map((r) => r[key].length));
+  const line = (name: string, auth: string, url: string, secrets: string) =>
+    `  ${name.padEnd(width('name'))}  ${auth.padEnd(width('authType'))}  ${url.padEnd(width('catalogUrl'))}  ${secrets}`.trimEnd();
+  return [
+    'Profiles:',
+    line('NAME', 'AUTH', 'CATALOG URL', 'SECRETS'),
+    ...rows.map((r) => line(r.name, r.authType, r.catalogUrl, r.secrets)),
+    managementLine(ctx),
+    `Config: ${ctx.config.path}`,
+  ].join('\n');
+}
+
+export type HomeAction =
+  | { type: 'edit' | 'test' | 'export'; name: string }
+  | { type: 'new'; name: string }
+  | { type: 'jobs' }
+  | { type: 'quit' };
+
+export type Mode =
+  | { kind: 'list' }
+  | { kind: 'naming'; name: string; error?: string }
+  | { kind: 'confirm'; name: string };
+
+export interface HomeState {
+  rows: ProfileRow[];
+  selected: number;
+  mode: Mode;
+  /** The outcome of the last delete, shown under the list. */
+  message?: { ok: boolean; text: string };
+}
+
+export type HomeEvent =
+  | { type: 'move'; delta: number }
+  | { type: 'startNew' }
+  | { type: 'name'; value: string }
+  | { type: 'nameError'; error: string }
+  | { type: 'askDelete' }
+  | { type: 'back' }
+  | { type: 'deleted'; name: string; rows: ProfileRow[] }
+  | { type: 'deleteFailed'; name: string; reason: string };
+
+export function initialHome(rows: ProfileRow[]): HomeState {
+  return { rows, selected: 0, mode: { kind: 'list' } };
+}
+
+/** Why `name` cannot be a new profile's name, or null. */
+export function newNameProblem(name: string, rows: readonly ProfileRow[]): string | null {
+  if (!PROFILE_NAME.test(name))
+    return 'use letters, digits, ".", "_" or "-", starting with a letter or digit (e.g. prod-lake)';
+  if (rows.some((r) => r.name === name)) return `"${name}" exists already: select it and press e to edit it`;
+  return null;
+}
+
+export function homeReducer(state: HomeState, event: HomeEvent): HomeState {
+  switch (event.type) {
+    case 'move': {
+      const count = state.rows.length;
+      if (count === 0 || state.mode.kind !== 'list') return state;
+      return { ...state, selected: (state.selected + event.delta + count) % count };
+    }
+    case 'startNew':
+      return {
+        ...state,
+        message: undefined,
+        mode: { kind: 'naming', name: state.rows.length === 0 ? 'default' : '' },
+      };
+    case 'name':
+      return state.mode.kind === 'naming' ? { ...state, mode: { kind: 'naming', name: event.value } } : state;
+    case 'nameError':
+      return state.mode.kind === 'naming' ? { ...state, mode: { ...state.mode, error: event.error } } : state;
+    case 'askDelete': {
+      const row = state.rows[state.selected];
+      return row ? { ...state, message: undefined, mode: { kind: 'confirm', name: row.name } } : state;
+    }
+    case 'back':
+      return { ...state, mode: { kind: 'list' } };
+    case 'deleted':
+      return {
+        rows: event.rows,
+        selected: Math.min(state.selected, Math.max(event.rows.length - 1, 0)),
+        mode: { kind: 'list' },
+        message: { ok: true, text: `Deleted profile "${event.name}" and its stored secrets.` },
+      };
+    case 'deleteFailed':
+      return {
+        ...state,
+        mode: { kind: 'list' },
+        message: { ok: false, text: `Profile "${event.name}" was not deleted: ${event.reason}` },
+      };
+  }
+}
+
+/** Deletes a profile's secrets, then the profile (so a keychain failure leaves both in place). */
+export async function deleteProfile(ctx: Context, name: string): Promise<void> {
+  const stored = ctx.config.getProfile(name);
+  if (!stored) return;
+  await ctx.vault.deleteProfileSecrets(name, stored.secretStorage);
+  ctx.config.deleteProfile(name);
+}

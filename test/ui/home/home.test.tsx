@@ -1,0 +1,240 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { CommandModule } from '../../../src/cli/main.js';
+import { saveProfile } from '../../../src/cli/profiles.js';
+import { homeLoop, run } from '../../../src/commands/home.js';
+import { emptyValues, type Values } from '../../../src/destination/fields.js';
+import { Home } from '../../../src/ui/home/Home.js';
+import type { HomeAction } from '../../../src/ui/home/model.js';
+import {
+  expectFits,
+  KEY,
+  type Rendered,
+  renderScreen,
+  type TestContext,
+  testContext,
+  UNAVAILABLE_REASON,
+  waitUntil,
+} from '../setup/support.js';
+
+const SENTINEL = 'home-sentinel-token-8QwE';
+
+const PROD: Values = {
+  ...emptyValues('token'),
+  fields: {
+    catalogUrl: 'http://polaris:8181/api/catalog',
+    s3Path: 's3://lake',
+    region: 'us-east-1',
+    token: SENTINEL,
+  },
+};
+const DEV: Values = {
+  ...emptyValues('none'),
+  storage: 's3-compatible',
+  fields: {
+    catalogUrl: 'http://localhost:8181',
+    s3Path: 's3://warehouse',
+    region: 'us-east-1',
+    s3Endpoint: 'http://localhost:9000',
+    accessKey: 'minioadmin',
+    secretKey: `${SENTINEL}-s3`,
+  },
+};
+
+async function withProfiles(keychain: 'works' | 'unavailable' = 'works'): Promise<TestContext> {
+  const ctx = testContext('works');
+  await saveProfile(ctx, 'prod', PROD, 'keychain');
+  await saveProfile(ctx, 'dev', DEV, 'file');
+  ctx.config.setManagement({
+    url: 'http://localhost:8000',
+    username: 'admin',
+    project: '123',
+    rememberPassword: false,
+  });
+  if (keychain === 'works') return ctx;
+  const broken = testContext('unavailable');
+  return { ...ctx, vault: { ...ctx.vault, deleteProfileSecrets: broken.vault.deleteProfileSecrets } };
+}
+
+let rendered: Rendered | undefined;
+afterEach(async () => {
+  if (rendered) expectFits(rendered.frames());
+  await rendered?.unmount();
+  rendered = undefined;
+});
+
+async function start(ctx: TestContext) {
+  const onAction = vi.fn<(action: HomeAction) => void>();
+  rendered = await renderScreen(<Home ctx={ctx} onAction={onAction} />);
+  return { r: rendered, onAction };
+}
+
+describe('home screen', () => {
+  it('lists the profiles, where their secrets live, and the OLake UI login', async () => {
+    const ctx = await withProfiles();
+    const { r } = await start(ctx);
+    const frame = r.frame();
+    expect(frame).toMatch(/› dev\s+none\s+http:\/\/localhost:8181\s+file/);
+    expect(frame).toMatch(/ {2}prod\s+token\s+http:\/\/polaris:8181\/api\/catalog\s+keychain/);
+    expect(r.text()).toContain(
+      `"dev": None; secrets in the plaintext file ${ctx.config.secretsPath} (mode 0600)`,
+    );
+    expect(frame).toContain('OLake UI: http://localhost:8000 as admin (project 123)');
+    expect(frame).toContain('2 profiles');
+    for (const hint of ['Enter/e edit', 't test', 'x export', 'n new', 'd delete', 'j jobs', 'q quit'])
+      expect(frame).toContain(hint);
+    await r.press(KEY.down);
+    expect(r.text()).toContain('"prod": Bearer token; secrets in the OS keychain');
+    for (const f of r.frames()) expect(f).not.toContain(SENTINEL);
+  });
+
+  it.each([
+    [[KEY.enter], { type: 'edit', name: 'dev' }],
+    [[KEY.down, 'e'], { type: 'edit', name: 'prod' }],
+    [[KEY.down, 't'], { type: 'test', name: 'prod' }],
+    [['x'], { type: 'export', name: 'dev' }],
+    [['j'], { type: 'jobs' }],
+    [['q'], { type: 'quit' }],
+    [[KEY.ctrlC], { type: 'quit' }],
+  ] as [string[], HomeAction][])('keys %j resolve %j', async (keys, action) => {
+    const { r, onAction } = await start(await withProfiles());
+    await r.press(...keys);
+    expect(onAction).toHaveBeenCalledExactlyOnceWith(action);
+  });
+
+  it('asks a valid, unused name for a new profile', async () => {
+    const { r, onAction } = await start(await withProfiles());
+    await r.press('n');
+    expect(r.frame()).toContain('New profile name:');
+    await r.press('dev', KEY.enter);
+    expect(r.text()).toContain('"dev" exists already');
+    for (let i = 0; i < 3; i++) await r.press(KEY.backspace);
+    await r.press('bad name', KEY.enter);
+    expect(r.text()).toContain('use letters, digits, ".", "_" or "-"');
+    await r.press(KEY.esc);
+    expect(r.frame()).not.toContain('New profile name:');
+    await r.press('n', 'staging', KEY.enter);
+    expect(onAction).toHaveBeenCalledExactlyOnceWith({ type: 'new', name: 'staging' });
+  });
+
+  it('deletes a profile and its secrets only after confirmation', async () => {
+    const ctx = await withProfiles();
+    expect(await ctx.vault.backend('file').get('profile/dev/secretKey')).toBe(`${SENTINEL}-s3`);
+    const { r, onAction } = await start(ctx);
+    await r.press('d');
+    expect(r.frame()).toContain('Delete profile "dev" and its stored secrets? (y/N)');
+    await r.press('n');
+    expect(ctx.config.getProfile('dev')).toBeDefined();
+    await r.press('d', 'y');
+    await waitUntil(() => r.frame().includes('Deleted profile "dev"'));
+    expect(ctx.config.getProfile('dev')).toBeUndefined();
+    expect(await ctx.vault.backend('file').get('profile/dev/secretKey')).toBeUndefined();
+    expect(r.frame()).toMatch(/› prod/);
+    expect(r.frame()).toContain('1 profile');
+    await r.press(KEY.down, 'd', 'y');
+    await waitUntil(() => r.frame().includes('Deleted profile "prod"'));
+    expect(ctx.keychain.size).toBe(0);
+    expect(r.frame()).toContain('No profiles yet');
+    expect(onAction).not.toHaveBeenCalled();
+  });
+
+  it('keeps the profile and says why when its keychain secrets cannot be deleted', async () => {
+    const ctx = await withProfiles('unavailable');
+    const { r } = await start(ctx);
+    await r.press(KEY.down, 'd', 'y');
+    await waitUntil(() => r.frame().includes('was not deleted'));
+    expect(r.text()).toContain(
+      `Profile "prod" was not deleted: its secrets cannot be removed: ${UNAVAILABLE_REASON}`,
+    );
+    expect(ctx.config.getProfile('prod')).toBeDefined();
+  });
+
+  it('explains the empty state and offers n', async () => {
+    const ctx = testContext();
+    const { r, onAction } = await start(ctx);
+    expect(r.text()).toContain('No profiles yet.');
+    expect(r.frame()).toContain('Press n to create one');
+    expect(r.frame()).toContain('OLake UI: not logged in (floe login)');
+    await r.press('t', KEY.enter);
+    expect(onAction).not.toHaveBeenCalled();
+    await r.press('n');
+    expect(r.frame()).toMatch(/New profile name: default/);
+    await r.press(KEY.enter);
+    expect(onAction).toHaveBeenCalledExactlyOnceWith({ type: 'new', name: 'default' });
+  });
+
+  it('scrolls a long profile list within 24 rows', async () => {
+    const ctx = testContext();
+    for (let i = 0; i < 30; i++) await saveProfile(ctx, `p${String(i).padStart(2, '0')}`, DEV, 'file');
+    const { r } = await start(ctx);
+    expect(r.frame()).toMatch(/↓ \d+ more/);
+    await r.press(KEY.up);
+    expect(r.frame()).toMatch(/› p29/);
+    expect(r.frame()).toMatch(/↑ \d+ more/);
+  });
+});
+
+describe('floe (home command)', () => {
+  function fakeCommands(codes: Record<string, number> = {}) {
+    const calls: [string, string[]][] = [];
+    const load = async (command: string): Promise<CommandModule> => ({
+      run: async (argv) => {
+        calls.push([command, argv]);
+        return codes[command] ?? 0;
+      },
+    });
+    return { calls, load };
+  }
+
+  it('runs the chosen command after the screen closes, and comes back after setup and jobs', async () => {
+    const actions: HomeAction[] = [
+      { type: 'edit', name: 'prod' },
+      { type: 'new', name: 'staging' },
+      { type: 'jobs' },
+      { type: 'quit' },
+    ];
+    const { calls, load } = fakeCommands();
+    expect(await homeLoop(async () => actions.shift()!, load)).toBe(0);
+    expect(calls).toEqual([
+      ['setup', ['--profile', 'prod']],
+      ['setup', ['--profile', 'staging']],
+      ['jobs', []],
+    ]);
+  });
+
+  it.each([
+    ['test', 1],
+    ['export', 0],
+  ] as const)('ends with the exit code of %s', async (type, code) => {
+    const { calls, load } = fakeCommands({ [type]: code });
+    const next = vi.fn(async (): Promise<HomeAction> => ({ type, name: 'prod' }));
+    expect(await homeLoop(next, load)).toBe(code);
+    expect(calls).toEqual([[type, ['--profile', 'prod']]]);
+    expect(next).toHaveBeenCalledOnce();
+  });
+
+  it('prints the profiles and the usage without a terminal', async () => {
+    const ctx = await withProfiles();
+    vi.stubEnv('FLOE_CONFIG_DIR', ctx.dir);
+    vi.stubEnv('CI', 'true');
+    let out = '';
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      out += String(chunk);
+      return true;
+    });
+    try {
+      expect(await run([])).toBe(0);
+    } finally {
+      write.mockRestore();
+      vi.unstubAllEnvs();
+    }
+    expect(out).toMatch(/dev\s+none\s+http:\/\/localhost:8181\s+file/);
+    expect(out).toMatch(/prod\s+token\s+http:\/\/polaris:8181\/api\/catalog\s+keychain/);
+    expect(out).toContain('OLake UI: http://localhost:8000 as admin');
+    expect(out).toContain('Usage: floe [command] [flags]');
+    expect(out).not.toContain(SENTINEL);
+  });
+
+  it('rejects flags it does not know', async () => {
+    await expect(run(['--nope'])).rejects.toThrow(/nope/);
+  });
+});

@@ -37,31 +37,53 @@ export class SecretScrubber {
   }
 }
 
+/** Response headers that carry a URL, cleaned like any other URL. */
+const URL_HEADERS = new Set(['location', 'content-location']);
+
 export function redactHeaders(
   headers: Record<string, string>,
   scrubber: SecretScrubber,
 ): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
-    out[name] = SECRET_HEADERS.has(name.toLowerCase()) ? REDACTED : scrubber.scrub(value);
+    const lower = name.toLowerCase();
+    out[name] = SECRET_HEADERS.has(lower)
+      ? REDACTED
+      : URL_HEADERS.has(lower)
+        ? safeLocation(value, scrubber)
+        : scrubber.scrub(value);
   }
   return out;
 }
 
+function clean(url: URL): URL {
+  url.username = '';
+  url.password = '';
+  url.hash = '';
+  for (const key of [...url.searchParams.keys()]) {
+    if (SECRET_QUERY.test(key)) url.searchParams.set(key, REDACTED);
+  }
+  return url;
+}
+
 /** The URL without userinfo, fragment or credential-like query values. */
 export function safeUrl(url: URL | string, scrubber?: SecretScrubber): string {
-  let parsed: URL;
+  let text: string;
   try {
-    parsed = new URL(String(url));
+    text = clean(new URL(String(url))).toString();
   } catch {
-    return scrubber ? scrubber.scrub(String(url)) : String(url);
+    text = String(url);
   }
-  parsed.username = '';
-  parsed.password = '';
-  parsed.hash = '';
-  for (const key of [...parsed.searchParams.keys()]) {
-    if (SECRET_QUERY.test(key)) parsed.searchParams.set(key, REDACTED);
-  }
-  const text = parsed.toString();
   return scrubber ? scrubber.scrub(text) : text;
+}
+
+/** A Location value, absolute or relative, cleaned like `safeUrl`. */
+function safeLocation(value: string, scrubber: SecretScrubber): string {
+  if (/^[a-z][a-z\d+.-]*:/i.test(value)) return safeUrl(value, scrubber);
+  try {
+    const url = clean(new URL(value, 'http://relative.invalid'));
+    return scrubber.scrub(`${url.pathname}${url.search}`);
+  } catch {
+    return REDACTED;
+  }
 }

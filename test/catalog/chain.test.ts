@@ -294,6 +294,20 @@ describe('requests', () => {
     expect(result.traces.map((t) => t.status)).toEqual([503, 200, 200]);
   });
 
+  it('an abort during the Retry-After wait cancels at once (the wait honours the signal)', async () => {
+    const emu = await start();
+    emu.setFault({ kind: 'unavailable', retryAfterSeconds: 3600 }, 'config');
+    const controller = new AbortController();
+    const result = await runChain(values('none', { catalogUrl: emu.url }), {
+      signal: controller.signal,
+      onEvent: (e) => {
+        if (e.type === 'trace' && e.entry.status === 503) controller.abort();
+      },
+    });
+    expect(result.step('catalog.config').state).toBe('cancelled');
+    expect(emu.requests).toHaveLength(1);
+  });
+
   it('does not follow redirects', async () => {
     const emu = await start();
     emu.setFault({ kind: 'redirect', location: '/v1/config' }, 'config');

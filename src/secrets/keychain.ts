@@ -14,10 +14,7 @@ const TIMEOUT_MS = 3000;
 /** Turns keytar's errors into one sentence that says why and what to do. */
 export function explainKeychainError(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  if (
-    /autolaunch D-Bus|DBUS_SESSION_BUS_ADDRESS|dbus/i.test(message) &&
-    /X11|DISPLAY|autolaunch/i.test(message)
-  )
+  if (/autolaunch D-Bus|given address is empty|Failed to connect to socket/i.test(message))
     return 'there is no D-Bus session bus (usual over SSH or in containers), so no Secret Service can be reached.';
   if (/collection\/login|does not exist at path|locked|No such secret collection/i.test(message))
     return 'the login keyring is missing or locked; unlock it (e.g. gnome-keyring-daemon --unlock) and try again.';

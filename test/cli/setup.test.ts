@@ -1,0 +1,159 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, tempConfigDir } from '../support/cli.js';
+import { itWithService } from '../support/services.js';
+
+const BASE = [
+  'setup',
+  '--yes',
+  '--catalog-url',
+  'http://localhost:8181',
+  '--s3-path',
+  's3://warehouse',
+  '--region',
+  'us-east-1',
+];
+const TOKEN = 'sentinel-token-7f3a9c';
+const withKeychain = itWithService(process.env.FLOE_TEST_KEYRING, 'the Secret Service (gnome-keyring)');
+
+describe('floe setup without a terminal', () => {
+  it('exits 2 naming every missing flag', () => {
+    const r = runCli(['setup', '--auth-type', 'oauth2'], { env: { FLOE_CONFIG_DIR: tempConfigDir() } });
+    expect(r.status).toBe(2);
+    for (const flag of [
+      '--catalog-url VALUE',
+      '--s3-path VALUE',
+      '--region VALUE',
+      '--oauth2-uri VALUE',
+      '--scope VALUE',
+    ])
+      expect(r.stderr).toContain(flag);
+    expect(r.stderr).toContain('missing REST Credential: pass --credential-stdin or FLOE_CREDENTIAL');
+    expect(r.stderr).toContain('no terminal to prompt on');
+  });
+
+  it('rejects --catalog-name "My Catalog" with the rule and an example', () => {
+    const r = runCli([...BASE, '--catalog-name', 'My Catalog'], {
+      env: { FLOE_CONFIG_DIR: tempConfigDir() },
+    });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(
+      '--catalog-name: Catalog Name: only lowercase letters a–z and underscores (_) are allowed (e.g. olake_iceberg)',
+    );
+  });
+
+  it('rejects an unknown auth type and an unknown flag with exit 2', () => {
+    const dir = tempConfigDir();
+    expect(runCli([...BASE, '--auth-type', 'basic'], { env: { FLOE_CONFIG_DIR: dir } }).stderr).toMatch(
+      /--auth-type: "basic" is not one of none, token, oauth2, sigv4, google/,
+    );
+    const unknown = runCli([...BASE, '--token', 'x'], { env: { FLOE_CONFIG_DIR: dir } });
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toMatch(/Unknown option '--token'/);
+  });
+
+  it('without D-Bus, fails with the reason and the fallback flags instead of crashing', () => {
+    const r = runCli([...BASE, '--auth-type', 'token', '--token-stdin'], {
+      env: { FLOE_CONFIG_DIR: tempConfigDir(), DBUS_SESSION_BUS_ADDRESS: '', DISPLAY: '' },
+      input: TOKEN,
+    });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/OS keychain cannot be used: there is no D-Bus session bus/);
+    expect(r.stderr).toContain('--insecure-storage');
+    expect(r.stderr).toContain('--env-secrets');
+    expect(r.stderr + r.stdout).not.toContain(TOKEN);
+  });
+
+  it('--insecure-storage keeps secrets in a 0600 file, never in the config file', () => {
+    const dir = tempConfigDir();
+    const r = runCli([...BASE, '--auth-type', 'token', '--token-stdin', '--insecure-storage'], {
+      env: { FLOE_CONFIG_DIR: dir },
+      input: `${TOKEN}\n`,
+    });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/plain text/);
+    expect(readFileSync(join(dir, 'config.json'), 'utf8')).not.toContain(TOKEN);
+    expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dir, 'secrets.json')).mode & 0o777).toBe(0o600);
+    expect(readFileSync(join(dir, 'secrets.json'), 'utf8')).toContain(TOKEN);
+  });
+
+  withKeychain('stores secrets in the real keychain; export reads them back; --redact hides them', () => {
+    const dir = tempConfigDir();
+    const r = runCli([...BASE, '--profile', 'kc', '--auth-type', 'token', '--token-stdin'], {
+      env: { FLOE_CONFIG_DIR: dir },
+      input: TOKEN,
+    });
+    expect(r.status, r.stderr).toBe(0);
+    const found = spawnSync('secret-tool', ['lookup', 'service', 'floe', 'account', 'profile/kc/token'], {
+      encoding: 'utf8',
+    });
+    expect(found.stdout).toBe(TOKEN);
+    expect(readFileSync(join(dir, 'config.json'), 'utf8')).not.toContain(TOKEN);
+
+    const exported = runCli(['export', '--profile', 'kc'], { env: { FLOE_CONFIG_DIR: dir } });
+    expect(exported.status, exported.stderr).toBe(0);
+    expect(JSON.parse(exported.stdout).writer).toMatchObject({ rest_auth_type: 'oauth2', token: TOKEN });
+
+    const out = join(dir, 'shared.json');
+    const redacted = runCli(['export', '--profile', 'kc', '--redact', '--output', out], {
+      env: { FLOE_CONFIG_DIR: dir },
+    });
+    expect(redacted.status).toBe(0);
+    expect(readFileSync(out, 'utf8')).not.toContain(TOKEN);
+    expect(statSync(out).mode & 0o777).toBe(0o600);
+    expect(runCli(['profiles', 'show', 'kc'], { env: { FLOE_CONFIG_DIR: dir } }).stdout).not.toContain(TOKEN);
+
+    expect(runCli(['profiles', 'delete', 'kc'], { env: { FLOE_CONFIG_DIR: dir } }).status).toBe(0);
+    expect(
+      spawnSync('secret-tool', ['lookup', 'service', 'floe', 'account', 'profile/kc/token']).stdout.length,
+    ).toBe(0);
+  });
+});
+
+describe('floe import', () => {
+  it('imports the older form, reports ignored keys, and exports it in the current form', () => {
+    const dir = tempConfigDir();
+    const file = new URL('../fixtures/import/older-form.json', import.meta.url).pathname;
+    const r = runCli(['import', file, '--profile', 'old', '--env-secrets'], {
+      env: { FLOE_CONFIG_DIR: dir },
+    });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/ignored iceberg_db: dropped from OLake’s spec/);
+    expect(r.stderr).toMatch(/ignored normalization: a per-stream setting/);
+    const exported = runCli(['export', '--profile', 'old'], {
+      env: { FLOE_CONFIG_DIR: dir, FLOE_CREDENTIAL: 'id:from-env' },
+    });
+    expect(exported.status, exported.stderr).toBe(0);
+    const writer = JSON.parse(exported.stdout).writer;
+    expect(writer).toMatchObject({
+      rest_auth_type: 'oauth2',
+      credential: 'id:from-env',
+      s3_endpoint: 'http://host.docker.internal:9000',
+    });
+    expect(writer.iceberg_db).toBeUndefined();
+  });
+
+  it('export names the missing secret and its variable', () => {
+    const dir = tempConfigDir();
+    const file = new URL('../fixtures/import/older-form.json', import.meta.url).pathname;
+    runCli(['import', file, '--env-secrets'], { env: { FLOE_CONFIG_DIR: dir } });
+    const r = runCli(['export'], { env: { FLOE_CONFIG_DIR: dir } });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('REST Credential (FLOE_CREDENTIAL)');
+  });
+
+  it('rejects a non-REST destination with the reason', () => {
+    const dir = tempConfigDir();
+    const file = join(dir, 'glue.json');
+    writeFileSync(
+      file,
+      JSON.stringify({ type: 'ICEBERG', writer: { catalog_type: 'glue', iceberg_s3_path: 's3://b' } }),
+    );
+    const r = runCli(['import', file], { env: { FLOE_CONFIG_DIR: dir } });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/only REST catalogs/);
+  });
+});

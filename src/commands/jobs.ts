@@ -24,7 +24,7 @@ Flags:
   --json              machine-readable output on stdout
   --task TASK         for logs: a run's number in "floe jobs tasks" (1 = latest) or its file path
   --limit N           for logs: how many of the last lines (default 1000)
-  --refresh SECONDS   browser refresh interval (default 5)
+  --refresh SECONDS   browser refresh interval (default 10)
   --help              this help
 
 Uses the session stored by "floe login"; when it has expired floe logs in again with FLOE_PASSWORD
@@ -120,7 +120,7 @@ export async function run(argv: string[]): Promise<number> {
     throw new UsageError([`unexpected argument "${rawId}"`], 'jobs');
   const id = action === 'list' ? 0 : parseId(rawId, action);
   const limit = positive(flags.limit, '--limit', 1000);
-  const refreshMs = positive(flags.refresh, '--refresh', 5) * 1000;
+  const refreshMs = flags.refresh === undefined ? undefined : positive(flags.refresh, '--refresh', 10) * 1000;
   const browse = action === 'list' && rawAction === undefined && !flags.json && canPrompt();
 
   const ctx = openContext();

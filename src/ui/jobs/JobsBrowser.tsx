@@ -358,6 +358,13 @@ function failureScreen(failure: Failure, project: string) {
   );
 }
 
+/** Cuts a name to `max` characters (at least 12) with an ellipsis, so a question keeps its y/N. */
+function shorten(name: string, max: number): string {
+  const limit = Math.max(12, max);
+  const chars = [...name];
+  return chars.length <= limit ? name : `${chars.slice(0, limit - 1).join('')}…`;
+}
+
 const ACTION_QUESTIONS: Record<JobAction, (name: string) => string> = {
   sync: (name) => `Start a sync of “${name}” now?`,
   pause: (name) => `Pause “${name}”? Its schedule stops until resumed.`,
@@ -624,7 +631,7 @@ export function JobsBrowser(props: JobsBrowserProps) {
   } else if (state.session === 'ok' && overlay.kind === 'confirm') {
     status = (
       <Text color="yellow" bold wrap="truncate-end">
-        ? {ACTION_QUESTIONS[overlay.action](overlay.name)} y/N
+        ? {ACTION_QUESTIONS[overlay.action](shorten(overlay.name, columns - 45))} y/N
       </Text>
     );
     hints = [
@@ -661,7 +668,9 @@ export function JobsBrowser(props: JobsBrowserProps) {
             {title}
           </Text>
         </Box>
-        <Text dimColor> {stamp}</Text>
+        <Box flexShrink={0}>
+          <Text dimColor> {stamp}</Text>
+        </Box>
       </Box>
       <Box flexDirection="column" flexGrow={1} flexShrink={1} overflow="hidden">
         {body}

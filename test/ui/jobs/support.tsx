@@ -249,7 +249,7 @@ export const KEY = {
 
 /** Lines of the frame that show a job row (job-00001 …). */
 export function jobRows(frame: string): string[] {
-  return frame.split('\n').filter((line) => /job-\d{5}/.test(line));
+  return frame.split('\n').filter((line) => /^[› ] job-\d{5}/.test(line));
 }
 
 /** The row with the selection marker. */

@@ -127,19 +127,32 @@ export async function startCeph(): Promise<CephCluster> {
     closeSync(log);
     child.unref();
     daemons.push({ name, child });
-    writeFileSync(
-      join(dir, 'pids.json'),
-      JSON.stringify(Object.fromEntries(daemons.map((d) => [d.name, d.child.pid]))),
-    );
+    writeFileSync(join(dir, 'pids'), daemons.map((d) => d.child.pid).join(' '));
   };
 
+  // If the test runner dies without calling stop() (killed, crashed), a watchdog ends exactly the
+  // daemons listed in `pids` and removes the directory.
+  const watchdog = spawn(
+    'sh',
+    [
+      '-c',
+      'while kill -0 "$1" 2>/dev/null; do sleep 1; done; kill -9 $(cat "$2/pids") 2>/dev/null; rm -rf "$2"',
+      'floe-ceph-watchdog',
+      String(process.pid),
+      dir,
+    ],
+    { detached: true, stdio: 'ignore' },
+  );
+  watchdog.unref();
+
   const stop = async () => {
+    watchdog.kill('SIGKILL');
     for (const name of ['rgw', 'osd', 'mon']) {
       const daemon = daemons.find((d) => d.name === name);
       if (!daemon || daemon.child.exitCode !== null || daemon.child.signalCode !== null) continue;
       const exited = new Promise((resolve) => daemon.child.once('exit', resolve));
       daemon.child.kill('SIGTERM');
-      const killer = setTimeout(() => daemon.child.kill('SIGKILL'), 10_000);
+      const killer = setTimeout(() => daemon.child.kill('SIGKILL'), 3_000);
       await exited;
       clearTimeout(killer);
     }

@@ -4,17 +4,24 @@
 import { CEPH_PACKAGES, type CephInfo, missingCephBinaries, startCeph } from '../support/ceph.js';
 
 export default async function setup(): Promise<() => Promise<void>> {
+  // Set beforehand, it is kept: a reason to skip (FLOE_TEST_CEPH=off), or another cluster's JSON.
+  if (process.env.FLOE_TEST_CEPH) return async () => undefined;
   const missing = missingCephBinaries();
   if (missing.length > 0) {
     process.env.FLOE_TEST_CEPH = `missing ${missing.join(', ')} (apt-get install ${CEPH_PACKAGES.join(' ')})`;
     return async () => undefined;
   }
-  try {
-    const { stop, ...info } = await startCeph();
-    process.env.FLOE_TEST_CEPH = JSON.stringify(info satisfies CephInfo);
-    return stop;
-  } catch (error) {
-    process.env.FLOE_TEST_CEPH = `Ceph did not start: ${error instanceof Error ? error.message : String(error)}`;
-    return async () => undefined;
+  let reason = '';
+  // A second try covers a loopback port taken between choosing it and the daemon binding it.
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const { stop, ...info } = await startCeph();
+      process.env.FLOE_TEST_CEPH = JSON.stringify(info satisfies CephInfo);
+      return stop;
+    } catch (error) {
+      reason = error instanceof Error ? error.message : String(error);
+    }
   }
+  process.env.FLOE_TEST_CEPH = `Ceph did not start: ${reason}`;
+  return async () => undefined;
 }

@@ -78,6 +78,7 @@ class Run {
     }
     const credential = text(values, 'credential');
     if (credential) this.scrubber.add(parseCredential(credential).clientSecret);
+    this.scrubber.addPrivateKey(text(values, 'gcpServiceAccountJson'));
     this.http = new HttpClient({
       emit: opts.emit,
       signal: opts.signal,
@@ -171,8 +172,13 @@ class Run {
     return outcome;
   }
 
+  /** `what` and the evidence may quote the server; cause and remedy are floe's own text. */
   private scrubDiagnosis(d: Diagnosis): Diagnosis {
-    return JSON.parse(this.scrubber.scrub(JSON.stringify(d))) as Diagnosis;
+    return {
+      ...d,
+      what: this.scrubber.scrub(d.what),
+      evidence: JSON.parse(this.scrubber.scrub(JSON.stringify(d.evidence))) as Diagnosis['evidence'],
+    };
   }
 
   /** Sends a request; a network failure becomes a failed outcome (null diagnosis if cancelled). */

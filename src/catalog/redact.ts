@@ -25,7 +25,23 @@ export class SecretScrubber {
 
   add(value: string | undefined): void {
     // Very short values would mangle ordinary text and are not worth hiding from it.
-    if (value && value.length >= 4) this.values.add(value);
+    if (!value || value.length < 4) return;
+    this.values.add(value);
+    this.values.add(encodeURIComponent(value));
+    this.values.add(JSON.stringify(value).slice(1, -1));
+  }
+
+  /** The PEM `private_key` of a service-account JSON, whole and line by line. */
+  addPrivateKey(serviceAccountJson: string): void {
+    let key: unknown;
+    try {
+      key = (JSON.parse(serviceAccountJson) as { private_key?: unknown }).private_key;
+    } catch {
+      return;
+    }
+    if (typeof key !== 'string') return;
+    this.add(key);
+    for (const line of key.split('\n')) if (!line.startsWith('-----')) this.add(line.trim());
   }
 
   scrub(text: string): string {

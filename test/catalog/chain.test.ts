@@ -308,6 +308,12 @@ describe('requests', () => {
     expect(emu.requests).toHaveLength(1);
   });
 
+  it('a slow answer within the timeout passes', async () => {
+    const emu = await start();
+    emu.setFault({ kind: 'slow', delayMs: 200 }, 'namespaces');
+    allOk(await runChain(values('none', { catalogUrl: emu.url }), { timeoutMs: 10_000 }));
+  });
+
   it('does not follow redirects', async () => {
     const emu = await start();
     emu.setFault({ kind: 'redirect', location: '/v1/config' }, 'config');

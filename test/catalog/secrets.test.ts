@@ -84,7 +84,18 @@ describe('secrets stay out of events', () => {
       values('oauth2', { catalogUrl: emu.url, oauth2Uri: emu.tokenUrl, credential: `olake:${WRONG_SECRET}` }),
     );
     expect(failed.diagnoses.map((d) => d.code)).toEqual(['CATALOG_OAUTH_INVALID_CLIENT']);
+    expect(failed.diagnoses[0]!.evidence.extra?.message).toBe('bad secret [redacted]');
     expectNoSecrets(failed, [WRONG_SECRET, `olake:${WRONG_SECRET}`]);
+  });
+
+  it('floe’s own cause and remedy are not mangled by a short secret that is an ordinary word', async () => {
+    const emu = await start({ auth: 'bearer', clients: [{ id: 'olake', secret: 'right' }] });
+    const result = await runChain(
+      values('oauth2', { catalogUrl: emu.url, oauth2Uri: emu.tokenUrl, credential: 'olake:wrong' }),
+    );
+    expect(result.diagnoses[0]!.cause).toBe(
+      'The client id or secret in REST Credential is wrong, or the secret was rotated.',
+    );
   });
 
   it('sigv4: the secret key and the signature header', async () => {

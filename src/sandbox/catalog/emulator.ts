@@ -202,6 +202,7 @@ export async function startCatalogEmulator(options: CatalogEmulatorOptions = {})
   const faults = new Map<FaultRoute, CatalogFault>();
   const requests: RecordedRequest[] = [];
   const sockets = new Set<import('node:net').Socket>();
+  const timers = new Set<NodeJS.Timeout>();
   let issued = 0;
   let origin = '';
   const now = () => Date.now() + (options.clockOffsetMs ?? 0);
@@ -495,7 +496,15 @@ export async function startCatalogEmulator(options: CatalogEmulatorOptions = {})
         : 'namespaces';
     const faultKey: FaultRoute = faults.has(route) ? route : 'any';
     const fault = faults.get(faultKey);
-    if (fault?.kind === 'slow') await new Promise((r) => setTimeout(r, fault.delayMs));
+    if (fault?.kind === 'slow') {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          resolve();
+        }, fault.delayMs);
+        timers.add(timer);
+      });
+    }
     if (fault && applyFault(fault, faultKey, res)) return;
     if (route === 'token') return tokenEndpoint(req, res, body, `${origin}${path}`);
     const rest = path.startsWith(`${basePath}/v1/`) ? path.slice(basePath.length) : '';
@@ -574,6 +583,7 @@ export async function startCatalogEmulator(options: CatalogEmulatorOptions = {})
       else faults.delete(route);
     },
     close() {
+      for (const timer of timers) clearTimeout(timer);
       for (const socket of sockets) socket.destroy();
       return new Promise((resolve) => server.close(() => resolve()));
     },

@@ -179,6 +179,20 @@ describe('storage probe against misbehaving endpoints', () => {
     expect(JSON.stringify(run.events)).not.toContain(KEYS.accessKey);
   });
 
+  it('an already aborted signal cancels every step without a request', async () => {
+    server = await fakeS3((_req, res) => xml(res, 200, ''));
+    const controller = new AbortController();
+    controller.abort();
+    const run = await runStorage(
+      storageValues({ s3Path: 's3://bucket', s3Endpoint: server.endpoint, ...KEYS }),
+      {
+        signal: controller.signal,
+      },
+    );
+    expect(Object.values(run.states)).toEqual(Array(5).fill('cancelled'));
+    expect(server.requests).toEqual([]);
+  });
+
   it('trace entries never carry the Authorization header', async () => {
     const run = await probe((_req, res) => xml(res, 404, ''));
     const traces = run.events.flatMap((e) => (e.type === 'trace' ? [e.entry] : []));

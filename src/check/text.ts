@@ -19,14 +19,14 @@ export function formatDuration(ms: number | undefined): string {
   return `${(ms / 1000).toFixed(1)} s`;
 }
 
-/** One line per finished step for the plain output, e.g. `✓ Catalog: Fetch config (12 ms) prefix "wh"`. */
+/** One line per finished step for the plain output, e.g. `✓ Catalog: Read the config (12 ms) — prefix "wh"`. */
 export function stepLine(step: Step): string {
-  const duration = formatDuration(step.durationMs);
+  const status =
+    step.state === 'skipped' || step.state === 'cancelled' ? step.state : formatDuration(step.durationMs);
   return [
     `${STEP_GLYPH[step.state]} ${CHAIN_TITLE[step.chain]}: ${step.title}`,
-    duration && `(${duration})`,
-    step.state === 'skipped' || step.state === 'cancelled' ? step.state : '',
-    step.detail ?? '',
+    status && `(${status})`,
+    step.detail && `— ${step.detail}`,
   ]
     .filter(Boolean)
     .join(' ');
@@ -86,7 +86,10 @@ export function reportText(report: CheckReport): string[] {
   return lines;
 }
 
-/** Word-wraps `text` to `width` columns; continuation lines start with `indent`. Long words are cut. */
+/**
+ * Word-wraps `text` to `width` columns; continuation lines start with `indent`. A word longer than
+ * a whole line (a URL) fills the current line and goes on over the next ones.
+ */
 export function wrapText(text: string, width: number, indent = ''): string[] {
   const lines: string[] = [];
   let line = '';
@@ -102,10 +105,10 @@ export function wrapText(text: string, width: number, indent = ''): string[] {
       if (rest.length <= room) {
         line = line ? `${line} ${rest}` : rest;
         rest = '';
-      } else if (line) push();
+      } else if (line && (rest.length <= limit() || room < 1)) push();
       else {
-        line = rest.slice(0, limit());
-        rest = rest.slice(limit());
+        line = line ? `${line} ${rest.slice(0, room)}` : rest.slice(0, room);
+        rest = rest.slice(room);
         push();
       }
     }

@@ -34,6 +34,15 @@ describe('text renderings', () => {
     );
   });
 
+  it('fills the line before cutting a word longer than the width', () => {
+    expect(wrapText(`GET http://127.0.0.1:8181/${'a'.repeat(30)} got no answer`, 24, '  ')).toEqual([
+      'GET http://127.0.0.1:818',
+      '  1/aaaaaaaaaaaaaaaaaaaa',
+      '  aaaaaaaaaa got no',
+      '  answer',
+    ]);
+  });
+
   it('truncates with an ellipsis only when needed', () => {
     expect(truncate('abcdef', 6)).toBe('abcdef');
     expect(truncate('abcdefg', 6)).toBe('abcde…');
@@ -52,9 +61,9 @@ describe('text renderings', () => {
         durationMs: 9,
         detail: '1 KiB',
       }),
-    ).toBe('✓ Object store: Write (9 ms) 1 KiB');
+    ).toBe('✓ Object store: Write (9 ms) — 1 KiB');
     expect(stepLine({ id: 'storage.put', chain: 'storage', title: 'Write', state: 'skipped' })).toBe(
-      '– Object store: Write skipped',
+      '– Object store: Write (skipped)',
     );
     expect(evidenceText({ status: 403, errorCode: 'AccessDenied', extra: { scope: 'us-east-1/s3' } })).toBe(
       'HTTP 403 · code AccessDenied · scope: us-east-1/s3',

@@ -16,6 +16,7 @@ import {
   scrollPanel,
   stepText,
   type Tone,
+  titleWidth,
   tracePanel,
 } from './layout.js';
 import { Spinner } from './Spinner.js';
@@ -56,7 +57,17 @@ function toneProps(tone: Tone | undefined) {
   }
 }
 
-function StepRow({ step, width, spinnerMs }: { step: Step; width: number; spinnerMs?: number }) {
+function StepRow({
+  step,
+  width,
+  titleColumn,
+  spinnerMs,
+}: {
+  step: Step;
+  width: number;
+  titleColumn: number;
+  spinnerMs?: number;
+}) {
   const tone = toneProps(STATE_TONE[step.state]);
   return (
     <Text wrap="truncate">
@@ -66,7 +77,7 @@ function StepRow({ step, width, spinnerMs }: { step: Step; width: number; spinne
       ) : (
         <Text {...tone}>{STEP_GLYPH[step.state]}</Text>
       )}{' '}
-      <Text dimColor={step.state === 'pending'}>{stepText(step, width - 4)}</Text>
+      <Text dimColor={step.state === 'pending'}>{stepText(step, width - 4, titleColumn)}</Text>
     </Text>
   );
 }
@@ -96,6 +107,7 @@ export function ConnectionTest({
   const [offset, setOffset] = useState(0);
 
   const finished = state.phase === 'done';
+  const titleColumn = titleWidth(state.steps);
   const lines = verbose ? tracePanel(state, width) : diagnosisPanel(state, width);
   const panel = scrollPanel(lines, offset, panelHeight(rows, state.steps.length));
 
@@ -167,7 +179,13 @@ export function ConnectionTest({
           {state.steps
             .filter((s) => s.chain === chain)
             .map((step) => (
-              <StepRow key={step.id} step={step} width={width} spinnerMs={spinnerMs} />
+              <StepRow
+                key={step.id}
+                step={step}
+                width={width}
+                titleColumn={titleColumn}
+                spinnerMs={spinnerMs}
+              />
             ))}
         </Box>
       ))}

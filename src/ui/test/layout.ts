@@ -23,15 +23,20 @@ export const STATE_TONE: Record<Step['state'], Tone> = {
   cancelled: 'warn',
 };
 
-const TITLE_WIDTH = 30;
+/** Step titles share one column, as wide as the longest title up to this. */
+const MAX_TITLE_WIDTH = 44;
 const DURATION_WIDTH = 7;
 /** Diagnosis rows: two spaces, the label, then the text from this column. */
 const LABEL_WIDTH = 12;
 
-/** A step row after its glyph: title, duration and detail, cut to `width`. */
-export function stepText(step: Step, width: number): string {
+export function titleWidth(steps: Step[]): number {
+  return Math.min(MAX_TITLE_WIDTH, Math.max(0, ...steps.map((s) => s.title.length)));
+}
+
+/** A step row after its glyph: title (in a `titleColumn`-wide column), duration and detail, cut to `width`. */
+export function stepText(step: Step, width: number, titleColumn: number): string {
   const duration = isFinal(step.state) ? formatDuration(step.durationMs) : '';
-  const title = truncate(step.title, TITLE_WIDTH).padEnd(TITLE_WIDTH);
+  const title = truncate(step.title, titleColumn).padEnd(titleColumn);
   const state = step.state === 'skipped' || step.state === 'cancelled' ? step.state : '';
   const detail = [state, step.detail].filter(Boolean).join(': ');
   return truncate(`${title} ${duration.padStart(DURATION_WIDTH)}  ${detail}`.trimEnd(), width);
@@ -57,12 +62,14 @@ export function diagnosisPanel(state: CheckState, width: number): Line[] {
 
 export function tracePanel(state: CheckState, width: number): Line[] {
   if (state.trace.length === 0) return [{ text: 'No HTTP exchange yet.', tone: 'dim' }];
-  return state.trace.flatMap((entry) =>
-    traceLines(entry).map((text, i) => ({
-      text: truncate(text, width),
-      tone: i === 0 ? (entry.error || (entry.status ?? 0) >= 400 ? 'error' : 'heading') : 'dim',
-    })),
-  );
+  return state.trace.flatMap((entry) => {
+    const [request = '', ...headers] = traceLines(entry);
+    const failed = entry.error !== undefined || (entry.status ?? 0) >= 400;
+    return [
+      ...wrapped(request, width, '    ', failed ? 'error' : 'heading'),
+      ...headers.map((text): Line => ({ text: truncate(text, width), tone: 'dim' })),
+    ];
+  });
 }
 
 /**

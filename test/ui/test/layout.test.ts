@@ -5,6 +5,7 @@ import {
   panelHeight,
   scrollPanel,
   stepText,
+  titleWidth,
   tracePanel,
 } from '../../../src/ui/test/layout.js';
 import { diagnosisFor } from '../../check/fakes.js';
@@ -50,10 +51,22 @@ describe('test screen layout', () => {
     ].reduce((s, a) => checkReducer(s, a as CheckAction), initialCheckState);
     for (const line of [...diagnosisPanel(state, 80), ...tracePanel(state, 80)])
       expect(line.text.length).toBeLessThanOrEqual(80);
+    const trace = tracePanel(state, 80).map((l) => l.text);
+    expect(trace.slice(0, 4).join('\n')).toMatch(/→ 200 · 5\s+ms$/);
+    expect(trace).toContain('  > authorization: Bearer ••••');
     expect(
-      stepText({ id: 'a', chain: 'catalog', title: long, state: 'ok', durationMs: 3, detail: long }, 76)
+      stepText({ id: 'a', chain: 'catalog', title: long, state: 'ok', durationMs: 3, detail: long }, 76, 44)
         .length,
     ).toBe(76);
+  });
+
+  it('sizes the title column to the longest title, up to 44 columns', () => {
+    const step = (title: string) => ({ id: title, chain: 'storage' as const, title, state: 'ok' as const });
+    expect(titleWidth([step('List'), step('Read it back')])).toBe(12);
+    expect(titleWidth([step('x'.repeat(60))])).toBe(44);
+    expect(stepText({ ...step('List'), durationMs: 5, detail: 'ok' }, 76, 12)).toBe(
+      'List            5 ms  ok',
+    );
   });
 
   it('says when nothing went wrong only once the run is done', () => {

@@ -1,0 +1,113 @@
+// `floe test` on a real pseudo-terminal (built CLI, 80x24): the screen as @xterm/headless sees it,
+// the keys, and a clean exit. The catalog and bucket are a loopback server that accepts
+// connections and never answers, so requests stay in flight until they are aborted.
+import { createServer, type Server, type Socket } from 'node:net';
+import xterm from '@xterm/headless';
+import { spawn } from 'node-pty';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigStore } from '../../../src/config/store.js';
+import { tempConfigDir } from '../../support/cli.js';
+
+const BIN = new URL('../../../bin/floe.js', import.meta.url).pathname;
+const TOKEN = 'SENTINEL-pty-token-61af';
+
+let server: Server;
+const sockets = new Set<Socket>();
+let configDir: string;
+
+beforeAll(async () => {
+  server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  configDir = tempConfigDir();
+  new ConfigStore(configDir).saveProfile(
+    'silent',
+    {
+      authType: 'token',
+      storage: 's3-compatible',
+      targetVersion: 'latest',
+      fields: {
+        catalogUrl: `http://127.0.0.1:${address.port}`,
+        s3Path: 's3://warehouse',
+        region: 'us-east-1',
+        s3Endpoint: `http://127.0.0.1:${address.port}`,
+      },
+    },
+    'env',
+    [],
+  );
+});
+
+afterAll(async () => {
+  for (const socket of sockets) socket.destroy();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+function startFloe(args: string[]) {
+  const term = new xterm.Terminal({ cols: 80, rows: 24, allowProposedApi: true });
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith('FLOE_') && k !== 'CI'),
+  ) as Record<string, string>;
+  const pty = spawn(process.execPath, [BIN, ...args], {
+    cols: 80,
+    rows: 24,
+    env: { ...env, TERM: 'xterm-256color', FLOE_CONFIG_DIR: configDir, FLOE_TOKEN: TOKEN },
+  });
+  let raw = '';
+  const waiters: { test: () => boolean; resolve: () => void }[] = [];
+  const screen = () =>
+    Array.from({ length: term.rows }, (_, i) =>
+      (term.buffer.active.getLine(term.buffer.active.viewportY + i)?.translateToString(true) ?? '').trimEnd(),
+    ).join('\n');
+  pty.onData((data) => {
+    raw += data;
+    term.write(data, () => {
+      for (const w of [...waiters]) if (w.test()) waiters.splice(waiters.indexOf(w), 1) && w.resolve();
+    });
+  });
+  const exited = new Promise<number>((resolve) => pty.onExit(({ exitCode }) => resolve(exitCode)));
+  return {
+    screen,
+    raw: () => raw,
+    exited,
+    write: (data: string) => pty.write(data),
+    /** Resolves once the screen contains `text` (the test's timeout fails it otherwise). */
+    waitFor: (text: string) =>
+      new Promise<void>((resolve) => {
+        const test = () => screen().includes(text);
+        if (test()) resolve();
+        else waiters.push({ test, resolve });
+      }),
+  };
+}
+
+describe('floe test on a terminal', () => {
+  it('shows running steps, cancels with Esc, leaves with q (exit 1)', async () => {
+    const floe = startFloe(['test', '--timeout', '60']);
+    await floe.waitFor('Connection test · silent');
+    await floe.waitFor('Esc cancel');
+    expect(floe.screen()).toMatch(/Testing… \d+\/\d+ steps done/);
+    floe.write('\u001B');
+    await floe.waitFor('Test cancelled');
+    expect(floe.screen()).toMatch(/⊘ /);
+    floe.write('q');
+    expect(await floe.exited).toBe(1);
+    expect(floe.raw()).not.toContain(TOKEN);
+  });
+
+  it('Ctrl-C aborts the requests in flight, restores the terminal and exits 130', async () => {
+    const floe = startFloe(['test', '--timeout', '60']);
+    await floe.waitFor('Esc cancel');
+    floe.write('v');
+    await floe.waitFor('HTTP trace');
+    for (const line of floe.screen().split('\n')) expect(line.length).toBeLessThanOrEqual(80);
+    floe.write('\x03');
+    expect(await floe.exited).toBe(130);
+    expect(floe.raw()).toContain('\u001B[?25h');
+    expect(floe.raw()).not.toContain(TOKEN);
+  });
+});

@@ -1,0 +1,38 @@
+// docs/diagnoses.md lists every diagnosis code with its one line, generated from the code tables.
+// Regenerate after changing a table: UPDATE_DOCS=1 npx vitest run test/docs
+import { readFileSync, writeFileSync } from 'node:fs';
+import { expect, it } from 'vitest';
+import { CATALOG_DIAGNOSES } from '../../src/catalog/diagnoses.js';
+import { STORAGE_DIAGNOSES } from '../../src/storage/diagnoses.js';
+
+const DOC = new URL('../../docs/diagnoses.md', import.meta.url);
+
+function render(): string {
+  const table = (codes: Record<string, string>) =>
+    Object.entries(codes)
+      .map(([code, line]) => `| \`${code}\` | ${line.replace(/\|/g, '\\|')} |`)
+      .join('\n');
+  return `# Diagnosis codes
+
+Every failure of \`floe test\` becomes a diagnosis with a stable code, what failed, the likely cause, a remedy
+and evidence (HTTP status, error code, request id, the URL without secrets). The codes appear in the
+diagnosis panel and in \`floe test --json\` (\`diagnoses[].code\`). This page is generated from the code.
+
+## REST catalog
+
+| Code | Meaning |
+|---|---|
+${table(CATALOG_DIAGNOSES)}
+
+## Object store
+
+| Code | Meaning |
+|---|---|
+${table(STORAGE_DIAGNOSES)}
+`;
+}
+
+it('docs/diagnoses.md lists every code', () => {
+  if (process.env.UPDATE_DOCS) writeFileSync(DOC, render());
+  expect(readFileSync(DOC, 'utf8')).toBe(render());
+});

@@ -4,7 +4,7 @@ import { openContext } from '../cli/context.js';
 import { canPrompt, EXIT, FloeError, parseCommandArgs, printJson, UsageError } from '../cli/io.js';
 import { explained } from '../management/exit.js';
 import { promptPassword } from '../management/prompt.js';
-import { openSession, type Session } from '../management/session.js';
+import { openSession, type Session, urlFlag } from '../management/session.js';
 import type { Job, Task } from '../management/types.js';
 
 export const HELP = `Usage: floe jobs [--json] [--project ID] [--url URL] [--refresh SECONDS]
@@ -126,7 +126,7 @@ export async function run(argv: string[]): Promise<number> {
   const ctx = openContext();
   const session = await explained(() =>
     openSession(ctx, {
-      url: flags.url,
+      url: urlFlag(flags.url, 'jobs'),
       project: flags.project,
       askPassword:
         canPrompt() && !browse

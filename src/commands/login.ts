@@ -15,6 +15,7 @@ import {
   type SessionStorage,
   saveJar,
   settingsFor,
+  urlFlag,
 } from '../management/session.js';
 import { ManagementError } from '../management/types.js';
 import { accounts, fromEnv, KeychainUnavailableError } from '../secrets/store.js';
@@ -54,12 +55,7 @@ export async function run(argv: string[]): Promise<number> {
     return EXIT.OK;
   }
   const ctx = openContext();
-  let url: string;
-  try {
-    url = normalizeUrl(flags.url ?? ctx.config.getManagement()?.url ?? DEFAULT_URL);
-  } catch (error) {
-    throw new UsageError([`--url: ${(error as Error).message}`], 'login');
-  }
+  const url = urlFlag(flags.url, 'login') ?? normalizeUrl(ctx.config.getManagement()?.url ?? DEFAULT_URL);
   return explained(() => (flags.status ? status(url) : login(url, flags)));
 }
 
@@ -69,6 +65,12 @@ async function status(url: string): Promise<number> {
   const origin = originOf(url);
   const backend = backendFor(ctx, settings?.secretStorage);
   const jar = backend ? await loadJar(backend, origin) : undefined;
+  if (settings?.secretStorage === 'env')
+    throw new FloeError(
+      `floe keeps no session for ${url}: you chose not to store it.`,
+      'Commands log in with FLOE_PASSWORD; run "floe login" to choose again.',
+      EXIT.AUTH,
+    );
   if (!settings || !jar)
     throw new FloeError(`Not logged in to ${url} (no stored session).`, LOGIN_HINT, EXIT.AUTH);
   const client = new ManagementClient({ url, jar });
@@ -80,7 +82,7 @@ async function status(url: string): Promise<number> {
   }
   process.stdout.write(
     `✓ Logged in to ${url} as ${settings.username ?? DEFAULT_USERNAME} (project ${settings.project}).\n` +
-      `  Session stored in ${describeStorage(ctx, settings.secretStorage)}.\n` +
+      `  Session ${describeStorage(ctx, settings.secretStorage)}.\n` +
       `  Password ${settings.rememberPassword ? 'remembered for silent re-login' : 'not remembered'}.\n`,
   );
   return EXIT.OK;
@@ -182,7 +184,7 @@ async function login(url: string, flags: LoginFlags): Promise<number> {
   let remember = Boolean(flags['remember-password']);
   if (!remember && typed && backend && !previous?.rememberPassword)
     remember = await confirm(
-      `Remember the password in ${describeStorage(ctx, storage)} to log in again silently?`,
+      'Also keep the password there, to log in again silently when the session expires?',
     );
   else if (!flags['remember-password'] && previous?.rememberPassword) remember = true;
   if (remember && !backend) {
@@ -197,7 +199,7 @@ async function login(url: string, flags: LoginFlags): Promise<number> {
 
   ctx.config.setManagement({ url, username, project, secretStorage: storage, rememberPassword: remember });
   process.stdout.write(
-    `✓ Logged in to ${url} as ${username}. Session stored in ${describeStorage(ctx, storage)}` +
+    `✓ Logged in to ${url} as ${username}. Session ${describeStorage(ctx, storage)}` +
       `${remember ? '; password remembered for silent re-login' : ''}.\n`,
   );
   if (storage === 'env')

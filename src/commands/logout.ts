@@ -1,9 +1,9 @@
 // floe logout: forget the stored OLake UI session and remembered password. The OLake UI has no logout
 // route, so the server-side session simply expires (30 days).
 import { openContext } from '../cli/context.js';
-import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
+import { EXIT, FloeError, parseCommandArgs } from '../cli/io.js';
 import { normalizeUrl } from '../management/client.js';
-import { DEFAULT_URL, DEFAULT_USERNAME, originOf, settingsFor } from '../management/session.js';
+import { DEFAULT_URL, DEFAULT_USERNAME, originOf, settingsFor, urlFlag } from '../management/session.js';
 import { accounts, KeychainUnavailableError } from '../secrets/store.js';
 
 export const HELP = `Usage: floe logout [--url URL]
@@ -26,12 +26,7 @@ export async function run(argv: string[]): Promise<number> {
     return EXIT.OK;
   }
   const ctx = openContext();
-  let url: string;
-  try {
-    url = normalizeUrl(flags.url ?? ctx.config.getManagement()?.url ?? DEFAULT_URL);
-  } catch (error) {
-    throw new UsageError([`--url: ${(error as Error).message}`], 'logout');
-  }
+  const url = urlFlag(flags.url, 'logout') ?? normalizeUrl(ctx.config.getManagement()?.url ?? DEFAULT_URL);
   const origin = originOf(url);
   const settings = settingsFor(ctx, url);
   const username = settings?.username ?? DEFAULT_USERNAME;

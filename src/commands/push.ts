@@ -8,7 +8,7 @@ import { REDACTED, serializeDestination, toDestinationJson } from '../destinatio
 import { validate } from '../destination/schema.js';
 import { explained } from '../management/exit.js';
 import { promptPassword } from '../management/prompt.js';
-import { openSession } from '../management/session.js';
+import { openSession, urlFlag } from '../management/session.js';
 import { ManagementError } from '../management/types.js';
 
 export const HELP = `Usage: floe push [--profile NAME] [--name NAME] [--project ID] [--version VERSION] [--force]
@@ -83,7 +83,7 @@ export async function run(argv: string[]): Promise<number> {
 
   const session = await explained(() =>
     openSession(ctx, {
-      url: flags.url,
+      url: urlFlag(flags.url, 'push'),
       project: flags.project,
       askPassword: canPrompt()
         ? () =>

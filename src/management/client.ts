@@ -168,11 +168,6 @@ export class ManagementClient implements JobsApi {
     return this.#agent.close();
   }
 
-  /** True when the jar holds a live cookie for this origin. */
-  async hasSession(): Promise<boolean> {
-    return (await this.jar.getCookies(`${this.url}/`, { http: true, sameSiteContext: 'strict' })).length > 0;
-  }
-
   async #send(
     method: string,
     path: string,

@@ -3,6 +3,7 @@
 // pass in how to ask.
 import { CookieJar } from 'tough-cookie';
 import type { Context } from '../cli/context.js';
+import { UsageError } from '../cli/io.js';
 import type { ManagementSettings } from '../config/store.js';
 import { accounts, fromEnv, KeychainUnavailableError, type SecretBackend } from '../secrets/store.js';
 import { ManagementClient, normalizeUrl } from './client.js';
@@ -19,13 +20,21 @@ export function backendFor(ctx: Context, storage: SessionStorage | undefined): S
   return storage === 'keychain' || storage === 'file' ? ctx.vault.backend(storage) : undefined;
 }
 
+/** "stored in the OS keychain", "stored in the file …", or "not stored (this run only)". */
 export function describeStorage(ctx: Context, storage: SessionStorage | undefined): string {
   const backend = backendFor(ctx, storage);
-  return backend
-    ? backend.kind === 'file'
-      ? `the file ${backend.location}`
-      : backend.location
-    : 'nowhere (this process only)';
+  if (!backend) return 'not stored (this run only)';
+  return `stored in ${backend.kind === 'file' ? `the file ${backend.location}` : backend.location}`;
+}
+
+/** A --url flag, checked: a bad one is a usage error. */
+export function urlFlag(raw: string | undefined, command: string): string | undefined {
+  if (raw === undefined) return undefined;
+  try {
+    return normalizeUrl(raw);
+  } catch (error) {
+    throw new UsageError([`--url: ${(error as Error).message}`], command);
+  }
 }
 
 export function originOf(url: string): string {

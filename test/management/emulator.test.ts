@@ -107,3 +107,56 @@ describe('seedJobs', () => {
     }
   });
 });
+
+describe('checkIcebergConfig (the olake check stand-in)', () => {
+  it('exchanges an OAuth2 credential, then reads /v1/config with the token', async () => {
+    const { createServer } = await import('node:http');
+    const seen: string[] = [];
+    const catalog = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => {
+        body += c.toString();
+      });
+      req.on('end', () => {
+        seen.push(`${req.method} ${req.url?.split('?')[0]} ${req.headers.authorization ?? ''}`);
+        if (req.url === '/v1/oauth/tokens') {
+          const form = new URLSearchParams(body);
+          const ok = form.get('client_id') === 'id' && form.get('client_secret') === 's3cret';
+          res.writeHead(ok ? 200 : 401, { 'content-type': 'application/json' });
+          return res.end(
+            JSON.stringify(ok ? { access_token: 'tkn', token_type: 'bearer' } : { error: 'invalid_client' }),
+          );
+        }
+        const ok = req.headers.authorization === 'Bearer tkn';
+        res.writeHead(ok ? 200 : 401, { 'content-type': 'application/json' });
+        res.end(ok ? '{"defaults":{},"overrides":{}}' : '{}');
+      });
+    });
+    await new Promise<void>((r) => catalog.listen(0, '127.0.0.1', r));
+    const uri = `http://127.0.0.1:${(catalog.address() as { port: number }).port}`;
+    const writer = {
+      catalog_type: 'rest',
+      iceberg_s3_path: 'wh',
+      rest_catalog_url: uri,
+      credential: 'id:s3cret',
+    };
+    const { checkIcebergConfig } = await import('../../src/sandbox/olake-ui/index.js');
+    expect(await checkIcebergConfig({ type: 'ICEBERG', writer })).toEqual({
+      status: 'SUCCEEDED',
+      message: '',
+    });
+    expect(seen).toEqual(['POST /v1/oauth/tokens ', 'GET /v1/config Bearer tkn']);
+    const refused = await checkIcebergConfig({
+      type: 'ICEBERG',
+      writer: { ...writer, credential: 'id:wrong' },
+    });
+    expect(refused.status).toBe('FAILED');
+    expect(refused.message).toContain('NotAuthorizedException: Not authorized: invalid_client');
+    const remote = await checkIcebergConfig({
+      type: 'ICEBERG',
+      writer: { ...writer, rest_catalog_url: 'https://example.com' },
+    });
+    expect(remote.message).toContain('only reaches loopback catalogs');
+    catalog.close();
+  });
+});

@@ -61,7 +61,7 @@ describe('interactive login', () => {
     expect(t.output()).toMatch(/The OS keychain cannot be used: .+/);
     expect(t.output()).toContain('In a plaintext file');
     t.write('1\r');
-    await t.waitFor(/Remember the password in the file .* \[y\/N\] /);
+    await t.waitFor(/Also keep the password there, .*\? \[y\/N\] /);
     t.write('y\r');
     expect(await t.exit).toBe(0);
     expect(t.output()).toContain('*'.repeat(PASSWORD.length));
@@ -80,7 +80,7 @@ describe('interactive login', () => {
     await t.waitFor(/Choose a number: /);
     t.write('2\r');
     expect(await t.exit).toBe(0);
-    expect(t.output()).toContain('Session stored in nowhere (this process only)');
+    expect(t.output()).toContain('Session not stored (this run only)');
     expect(t.output()).toContain('Later commands need FLOE_PASSWORD');
     const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
     expect(config.management.secretStorage).toBe('env');

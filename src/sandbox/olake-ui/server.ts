@@ -139,7 +139,44 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 const isLoopback = (host: string) => ['127.0.0.1', 'localhost', '[::1]', '::1'].includes(host);
 
-/** A stand-in for `olake check`: OLake's own config validation, then GET <uri>/v1/config on loopback. */
+const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+
+/** Iceberg's OAuth2 manager: a static `token`, or `credential` exchanged at the token endpoint. */
+async function bearerFor(
+  writer: Record<string, unknown>,
+  uri: string,
+): Promise<string | { error: string } | undefined> {
+  const token = text(writer.token);
+  const credential = text(writer.credential);
+  if (token || !credential) return token;
+  const endpoint = new URL(text(writer.oauth2_uri) ?? `${uri.replace(/\/+$/, '')}/v1/oauth/tokens`);
+  if (!isLoopback(endpoint.hostname))
+    return { error: `the emulator only reaches loopback token endpoints, not ${endpoint.host}` };
+  const split = credential.indexOf(':');
+  const form = new URLSearchParams({
+    grant_type: 'client_credentials',
+    scope: text(writer.scope) ?? 'catalog',
+  });
+  if (split >= 0) form.set('client_id', credential.slice(0, split));
+  form.set('client_secret', split >= 0 ? credential.slice(split + 1) : credential);
+  const res = await request(endpoint, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: form.toString(),
+    signal: AbortSignal.timeout(5000),
+  });
+  const body = (await res.body.json().catch(() => ({}))) as { access_token?: unknown; error?: unknown };
+  if (res.statusCode === 200 && typeof body.access_token === 'string') return body.access_token;
+  return {
+    error: `org.apache.iceberg.exceptions.NotAuthorizedException: Not authorized: ${typeof body.error === 'string' ? body.error : `HTTP ${res.statusCode}`}`,
+  };
+}
+
+/**
+ * A stand-in for `olake check`: OLake's own config validation, then what Iceberg's RESTCatalog does
+ * first, GET <uri>/v1/config (with the bearer token, or one from the OAuth2 client-credentials
+ * exchange), on loopback only. SigV4 and Google auth are not signed.
+ */
 export async function checkIcebergConfig(config: unknown): Promise<ConnectionCheck> {
   const prefix =
     'failed to initialize destination: failed to start iceberg server: failed to validate config: ';
@@ -167,8 +204,10 @@ export async function checkIcebergConfig(config: unknown): Promise<ConnectionChe
     return fail(`the emulator only reaches loopback catalogs, not ${target.host}`);
   target.searchParams.set('warehouse', String(writer.iceberg_s3_path));
   const headers: Record<string, string> = {};
-  if (typeof writer.token === 'string' && writer.token) headers.authorization = `Bearer ${writer.token}`;
   try {
+    const bearer = await bearerFor(writer, uri);
+    if (typeof bearer === 'object') return fail(bearer.error);
+    if (bearer) headers.authorization = `Bearer ${bearer}`;
     const res = await request(target, { headers, signal: AbortSignal.timeout(5000) });
     await res.body.dump();
     if (res.statusCode === 200) return { status: 'SUCCEEDED', message: '' };

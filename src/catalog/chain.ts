@@ -174,10 +174,20 @@ class Run {
 
   /** `what` and the evidence may quote the server; cause and remedy are floe's own text. */
   private scrubDiagnosis(d: Diagnosis): Diagnosis {
+    const scrub = (text: string) => this.scrubber.scrub(text);
+    const { url, errorCode, requestId, extra } = d.evidence;
     return {
       ...d,
-      what: this.scrubber.scrub(d.what),
-      evidence: JSON.parse(this.scrubber.scrub(JSON.stringify(d.evidence))) as Diagnosis['evidence'],
+      what: scrub(d.what),
+      evidence: {
+        ...d.evidence,
+        ...(url === undefined ? {} : { url: scrub(url) }),
+        ...(errorCode === undefined ? {} : { errorCode: scrub(errorCode) }),
+        ...(requestId === undefined ? {} : { requestId: scrub(requestId) }),
+        ...(extra === undefined
+          ? {}
+          : { extra: Object.fromEntries(Object.entries(extra).map(([k, v]) => [k, scrub(v)])) }),
+      },
     };
   }
 
@@ -218,10 +228,11 @@ class Run {
         ...(this.chainOpts.ca ? { ca: this.chainOpts.ca } : {}),
       });
       const tls = r.tlsMs === undefined ? '' : `, TLS ${r.tlsMs} ms (${r.tlsProtocol ?? 'TLS'})`;
-      return { ok: true, detail: `${url.host} (${r.address}): DNS ${r.dnsMs} ms, TCP ${r.tcpMs} ms${tls}` };
+      const where = r.address === url.hostname ? url.host : `${url.host} (${r.address})`;
+      return { ok: true, detail: `${where}: DNS ${r.dnsMs} ms, TCP ${r.tcpMs} ms${tls}` };
     } catch (error) {
-      const failure =
-        error instanceof NetworkFailure ? error : new NetworkFailure('network', 'UNEXPECTED', String(error));
+      // probeConnection only throws NetworkFailure.
+      const failure = error as NetworkFailure;
       return {
         ok: false,
         diagnosis: diagnoseFailure(

@@ -131,7 +131,9 @@ export function diagnoseFailure(
     tls: ['CATALOG_TLS', `The TLS handshake with ${host} failed`],
     timeout: [
       'CATALOG_TIMEOUT',
-      `${req.method} ${safeUrl(req.url, scrubber)} got no answer in ${timeoutMs} ms`,
+      req.method === 'CONNECT'
+        ? `Connecting to ${host} took longer than ${timeoutMs} ms`
+        : `${req.method} ${safeUrl(req.url, scrubber)} got no answer in ${timeoutMs} ms`,
     ],
     network: ['CATALOG_NETWORK', `The connection to ${host} failed`],
   };

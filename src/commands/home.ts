@@ -1,5 +1,6 @@
 // floe with no command: the home screen on a terminal (profiles and what can be done with them),
-// else the profile list and the usage. The chosen action runs its command module after Ink unmounts.
+// else the profile list and the usage. The chosen action runs its command module after Ink unmounts,
+// then the home screen comes back.
 import { openContext } from '../cli/context.js';
 import { canPrompt, EXIT, parseCommandArgs } from '../cli/io.js';
 import { type CommandModule, usage } from '../cli/main.js';
@@ -24,27 +25,23 @@ export function commandFor(action: HomeAction): [Command, string[]] | null {
     case 'new':
       return ['setup', ['--profile', action.name]];
     case 'test':
+      return ['test', ['--profile', action.name]];
     case 'export':
-      return [action.type, ['--profile', action.name]];
+      return ['export', ['--profile', action.name, '--output', action.output]];
     case 'jobs':
       return ['jobs', []];
   }
 }
 
-/**
- * Shows the home screen and runs what was chosen. The wizard and the jobs browser come back to the
- * home screen; test and export end with their exit code, so their output stays on screen.
- */
+/** Shows the home screen, runs what was chosen, and comes back, until the user quits. */
 export async function homeLoop(
   next: () => Promise<HomeAction>,
   load: (command: Command) => Promise<CommandModule> = (command) => COMMANDS[command](),
 ): Promise<number> {
   for (;;) {
-    const action = await next();
-    const command = commandFor(action);
+    const command = commandFor(await next());
     if (!command) return EXIT.OK;
-    const code = await (await load(command[0])).run(command[1]);
-    if (action.type === 'test' || action.type === 'export') return code;
+    await (await load(command[0])).run(command[1]);
   }
 }
 

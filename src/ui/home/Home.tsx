@@ -1,6 +1,6 @@
 import { Box, Text, useApp, useInput } from 'ink';
 import TextInput from 'ink-text-input';
-import { useReducer } from 'react';
+import { useEffect, useReducer, useState } from 'react';
 import type { Context } from '../../cli/context.js';
 import { KeychainUnavailableError } from '../../secrets/store.js';
 import { listWindow, truncate, wrappedRows } from '../components/layout.js';
@@ -13,8 +13,8 @@ import {
   homeReducer,
   initialHome,
   managementLine,
-  newNameProblem,
   profileRows,
+  submitPrompt,
 } from './model.js';
 
 export interface HomeProps {
@@ -40,9 +40,9 @@ const EMPTY_HINTS: Hint[] = [
 ];
 
 function hintsFor(state: HomeState): Hint[] {
-  if (state.mode.kind === 'naming')
+  if (state.mode.kind === 'prompt')
     return [
-      ['Enter', 'create'],
+      ['Enter', state.mode.purpose === 'new' ? 'create' : 'write'],
       ['Esc', 'cancel'],
     ];
   if (state.mode.kind === 'confirm')
@@ -53,13 +53,21 @@ function hintsFor(state: HomeState): Hint[] {
   return state.rows.length === 0 ? EMPTY_HINTS : LIST_HINTS;
 }
 
-/** Lines under the list: the prompt or question of the current mode, else where the selected profile's secrets live. */
+function promptLabel(state: HomeState): string {
+  const { mode } = state;
+  if (mode.kind !== 'prompt') return '';
+  return mode.purpose === 'new'
+    ? 'New profile name:'
+    : `Write "${mode.profile}" as destination.json (with its secrets, mode 0600) to:`;
+}
+
+/** Lines under the list: the question or error of the current mode, else where the selected profile's secrets live. */
 function statusLines(state: HomeState): { text: string; color?: string }[] {
   const lines: { text: string; color?: string }[] = [];
   const { mode } = state;
   if (mode.kind === 'confirm')
     lines.push({ text: `Delete profile "${mode.name}" and its stored secrets? (y/N)`, color: 'yellow' });
-  else if (mode.kind === 'naming' && mode.error) lines.push({ text: `✗ ${mode.error}`, color: 'red' });
+  else if (mode.kind === 'prompt' && mode.error) lines.push({ text: `✗ ${mode.error}`, color: 'red' });
   else if (mode.kind === 'list' && state.rows[state.selected]) {
     const row = state.rows[state.selected]!;
     lines.push({ text: `"${row.name}": ${row.authLabel}; secrets ${row.secretsDetail}` });
@@ -77,10 +85,14 @@ export function Home({ ctx, onAction }: HomeProps) {
   const { exit } = useApp();
   const size = useTerminalSize();
   const width = Math.min(size.columns, 100);
-  const finish = (action: HomeAction) => {
-    onAction(action);
+  // Once an action is chosen the screen renders nothing, so the command that runs next starts on a
+  // clean terminal, then exits.
+  const [chosen, finish] = useState<HomeAction>();
+  useEffect(() => {
+    if (!chosen) return;
+    onAction(chosen);
     exit();
-  };
+  }, [chosen, onAction, exit]);
   const remove = (name: string) => {
     deleteProfile(ctx, name).then(
       () => dispatch({ type: 'deleted', name, rows: profileRows(ctx) }),
@@ -99,15 +111,15 @@ export function Home({ ctx, onAction }: HomeProps) {
   };
 
   useInput((input, key) => {
+    if (chosen) return;
     if (key.ctrl && input === 'c') return finish({ type: 'quit' });
     const { mode } = state;
-    if (mode.kind === 'naming') {
+    if (mode.kind === 'prompt') {
       if (key.escape) dispatch({ type: 'back' });
       else if (key.return) {
-        const name = mode.name.trim();
-        const problem = newNameProblem(name, state.rows);
-        if (problem) dispatch({ type: 'nameError', error: problem });
-        else finish({ type: 'new', name });
+        const outcome = submitPrompt(mode, state.rows);
+        if ('error' in outcome) dispatch({ type: 'promptError', error: outcome.error });
+        else finish(outcome);
       }
       return;
     }
@@ -124,10 +136,11 @@ export function Home({ ctx, onAction }: HomeProps) {
     else if (input === 'j') finish({ type: 'jobs' });
     else if (row && (key.return || input === 'e')) finish({ type: 'edit', name: row.name });
     else if (row && input === 't') finish({ type: 'test', name: row.name });
-    else if (row && input === 'x') finish({ type: 'export', name: row.name });
+    else if (row && input === 'x') dispatch({ type: 'startExport' });
     else if (row && input === 'd') dispatch({ type: 'askDelete' });
   });
 
+  if (chosen) return null;
   const hints = hintsFor(state);
   const status = statusLines(state);
   const management = managementLine(ctx);
@@ -135,7 +148,7 @@ export function Home({ ctx, onAction }: HomeProps) {
     1 +
     status.reduce((sum, line) => sum + wrappedRows(line.text, width), 0) +
     wrappedRows(management, width) +
-    (state.mode.kind === 'naming' ? 2 : 0);
+    (state.mode.kind === 'prompt' ? 2 + wrappedRows(promptLabel(state), width) : 0);
   const count = state.rows.length;
   return (
     <Screen
@@ -156,14 +169,17 @@ export function Home({ ctx, onAction }: HomeProps) {
       ) : (
         <ProfileTable state={state} width={width} height={size.rows - 1 - chromeRows(hints, width) - below} />
       )}
-      {state.mode.kind === 'naming' && (
-        <Box marginTop={1} width={width}>
-          <Text bold>New profile name: </Text>
-          <TextInput
-            value={state.mode.name}
-            placeholder="e.g. prod-lake"
-            onChange={(value) => dispatch({ type: 'name', value })}
-          />
+      {state.mode.kind === 'prompt' && (
+        <Box marginTop={1} flexDirection="column" width={width}>
+          <Text bold>{promptLabel(state)}</Text>
+          <Box>
+            <Text>› </Text>
+            <TextInput
+              value={state.mode.value}
+              placeholder={state.mode.purpose === 'new' ? 'e.g. prod-lake' : ''}
+              onChange={(value) => dispatch({ type: 'input', value })}
+            />
+          </Box>
         </Box>
       )}
       <Box marginTop={1} flexDirection="column" width={width}>

@@ -72,15 +72,23 @@ export function plainHome(ctx: Context): string {
 }
 
 export type HomeAction =
-  | { type: 'edit' | 'test' | 'export'; name: string }
+  | { type: 'edit' | 'test'; name: string }
+  | { type: 'export'; name: string; output: string }
   | { type: 'new'; name: string }
   | { type: 'jobs' }
   | { type: 'quit' };
 
-export type Mode =
-  | { kind: 'list' }
-  | { kind: 'naming'; name: string; error?: string }
-  | { kind: 'confirm'; name: string };
+/** A one-line question: the new profile's name, or the file an export writes to. */
+export interface Prompt {
+  kind: 'prompt';
+  purpose: 'new' | 'export';
+  /** The profile exported. */
+  profile?: string;
+  value: string;
+  error?: string;
+}
+
+export type Mode = { kind: 'list' } | Prompt | { kind: 'confirm'; name: string };
 
 export interface HomeState {
   rows: ProfileRow[];
@@ -93,8 +101,9 @@ export interface HomeState {
 export type HomeEvent =
   | { type: 'move'; delta: number }
   | { type: 'startNew' }
-  | { type: 'name'; value: string }
-  | { type: 'nameError'; error: string }
+  | { type: 'startExport' }
+  | { type: 'input'; value: string }
+  | { type: 'promptError'; error: string }
   | { type: 'askDelete' }
   | { type: 'back' }
   | { type: 'deleted'; name: string; rows: ProfileRow[] }
@@ -104,6 +113,8 @@ export function initialHome(rows: ProfileRow[]): HomeState {
   return { rows, selected: 0, mode: { kind: 'list' } };
 }
 
+export const EXPORT_FILE = 'destination.json';
+
 /** Why `name` cannot be a new profile's name, or null. */
 export function newNameProblem(name: string, rows: readonly ProfileRow[]): string | null {
   if (!PROFILE_NAME.test(name))
@@ -112,23 +123,46 @@ export function newNameProblem(name: string, rows: readonly ProfileRow[]): strin
   return null;
 }
 
+/** The action a submitted prompt stands for, or why its value is refused. */
+export function submitPrompt(prompt: Prompt, rows: readonly ProfileRow[]): HomeAction | { error: string } {
+  const value = prompt.value.trim();
+  if (prompt.purpose === 'new') {
+    const problem = newNameProblem(value, rows);
+    return problem ? { error: problem } : { type: 'new', name: value };
+  }
+  if (value === '') return { error: `give a file to write, e.g. ${EXPORT_FILE}` };
+  return { type: 'export', name: prompt.profile!, output: value };
+}
+
 export function homeReducer(state: HomeState, event: HomeEvent): HomeState {
+  const { mode } = state;
   switch (event.type) {
     case 'move': {
       const count = state.rows.length;
-      if (count === 0 || state.mode.kind !== 'list') return state;
+      if (count === 0 || mode.kind !== 'list') return state;
       return { ...state, selected: (state.selected + event.delta + count) % count };
     }
     case 'startNew':
       return {
         ...state,
         message: undefined,
-        mode: { kind: 'naming', name: state.rows.length === 0 ? 'default' : '' },
+        mode: { kind: 'prompt', purpose: 'new', value: state.rows.length === 0 ? 'default' : '' },
       };
-    case 'name':
-      return state.mode.kind === 'naming' ? { ...state, mode: { kind: 'naming', name: event.value } } : state;
-    case 'nameError':
-      return state.mode.kind === 'naming' ? { ...state, mode: { ...state.mode, error: event.error } } : state;
+    case 'startExport': {
+      const row = state.rows[state.selected];
+      if (!row) return state;
+      return {
+        ...state,
+        message: undefined,
+        mode: { kind: 'prompt', purpose: 'export', profile: row.name, value: EXPORT_FILE },
+      };
+    }
+    case 'input':
+      return mode.kind === 'prompt'
+        ? { ...state, mode: { ...mode, value: event.value, error: undefined } }
+        : state;
+    case 'promptError':
+      return mode.kind === 'prompt' ? { ...state, mode: { ...mode, error: event.error } } : state;
     case 'askDelete': {
       const row = state.rows[state.selected];
       return row ? { ...state, message: undefined, mode: { kind: 'confirm', name: row.name } } : state;

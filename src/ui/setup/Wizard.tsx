@@ -194,7 +194,9 @@ function WizardScreen({
     const notes = [
       ...formNotes(step, values),
       ...(state.blocked && shownErrors > 0
-        ? [`✗ Cannot continue: ${shownErrors} field${shownErrors === 1 ? '' : 's'} marked ✗ need a fix.`]
+        ? [
+            `✗ Cannot continue: ${shownErrors === 1 ? '1 field marked ✗ needs' : `${shownErrors} fields marked ✗ need`} a fix.`,
+          ]
         : []),
     ];
     return (
@@ -258,7 +260,9 @@ function WizardScreen({
             {truncate(line.value, Math.max(width - labelWidth - 2, 10))}
           </Text>
         ))}
-        <Text>{truncate(`Secrets: ${secretsPlace(ctx, state.storage, values)}`, width)}</Text>
+        <Box marginTop={1}>
+          <Text>{truncate(`Secrets: ${secretsPlace(ctx, state.storage, values)}`, width)}</Text>
+        </Box>
         {state.reviewIssues.map((issue) => (
           <Text key={issue.field} color="red">{`✗ ${issue.message}`}</Text>
         ))}
@@ -287,7 +291,7 @@ function WizardScreen({
     return (
       <Screen
         title={title}
-        subtitle="The OS keychain cannot be used"
+        subtitle="Where the secrets go"
         width={width}
         hints={[['↑/↓', 'choose'], ['Enter', 'confirm'], back, QUIT]}
       >
@@ -328,8 +332,8 @@ function WizardScreen({
     );
 
   return (
-    <Screen title={title} subtitle="Setup left: nothing was saved" width={width} hints={[]}>
-      <Text dimColor>{`Run "floe setup --profile ${state.profileName}" to start again.`}</Text>
+    <Screen title={title} subtitle="Setup left" width={width} hints={[]}>
+      <Text>{`Nothing was saved: profile "${state.profileName}" is as it was.`}</Text>
     </Screen>
   );
 }

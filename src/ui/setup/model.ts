@@ -271,7 +271,8 @@ export function reducer(state: WizardState, action: Action): WizardState {
       return go(state, previousStep(step));
     }
     case 'edit': {
-      const values = withValue(state.values, action.id, action.value);
+      // A paste can carry line breaks or tabs that Ink passes through as text: they are never part of a value.
+      const values = withValue(state.values, action.id, action.value.replace(/[\u0000-\u001F\u007F]/g, ''));
       return { ...state, values, errors: recheck(values, state.errors) };
     }
     case 'toggle': {

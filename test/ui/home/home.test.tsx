@@ -91,7 +91,6 @@ describe('home screen', () => {
     [[KEY.enter], { type: 'edit', name: 'dev' }],
     [[KEY.down, 'e'], { type: 'edit', name: 'prod' }],
     [[KEY.down, 't'], { type: 'test', name: 'prod' }],
-    [['x'], { type: 'export', name: 'dev' }],
     [['j'], { type: 'jobs' }],
     [['q'], { type: 'quit' }],
     [[KEY.ctrlC], { type: 'quit' }],
@@ -114,6 +113,23 @@ describe('home screen', () => {
     expect(r.frame()).not.toContain('New profile name:');
     await r.press('n', 'staging', KEY.enter);
     expect(onAction).toHaveBeenCalledExactlyOnceWith({ type: 'new', name: 'staging' });
+  });
+
+  it('asks where to write the export, instead of printing secrets on screen', async () => {
+    const { r, onAction } = await start(await withProfiles());
+    await r.press(KEY.down, 'x');
+    expect(r.text()).toContain(
+      'Write "prod" as destination.json (with its secrets, mode 0600) to: › destination.json',
+    );
+    for (let i = 0; i < 'destination.json'.length; i++) await r.press(KEY.backspace);
+    await r.press(KEY.enter);
+    expect(r.text()).toContain('give a file to write, e.g. destination.json');
+    await r.press('out/prod.json', KEY.enter);
+    expect(onAction).toHaveBeenCalledExactlyOnceWith({
+      type: 'export',
+      name: 'prod',
+      output: 'out/prod.json',
+    });
   });
 
   it('deletes a profile and its secrets only after confirmation', async () => {
@@ -157,7 +173,7 @@ describe('home screen', () => {
     await r.press('t', KEY.enter);
     expect(onAction).not.toHaveBeenCalled();
     await r.press('n');
-    expect(r.frame()).toMatch(/New profile name: default/);
+    expect(r.text()).toContain('New profile name: › default');
     await r.press(KEY.enter);
     expect(onAction).toHaveBeenCalledExactlyOnceWith({ type: 'new', name: 'default' });
   });
@@ -185,31 +201,26 @@ describe('floe (home command)', () => {
     return { calls, load };
   }
 
-  it('runs the chosen command after the screen closes, and comes back after setup and jobs', async () => {
+  it('runs each chosen command after the screen closes and comes back until quit', async () => {
     const actions: HomeAction[] = [
       { type: 'edit', name: 'prod' },
       { type: 'new', name: 'staging' },
+      { type: 'test', name: 'prod' },
+      { type: 'export', name: 'prod', output: 'destination.json' },
       { type: 'jobs' },
       { type: 'quit' },
     ];
-    const { calls, load } = fakeCommands();
-    expect(await homeLoop(async () => actions.shift()!, load)).toBe(0);
+    const { calls, load } = fakeCommands({ test: 1 });
+    const next = vi.fn(async () => actions.shift()!);
+    expect(await homeLoop(next, load)).toBe(0);
     expect(calls).toEqual([
       ['setup', ['--profile', 'prod']],
       ['setup', ['--profile', 'staging']],
+      ['test', ['--profile', 'prod']],
+      ['export', ['--profile', 'prod', '--output', 'destination.json']],
       ['jobs', []],
     ]);
-  });
-
-  it.each([
-    ['test', 1],
-    ['export', 0],
-  ] as const)('ends with the exit code of %s', async (type, code) => {
-    const { calls, load } = fakeCommands({ [type]: code });
-    const next = vi.fn(async (): Promise<HomeAction> => ({ type, name: 'prod' }));
-    expect(await homeLoop(next, load)).toBe(code);
-    expect(calls).toEqual([[type, ['--profile', 'prod']]]);
-    expect(next).toHaveBeenCalledOnce();
+    expect(next).toHaveBeenCalledTimes(6);
   });
 
   it('prints the profiles and the usage without a terminal', async () => {

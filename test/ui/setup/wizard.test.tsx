@@ -278,6 +278,14 @@ describe('setup wizard', () => {
     for (const frame of r.frames()) expect(frame).not.toContain(SENTINEL);
   });
 
+  it('drops line breaks and tabs that come with a paste', async () => {
+    const { r } = await start(testContext());
+    await chooseAuth(r, 'none');
+    await r.press('http://localhost:8181\r\n', KEY.enter);
+    expect(r.frame()).toMatch(/REST Catalog URL\* http:\/\/localhost:8181\n/);
+    expect(r.frame()).not.toContain('✗');
+  });
+
   it('leaves cleanly on Ctrl-C without saving', async () => {
     const ctx = testContext();
     const { r, done } = await start(ctx);
@@ -285,7 +293,7 @@ describe('setup wizard', () => {
     await r.press('http://localhost:8181', KEY.ctrlC);
     await waitUntil(() => done.mock.calls.length > 0);
     expect(done).toHaveBeenCalledWith({ saved: false, profileName: 'prod' });
-    expect(r.frame()).toContain('nothing was saved');
+    expect(r.frame()).toContain('Nothing was saved: profile "prod" is as it was.');
     expect(ctx.config.getProfile('prod')).toBeUndefined();
   });
 

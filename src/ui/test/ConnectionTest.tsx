@@ -1,12 +1,13 @@
 // The connection-test screen: live step list (Catalog, Object store), then diagnoses or the HTTP
 // trace. Thin: the state comes from useConnectionTest, the lines from layout.ts.
-import { Box, Text, useInput, useStdout } from 'ink';
+import { Box, Text, useInput } from 'ink';
 import { useState } from 'react';
 import { abandonedReport, toReport } from '../../check/reducer.js';
 import { CHAIN_TITLE, STEP_GLYPH, summaryLine, truncate } from '../../check/text.js';
 import type { CheckReport, Step } from '../../check/types.js';
 import type { Values } from '../../destination/fields.js';
 import { KeyHints } from '../components/KeyHints.js';
+import { useTerminalSize } from '../components/useTerminalSize.js';
 import {
   diagnosisPanel,
   type Line,
@@ -35,8 +36,6 @@ export interface ConnectionTestProps extends ConnectionTestOptions {
   /** Spinner frame interval; 0 shows a still frame (tests, screenshots). */
   spinnerMs?: number;
 }
-
-const DEFAULT_ROWS = 24;
 
 function toneProps(tone: Tone | undefined) {
   switch (tone) {
@@ -99,9 +98,8 @@ export function ConnectionTest({
   spinnerMs,
   ...opts
 }: ConnectionTestProps) {
-  const { stdout } = useStdout();
-  const width = Math.min(stdout.columns || MAX_WIDTH, MAX_WIDTH);
-  const rows = stdout.rows || DEFAULT_ROWS;
+  const size = useTerminalSize();
+  const width = Math.min(size.columns, MAX_WIDTH);
   const { state, start, cancel } = useConnectionTest(values, opts);
   const [verbose, setVerbose] = useState(false);
   const [offset, setOffset] = useState(0);
@@ -109,7 +107,7 @@ export function ConnectionTest({
   const finished = state.phase === 'done';
   const titleColumn = titleWidth(state.steps);
   const lines = verbose ? tracePanel(state, width) : diagnosisPanel(state, width);
-  const panel = scrollPanel(lines, offset, panelHeight(rows, state.steps.length));
+  const panel = scrollPanel(lines, offset, panelHeight(size.rows, state.steps.length));
 
   useInput((input, key) => {
     if (input === '\x03' || (key.ctrl && input === 'c')) {

@@ -1,0 +1,131 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { emptyValues, type Values } from '../../../src/destination/fields.js';
+import { listWindow, truncate, wrappedRows } from '../../../src/ui/components/layout.js';
+import { readJsonArgument } from '../../../src/ui/setup/json-file.js';
+import {
+  type Action,
+  formRows,
+  initialState,
+  reducer,
+  reviewLines,
+  secretEnvVars,
+  type WizardState,
+} from '../../../src/ui/setup/model.js';
+
+function run(state: WizardState, ...actions: Action[]): WizardState {
+  return actions.reduce(reducer, state);
+}
+
+describe('wizard reducer', () => {
+  it('keeps values typed on a screen when going back and forth', () => {
+    let s = run(initialState('p', emptyValues()), { type: 'move', delta: 1 }, { type: 'enter' });
+    expect(s.step).toBe('fields');
+    s = run(s, { type: 'edit', id: 'catalogUrl', value: 'http://localhost:8181' }, { type: 'back' });
+    expect(s.step).toBe('authType');
+    s = run(s, { type: 'enter' });
+    expect(s.values.fields.catalogUrl).toBe('http://localhost:8181');
+  });
+
+  it('derives the rows from the registry: auth rows follow the auth type, the version row leads advanced', () => {
+    const values: Values = { ...emptyValues('sigv4') };
+    expect(formRows('fields', values).map((r) => r.id)).toEqual([
+      'catalogUrl',
+      's3Path',
+      'region',
+      'signingName',
+      'signingRegion',
+    ]);
+    expect(formRows('advanced', values).map((r) => r.id)).toEqual([
+      'targetVersion',
+      'catalogName',
+      'arrowWrites',
+      'noIdentifierFields',
+    ]);
+    expect(formRows('advanced', { ...values, targetVersion: '0.3.4' }).map((r) => r.id)).not.toContain(
+      'catalogName',
+    );
+  });
+
+  it('fills an emptied version with latest when it is left', () => {
+    let s = run(initialState('p', emptyValues()), { type: 'enter' });
+    s = { ...s, step: 'advanced' };
+    s = run(s, { type: 'edit', id: 'targetVersion', value: '' }, { type: 'move', delta: 1 });
+    expect(s.values.targetVersion).toBe('latest');
+  });
+
+  it('reviews secrets masked and lists the FLOE_* variables a profile without stored secrets needs', () => {
+    const values: Values = {
+      ...emptyValues('oauth2'),
+      fields: {
+        credential: 'client:very-secret-XYZW',
+        accessKey: 'AKIAEXAMPLE0000',
+        secretKey: 'abcdefghijkl',
+      },
+    };
+    const review = reviewLines(values);
+    expect(review.find((l) => l.label === 'REST Credential')?.value).toBe('••••XYZW');
+    expect(JSON.stringify(review)).not.toContain('very-secret');
+    expect(secretEnvVars(values)).toEqual(['FLOE_CREDENTIAL', 'FLOE_ACCESS_KEY', 'FLOE_SECRET_KEY']);
+  });
+
+  it('offers the keychain choice only when the keychain was the target', () => {
+    const saving: WizardState = { ...initialState('p', emptyValues()), step: 'saving' };
+    expect(run(saving, { type: 'saveFailed', keychainReason: 'no bus', message: 'x' }).step).toBe('keychain');
+    const toFile = { ...saving, storage: 'file' as const };
+    expect(
+      run(toFile, { type: 'saveFailed', keychainReason: 'no bus', message: 'no keychain' }),
+    ).toMatchObject({
+      step: 'saveError',
+      saveError: 'no keychain',
+    });
+  });
+});
+
+describe('layout helpers', () => {
+  it('truncates to one line with an ellipsis', () => {
+    expect(truncate('abcdef', 4)).toBe('abc…');
+    expect(truncate('ab\ncd', 10)).toBe('ab cd');
+    expect(truncate('abc', 3)).toBe('abc');
+  });
+
+  it('counts word-wrapped rows', () => {
+    expect(wrappedRows('aaa bbb ccc', 7)).toBe(2);
+    expect(wrappedRows('a'.repeat(25), 10)).toBe(3);
+    expect(wrappedRows('', 10)).toBe(1);
+  });
+
+  it('always shows the focused item and never exceeds the budget when items fit', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 1, max: 4 }), { minLength: 1, maxLength: 30 }),
+        fc.nat(),
+        fc.integer({ min: 6, max: 30 }),
+        (heights, f, budget) => {
+          const focus = f % heights.length;
+          const w = listWindow(heights, focus, budget);
+          expect(w.start).toBeLessThanOrEqual(focus);
+          expect(w.end).toBeGreaterThan(focus);
+          const used =
+            heights.slice(w.start, w.end).reduce((a, b) => a + b, 0) +
+            (w.hiddenAbove > 0 ? 1 : 0) +
+            (w.hiddenBelow > 0 ? 1 : 0);
+          expect(used).toBeLessThanOrEqual(Math.max(budget, heights[focus]! + 2));
+        },
+      ),
+    );
+  });
+});
+
+describe('@path for the JSON field', () => {
+  it('explains an empty path and a directory', () => {
+    expect(readJsonArgument('@', 'Key')).toEqual({
+      ok: false,
+      message: 'Key: give a file path after "@", e.g. @./key.json',
+    });
+    expect(readJsonArgument('@/tmp', 'Key')).toEqual({
+      ok: false,
+      message: 'Key: cannot read /tmp (it is a directory)',
+    });
+  });
+});

@@ -14,6 +14,7 @@ export const HELP = `Usage: floe jobs [--json] [--project ID] [--url URL] [--ref
 
 Without an action: the interactive jobs browser on a terminal; a table (or --json) otherwise.
 Actions:
+  list        print the jobs as a table (what a non-terminal run does by default)
   sync ID     start a sync now            pause ID / resume ID   pause or resume the schedule
   cancel ID   cancel the running sync     tasks ID               list the runs of a job
   logs ID     print a run's log lines (default: the latest run)

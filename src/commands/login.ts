@@ -18,7 +18,7 @@ import {
   urlFlag,
 } from '../management/session.js';
 import { ManagementError } from '../management/types.js';
-import { accounts, fromEnv, KeychainUnavailableError } from '../secrets/store.js';
+import { accounts, fromEnv, KeychainUnavailableError, type SecretBackend } from '../secrets/store.js';
 
 export const HELP = `Usage: floe login [--url URL] [--username NAME] [--password-stdin] [--remember-password]
        floe login --status [--url URL]
@@ -144,6 +144,16 @@ async function fallbackStorage(reason: string, ctx: ReturnType<typeof openContex
   return choice;
 }
 
+/** Removes what an earlier login left in a storage no longer used (best effort). */
+async function forget(backend: SecretBackend, origin: string, username: string): Promise<void> {
+  try {
+    await backend.delete(accounts.session(origin));
+    await backend.delete(accounts.password(origin, username));
+  } catch (error) {
+    if (!(error instanceof KeychainUnavailableError)) throw error;
+  }
+}
+
 async function login(url: string, flags: LoginFlags): Promise<number> {
   const ctx = openContext();
   const origin = originOf(url);
@@ -196,6 +206,9 @@ async function login(url: string, flags: LoginFlags): Promise<number> {
     if (remember) await backend.set(account, password);
     else await backend.delete(account);
   }
+
+  const stale = backendFor(ctx, previous?.secretStorage);
+  if (stale && stale.kind !== backend?.kind) await forget(stale, origin, previous?.username ?? username);
 
   ctx.config.setManagement({ url, username, project, secretStorage: storage, rememberPassword: remember });
   process.stdout.write(

@@ -160,3 +160,25 @@ describe('checkIcebergConfig (the olake check stand-in)', () => {
     catalog.close();
   });
 });
+
+describe('session lifetime', () => {
+  it('ends sessions after sessionTtlMs on the server while the cookie still says 30 days', async () => {
+    const short = await startOlakeUiEmulator({ sessionTtlMs: 0 });
+    const login = await request(`${short.url}/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: 'password' }),
+    });
+    await login.body.dump();
+    const setCookie = String(login.headers['set-cookie']);
+    expect(setCookie).toContain('Max-Age=2592000');
+    const check = await request(`${short.url}/auth/check`, {
+      headers: { cookie: setCookie.split(';')[0] as string },
+    });
+    expect([check.statusCode, await check.body.json()]).toEqual([
+      401,
+      { success: false, message: 'Not authenticated' },
+    ]);
+    await short.close();
+  });
+});

@@ -122,6 +122,22 @@ describe('the session in the OS keychain', () => {
     expect((await run(['login', '--status'])).code).toBe(4);
   });
 
+  it('moves the session out of the keychain when it is stored in the file instead', async () => {
+    expect((await run(['login', '--password-stdin'], { input: PASSWORD })).code).toBe(0);
+    expect(keychainAccounts()).toContain(`session/${ui.url}`);
+    const moved = await run(['login', '--password-stdin', '--insecure-storage'], { input: PASSWORD });
+    expect(moved.code).toBe(0);
+    expect(keychainAccounts()).not.toContain(`session/${ui.url}`);
+    const secrets = JSON.parse(readFileSync(join(configDir, 'secrets.json'), 'utf8')) as Record<
+      string,
+      string
+    >;
+    expect(Object.keys(secrets)).toEqual([`session/${ui.url}`]);
+    expect((await run(['jobs', '--json'])).code).toBe(0);
+    expect((await run(['logout'])).code).toBe(0);
+    expect(JSON.parse(readFileSync(join(configDir, 'secrets.json'), 'utf8'))).toEqual({});
+  });
+
   it('printed neither the password nor a cookie', () => {
     expect(runs.length).toBeGreaterThan(8);
     for (const r of runs) expect(leaks(r, [PASSWORD, ...sessionCookies(ui)])).toEqual([]);

@@ -33,7 +33,8 @@ function requestLine(req: HttpRequest): string {
 }
 
 function statusText(status: number): string {
-  return `${status} ${STATUS_CODES[status] ?? ''}`.trim();
+  const reason = status === 419 ? 'Authentication Timeout' : STATUS_CODES[status];
+  return `${status} ${reason ?? ''}`.trim();
 }
 
 export function isJsonType(contentType: string | undefined): boolean {

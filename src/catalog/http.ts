@@ -68,15 +68,18 @@ const TIMEOUTS = new Set([
   'TimeoutError',
 ]);
 
+/** The most specific string code on the error or its causes (DOMException codes are numbers). */
 function errorCode(error: unknown): string {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
-    const code = (current as NodeJS.ErrnoException).code;
-    if (code && code !== 'UND_ERR_SOCKET') return code;
+    const code: unknown = (current as NodeJS.ErrnoException).code;
+    if (typeof code === 'string' && code && code !== 'UND_ERR_SOCKET') return code;
     if (current.name === 'TimeoutError') return 'TimeoutError';
     current = current.cause;
   }
-  return error instanceof Error ? ((error as NodeJS.ErrnoException).code ?? error.name) : 'UNKNOWN';
+  if (!(error instanceof Error)) return 'UNKNOWN';
+  const code: unknown = (error as NodeJS.ErrnoException).code;
+  return typeof code === 'string' && code ? code : error.name;
 }
 
 /** Classifies an error thrown while connecting or exchanging; `timedOut` says our timer fired. */
@@ -85,7 +88,8 @@ export function classifyError(error: unknown, cancelled: boolean, timedOut: bool
   const code = errorCode(error);
   const message = error instanceof Error ? error.message : String(error);
   if (cancelled) return new NetworkFailure('cancelled', 'ABORTED', 'cancelled');
-  if (timedOut || TIMEOUTS.has(code)) return new NetworkFailure('timeout', code, message);
+  if (timedOut) return new NetworkFailure('timeout', 'TIMEOUT', message);
+  if (TIMEOUTS.has(code)) return new NetworkFailure('timeout', code, message);
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME' || code === 'EAI_FAIL')
     return new NetworkFailure('dns', code, message);
   if (code === 'ECONNREFUSED') return new NetworkFailure('refused', code, message);

@@ -122,6 +122,7 @@ describe('network', () => {
       'catalog.config',
     );
     expect(d.what).toContain('300 ms');
+    expect(d.evidence.errorCode).toBe('TIMEOUT');
   });
 });
 
@@ -402,6 +403,7 @@ describe('bearer and OAuth2', () => {
       'catalog.config',
     );
     expect(d.evidence).toMatchObject({ status: 419, errorCode: 'AuthenticationTimeoutException' });
+    expect(d.what).toContain('419 Authentication Timeout');
     expect(d.cause).toContain('expired');
   });
 

@@ -1,6 +1,14 @@
 // Runs the catalog chain and collects what it emitted.
 import { catalogChain } from '../../src/catalog/index.js';
-import type { Chain, CheckEvent, Diagnosis, Step, TraceEntry } from '../../src/check/types.js';
+import {
+  type Chain,
+  type CheckEvent,
+  type Diagnosis,
+  diagnosisSchema,
+  type Step,
+  stepSchema,
+  type TraceEntry,
+} from '../../src/check/types.js';
 import type { AuthType, FieldId, Values } from '../../src/destination/fields.js';
 
 export interface RunResult {
@@ -27,14 +35,25 @@ export async function runChain(
   opts: { timeoutMs?: number; signal?: AbortSignal; chain?: Chain; onEvent?: (e: CheckEvent) => void } = {},
 ): Promise<RunResult> {
   const events: CheckEvent[] = [];
+  const invalid: string[] = [];
   await (opts.chain ?? catalogChain)(v, {
     emit: (e) => {
+      // Every event must satisfy the shared contract's schemas (checked after the run: the chain
+      // would swallow a throw from emit).
+      const check =
+        e.type === 'step'
+          ? stepSchema.safeParse(e.step)
+          : e.type === 'diagnosis'
+            ? diagnosisSchema.safeParse(e.diagnosis)
+            : null;
+      if (check && !check.success) invalid.push(`${e.type}: ${check.error.message}`);
       events.push(e);
       opts.onEvent?.(e);
     },
     signal: opts.signal ?? new AbortController().signal,
     timeoutMs: opts.timeoutMs ?? 5000,
   });
+  if (invalid.length) throw new Error(`events break the contract:\n${invalid.join('\n')}`);
   const last = new Map<string, Step>();
   for (const e of events) if (e.type === 'step') last.set(e.step.id, e.step);
   const steps = [...last.values()];

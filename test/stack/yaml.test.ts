@@ -73,7 +73,7 @@ describe('toYaml', () => {
   it('keeps identifiers plain and quotes what YAML would read as something else', () => {
     expect(scalar('CATALOG_IO__IMPL')).toBe('CATALOG_IO__IMPL');
     expect(scalar('/mnt/config/source.json')).toBe('/mnt/config/source.json');
-    for (const word of ['true', 'no', 'null', '5s', '8181', '-fsS', '${VAR}', 'a: b', 'http://x', ''])
+    for (const word of ['true', 'no', 'null', '5s', '8181', '-fsS', '$HOME', '{a}', 'a: b', 'http://x', ''])
       expect(scalar(word)).toBe(JSON.stringify(word));
   });
 

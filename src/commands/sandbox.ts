@@ -1,5 +1,253 @@
-import { FloeError } from '../cli/io.js';
+// floe sandbox: a REST catalog, an S3-compatible store and the OLake UI on loopback, to try floe
+// without any infrastructure. With --open, a ready "sandbox" profile and OLake UI session, then the
+// home screen in this process; the sandbox stops when the home screen is left.
+import type { Context } from '../cli/context.js';
+import { openContext } from '../cli/context.js';
+import { canPrompt, EXIT, parseCommandArgs, UsageError } from '../cli/io.js';
+import { saveProfile } from '../cli/profiles.js';
+import type { Values } from '../destination/fields.js';
+import { ManagementClient } from '../management/client.js';
+import type { SessionStorage } from '../management/session.js';
+import { originOf, saveJar } from '../management/session.js';
+import { DEFAULT_JOBS, SANDBOX, type Sandbox, startSandbox } from '../sandbox/index.js';
+import { accounts, KeychainUnavailableError } from '../secrets/store.js';
 
-export async function run(_argv: string[]): Promise<number> {
-  throw new FloeError('"sandbox" is not available yet');
+export const PROFILE = 'sandbox';
+
+export const HELP = `Usage: floe sandbox [--open] [--jobs N]
+
+Starts, on 127.0.0.1, an Iceberg REST-catalog emulator (port 8181), an S3-compatible object store
+(s3rver, on a free port, data in a temporary directory) and an OLake UI emulator (port 8000), then
+prints their addresses and credentials. These are sandbox credentials, not secrets. A busy port is
+replaced by the next free one, and the banner says so.
+
+The catalog accepts OAuth2 client credentials, a bearer token and SigV4 signatures made with the
+object store's keys, so every auth type but Google can be tried. s3rver does not verify signatures: its access key is S3RVER, and any secret key works.
+
+Flags:
+  --open     also create (or update) the profile "sandbox" and log in to the OLake UI, then open the
+             home screen; leaving the home screen stops the sandbox (needs a terminal)
+  --jobs N   how many jobs the OLake UI emulator holds (default ${DEFAULT_JOBS})
+  --help     this help
+
+Without --open it serves until Ctrl-C (exit code 130; 143 on SIGTERM). Stopping it in any way removes
+its temporary data. Exit codes: 0 ok, 1 failure, 2 usage, 130 interrupted.`;
+
+/** The sandbox as a profile: OAuth2 against the catalog, s3rver as the object store. */
+export function sandboxValues(sandbox: Sandbox): Values {
+  return {
+    authType: 'oauth2',
+    storage: 's3-compatible',
+    targetVersion: 'latest',
+    fields: {
+      catalogUrl: sandbox.catalog.url,
+      s3Path: SANDBOX.s3Path,
+      region: SANDBOX.region,
+      oauth2Uri: sandbox.catalog.tokenUrl,
+      credential: `${SANDBOX.oauth.clientId}:${SANDBOX.oauth.clientSecret}`,
+      scope: SANDBOX.oauth.scope,
+      s3Endpoint: sandbox.s3.url,
+      accessKey: sandbox.s3.accessKey,
+      secretKey: sandbox.s3.secretKey,
+    },
+  };
+}
+
+/** The profile's secrets as the FLOE_* variables floe reads at run time. */
+export function sandboxSecretEnv(sandbox: Sandbox): Record<string, string> {
+  return {
+    FLOE_CREDENTIAL: `${SANDBOX.oauth.clientId}:${SANDBOX.oauth.clientSecret}`,
+    FLOE_ACCESS_KEY: sandbox.s3.accessKey,
+    FLOE_SECRET_KEY: sandbox.s3.secretKey,
+  };
+}
+
+/** `floe setup` arguments (after "setup") that create the sandbox profile with the secrets from the env. */
+export function setupArgs(sandbox: Sandbox): string[] {
+  const fields = sandboxValues(sandbox).fields;
+  return [
+    '--profile',
+    PROFILE,
+    '--yes',
+    '--auth-type',
+    'oauth2',
+    '--catalog-url',
+    String(fields.catalogUrl),
+    '--oauth2-uri',
+    String(fields.oauth2Uri),
+    '--scope',
+    SANDBOX.oauth.scope,
+    '--storage',
+    's3-compatible',
+    '--s3-path',
+    SANDBOX.s3Path,
+    '--region',
+    SANDBOX.region,
+    '--s3-endpoint',
+    sandbox.s3.url,
+  ];
+}
+
+/** Where the profile's secrets went: the keychain, or this process's FLOE_* variables. */
+export type SecretsPlace = 'keychain' | 'env';
+
+/** Creates or updates the "sandbox" profile; without a keychain, sets the FLOE_* variables instead. */
+export async function prepareProfile(
+  ctx: Context,
+  sandbox: Sandbox,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ secrets: SecretsPlace; reason?: string }> {
+  const values = sandboxValues(sandbox);
+  try {
+    await saveProfile(ctx, PROFILE, values, 'keychain');
+    return { secrets: 'keychain' };
+  } catch (error) {
+    if (!(error instanceof KeychainUnavailableError)) throw error;
+    Object.assign(env, sandboxSecretEnv(sandbox));
+    ctx.config.saveProfile(PROFILE, values, 'env', []);
+    return { secrets: 'env', reason: error.reason };
+  }
+}
+
+/**
+ * Logs in to the OLake UI emulator as "floe login" does: the session (and the password, for silent
+ * re-login) in the keychain, else only in this process, through FLOE_PASSWORD.
+ */
+export async function prepareSession(
+  ctx: Context,
+  sandbox: Sandbox,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ storage: SessionStorage; reason?: string }> {
+  const { username, password, project } = SANDBOX.olake;
+  const client = new ManagementClient({ url: sandbox.olake.url });
+  const origin = originOf(sandbox.olake.url);
+  let storage: SessionStorage = 'keychain';
+  let reason: string | undefined;
+  try {
+    await client.login(username, password);
+    const keychain = ctx.vault.backend('keychain');
+    await saveJar(keychain, origin, client.jar);
+    await keychain.set(accounts.password(origin, username), password);
+  } catch (error) {
+    if (!(error instanceof KeychainUnavailableError)) throw error;
+    storage = 'env';
+    reason = error.reason;
+    env.FLOE_PASSWORD = password;
+  } finally {
+    await client.close();
+  }
+  ctx.config.setManagement({
+    url: sandbox.olake.url,
+    username,
+    project,
+    secretStorage: storage,
+    rememberPassword: storage === 'keychain',
+  });
+  return reason === undefined ? { storage } : { storage, reason };
+}
+
+const quote = (arg: string) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`);
+
+/** The endpoints and credentials. */
+export function banner(sandbox: Sandbox, jobs: number): string {
+  const { catalog, s3, olake } = sandbox;
+  const lines = [
+    'floe sandbox: local services on 127.0.0.1 (sandbox credentials, not secrets)',
+    ...sandbox.notices.map((notice) => `! ${notice}`),
+    '',
+    `REST catalog   ${catalog.url}`,
+    `  warehouse    ${SANDBOX.s3Path} (prefix "${SANDBOX.bucket}"; namespaces default, olake, olake.staging)`,
+    `  OAuth2       token URI ${catalog.tokenUrl}`,
+    `               credential ${SANDBOX.oauth.clientId}:${SANDBOX.oauth.clientSecret}, scope ${SANDBOX.oauth.scope}`,
+    `  Bearer       token ${SANDBOX.token}`,
+    `  SigV4        signing name ${SANDBOX.sigv4.signingName}, signing region ${SANDBOX.sigv4.region}`,
+    `               with the object store's keys (OLake signs with the storage keys)`,
+    `Object store   ${s3.url} (s3rver, path style; bucket "${s3.bucket}", region ${SANDBOX.region})`,
+    `  keys         access key ${s3.accessKey}, secret key ${s3.secretKey}`,
+    '               s3rver does not verify signatures: any secret key works with that access key',
+    `  data         ${s3.directory} (removed when the sandbox stops)`,
+    `OLake UI       ${olake.url}`,
+    `  login        ${SANDBOX.olake.username} / ${SANDBOX.olake.password}, project ${SANDBOX.olake.project}, ${jobs} jobs`,
+  ];
+  return lines.join('\n');
+}
+
+/** How to point floe at a running sandbox from another terminal. */
+export function usageLines(sandbox: Sandbox): string {
+  const env = sandboxSecretEnv(sandbox);
+  const assignments = Object.entries(env).map(([k, v]) => `${k}=${quote(v)}`);
+  return [
+    'Point floe at it (from another terminal):',
+    `  ${assignments.join(' ')} \\`,
+    `    floe setup ${setupArgs(sandbox).map(quote).join(' ')}`,
+    `  floe test --profile ${PROFILE}`,
+    `  floe login --url ${sandbox.olake.url}        (password: ${SANDBOX.olake.password})`,
+    '  floe jobs',
+    '',
+    'Ctrl-C stops the sandbox and removes its data.',
+  ].join('\n');
+}
+
+function positiveInt(raw: string | undefined): number {
+  if (raw === undefined) return DEFAULT_JOBS;
+  if (!/^\d{1,6}$/.test(raw))
+    throw new UsageError([`--jobs must be a whole number, not "${raw}"`], 'sandbox');
+  return Number(raw);
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const { values: flags } = parseCommandArgs('sandbox', argv, {
+    open: { type: 'boolean' },
+    jobs: { type: 'string' },
+    help: { type: 'boolean' },
+  });
+  if (flags.help) {
+    process.stdout.write(`${HELP}\n`);
+    return EXIT.OK;
+  }
+  const jobs = positiveInt(flags.jobs);
+  if (flags.open && !canPrompt())
+    throw new UsageError(
+      [
+        '--open needs a terminal (it opens the home screen); without one, run "floe sandbox" and point floe at it',
+      ],
+      'sandbox',
+    );
+
+  const sandbox = await startSandbox({ jobs });
+  // SIGINT/SIGTERM end the process from src/cli/main.ts (exit 130/143); the sandbox's exit hook then
+  // removes its data, and this one says so.
+  const goodbye = () => process.stderr.write('\nSandbox stopped; its temporary data was removed.\n');
+  process.once('exit', goodbye);
+  try {
+    process.stdout.write(`${banner(sandbox, jobs)}\n\n`);
+    if (!flags.open) {
+      process.stdout.write(`${usageLines(sandbox)}\n`);
+      return await new Promise<never>(() => {});
+    }
+    return await openHome(sandbox);
+  } finally {
+    process.off('exit', goodbye);
+    await sandbox.stop();
+    goodbye();
+  }
+}
+
+async function openHome(sandbox: Sandbox): Promise<number> {
+  const ctx = openContext();
+  const profile = await prepareProfile(ctx, sandbox);
+  const session = await prepareSession(ctx, sandbox);
+  process.stdout.write(
+    profile.secrets === 'keychain'
+      ? `✓ Profile "${PROFILE}" saved; its secrets are in the OS keychain.\n`
+      : `! Profile "${PROFILE}" saved without secrets (the OS keychain cannot be used: ${profile.reason})\n` +
+          '  FLOE_CREDENTIAL, FLOE_ACCESS_KEY and FLOE_SECRET_KEY are set in this process only.\n',
+  );
+  process.stdout.write(
+    session.storage === 'keychain'
+      ? `✓ Logged in to ${sandbox.olake.url} as ${SANDBOX.olake.username}; session in the OS keychain.\n`
+      : `! Logged in to ${sandbox.olake.url} as ${SANDBOX.olake.username} for this run only (FLOE_PASSWORD is set in this process).\n`,
+  );
+  const home = await import('./home.js');
+  return home.run([]);
 }

@@ -1,0 +1,239 @@
+// The local sandbox behind `floe sandbox`: a REST-catalog emulator, an S3-compatible server and the
+// OLake UI emulator on loopback, with fixed, printable credentials. Used by the command, the tests,
+// the benchmarks and the screenshots. No React here.
+//
+// The catalog emulator checks one auth mode per server, so the catalog address is a small front that
+// sends SigV4-signed requests (Authorization: AWS4-HMAC-SHA256 …) to a SigV4 emulator and everything
+// else to a bearer/OAuth2 one. Headers pass through unchanged, so signatures over Host still verify.
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type CatalogEmulator, startCatalogEmulator } from './catalog/index.js';
+import { type OlakeUiEmulator, seedJobs, startOlakeUiEmulator } from './olake-ui/index.js';
+import { S3RVER_ACCESS_KEY, S3RVER_SECRET_KEY, type S3Server, startS3Server } from './s3.js';
+
+export const DEFAULT_PORTS = { catalog: 8181, olake: 8000, s3: 0 } as const;
+export const DEFAULT_JOBS = 50;
+/** How many ports after a busy preferred one are tried before any free port. */
+const PORT_ATTEMPTS = 10;
+const PROXY_TIMEOUT_MS = 30_000;
+const HOST = '127.0.0.1';
+
+/** Sandbox credentials: fixed so they can be printed and typed. None of them is a real secret. */
+export const SANDBOX = {
+  bucket: 'warehouse',
+  s3Path: 's3://warehouse',
+  region: 'us-east-1',
+  basePath: '/api/catalog',
+  namespaces: [['default'], ['olake'], ['olake', 'staging']],
+  oauth: { clientId: 'floe-sandbox', clientSecret: 'sandbox-client-secret', scope: 'catalog' },
+  token: 'sandbox-bearer-token',
+  /** OLake signs catalog requests with the storage keys, so the SigV4 catalog takes s3rver's. */
+  sigv4: { signingName: 'glue', region: 'us-east-1' },
+  olake: { username: 'admin', password: 'password', project: '123' },
+} as const;
+
+export interface SandboxPorts {
+  /** Preferred ports; when busy, the next ones are tried, then any free port. 0: any free port. */
+  catalog?: number;
+  olake?: number;
+  s3?: number;
+}
+
+export interface SandboxOptions {
+  ports?: SandboxPorts;
+  /** Seeded OLake UI jobs; default 50. */
+  jobs?: number;
+}
+
+export interface SandboxCatalog {
+  /** The REST catalog URL (with its base path). */
+  url: string;
+  port: number;
+  /** The OAuth2 token endpoint. */
+  tokenUrl: string;
+  /** The bearer/OAuth2 and SigV4 emulators behind the front (for tests: recorded requests, faults). */
+  bearer: CatalogEmulator;
+  sigv4: CatalogEmulator;
+}
+
+export interface SandboxOlake {
+  url: string;
+  port: number;
+  emulator: OlakeUiEmulator;
+}
+
+export interface Sandbox {
+  catalog: SandboxCatalog;
+  s3: S3Server;
+  olake: SandboxOlake;
+  /** One sentence per service moved off its preferred port, e.g. "8181 is busy; the catalog is on 8182". */
+  notices: string[];
+  /** Stops everything and removes the temporary data; safe to call twice. */
+  stop(): Promise<void>;
+}
+
+const isAddressInUse = (error: unknown) => (error as { code?: unknown }).code === 'EADDRINUSE';
+
+/** Starts `start` on `preferred`, else the next ports, else any free one; notes a move. */
+async function onFreePort<T extends { port: number }>(
+  what: string,
+  preferred: number,
+  start: (port: number) => Promise<T>,
+  notices: string[],
+): Promise<T> {
+  const candidates =
+    preferred === 0 ? [0] : [...Array.from({ length: PORT_ATTEMPTS }, (_, i) => preferred + i), 0];
+  for (const port of candidates) {
+    try {
+      const started = await start(port);
+      if (preferred !== 0 && started.port !== preferred)
+        notices.push(`${preferred} is busy; the ${what} is on ${started.port}`);
+      return started;
+    } catch (error) {
+      if (!isAddressInUse(error) || port === 0) throw error;
+    }
+  }
+  throw new Error(`no free port for the ${what}`);
+}
+
+function forward(req: IncomingMessage, res: ServerResponse, port: number): void {
+  const upstream = httpRequest(
+    { host: HOST, port, method: req.method, path: req.url, headers: req.headers, timeout: PROXY_TIMEOUT_MS },
+    (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    },
+  );
+  upstream.on('timeout', () => upstream.destroy(new Error('catalog emulator timed out')));
+  upstream.on('error', () => {
+    if (res.headersSent) res.destroy();
+    else {
+      res.writeHead(502, { 'content-type': 'application/json' });
+      res.end('{"error":{"message":"Bad Gateway","type":"BadGatewayException","code":502}}');
+    }
+  });
+  req.pipe(upstream);
+}
+
+async function startFront(port: number, bearer: CatalogEmulator, sigv4: CatalogEmulator) {
+  const server: Server = createServer((req, res) => {
+    const signed = /^AWS4-HMAC-SHA256\s/i.test(req.headers.authorization ?? '');
+    forward(req, res, signed ? sigv4.port : bearer.port);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, HOST, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return { server, port: (server.address() as AddressInfo).port };
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const ports = { ...DEFAULT_PORTS, ...options.ports };
+  const notices: string[] = [];
+  const stops: (() => Promise<void>)[] = [];
+  let s3: S3Server | undefined;
+  const removeData = () => s3?.removeData();
+  process.once('exit', removeData);
+  let stopped: Promise<void> | undefined;
+  const stopAll = () => {
+    stopped ??= (async () => {
+      await Promise.allSettled([...stops].reverse().map((stop) => stop()));
+      process.off('exit', removeData);
+    })();
+    return stopped;
+  };
+
+  try {
+    s3 = await onFreePort(
+      'object store',
+      ports.s3,
+      (port) => startS3Server({ port, bucket: SANDBOX.bucket }),
+      notices,
+    );
+    const started = s3;
+    stops.push(() => started.close());
+
+    const common = {
+      host: HOST,
+      basePath: SANDBOX.basePath,
+      warehouses: [SANDBOX.s3Path],
+      prefix: SANDBOX.bucket,
+      namespaces: SANDBOX.namespaces.map((ns) => [...ns]),
+    };
+    const bearer = await startCatalogEmulator({
+      ...common,
+      auth: 'bearer',
+      tokens: [SANDBOX.token],
+      clients: [
+        { id: SANDBOX.oauth.clientId, secret: SANDBOX.oauth.clientSecret, scopes: [SANDBOX.oauth.scope] },
+      ],
+    });
+    stops.push(() => bearer.close());
+    const sigv4 = await startCatalogEmulator({
+      ...common,
+      auth: 'sigv4',
+      sigv4: {
+        service: SANDBOX.sigv4.signingName,
+        region: SANDBOX.sigv4.region,
+        keys: [{ accessKeyId: S3RVER_ACCESS_KEY, secretAccessKey: S3RVER_SECRET_KEY }],
+      },
+    });
+    stops.push(() => sigv4.close());
+    const front = await onFreePort(
+      'catalog',
+      ports.catalog,
+      (port) => startFront(port, bearer, sigv4),
+      notices,
+    );
+    stops.push(() => closeServer(front.server));
+
+    const emulator = await onFreePort(
+      'OLake UI',
+      ports.olake,
+      (port) =>
+        startOlakeUiEmulator({
+          host: HOST,
+          port,
+          users: { [SANDBOX.olake.username]: SANDBOX.olake.password },
+          project: SANDBOX.olake.project,
+          jobs: seedJobs(options.jobs ?? DEFAULT_JOBS, 1, Date.now(), SANDBOX.olake.project),
+        }),
+      notices,
+    );
+    stops.push(() => emulator.close());
+
+    const catalogUrl = `http://${HOST}:${front.port}${SANDBOX.basePath}`;
+    return {
+      catalog: {
+        url: catalogUrl,
+        port: front.port,
+        tokenUrl: `${catalogUrl}/v1/oauth/tokens`,
+        bearer,
+        sigv4,
+      },
+      s3: started,
+      olake: { url: emulator.url, port: emulator.port, emulator },
+      notices,
+      stop: stopAll,
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}

@@ -16,6 +16,8 @@ export function explainKeychainError(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   if (/autolaunch D-Bus|given address is empty|Failed to connect to socket/i.test(message))
     return 'there is no D-Bus session bus (usual over SSH or in containers), so no Secret Service can be reached.';
+  if (/Could not connect/i.test(message))
+    return 'the D-Bus session bus named in DBUS_SESSION_BUS_ADDRESS cannot be reached, so no Secret Service can be asked.';
   if (/collection\/login|does not exist at path|locked|No such secret collection/i.test(message))
     return 'the login keyring is missing or locked; unlock it (e.g. gnome-keyring-daemon --unlock) and try again.';
   if (/Cannot find module|ERR_MODULE_NOT_FOUND|libsecret|\.node/i.test(message))

@@ -86,13 +86,26 @@ function frequency(cron: string, wide: boolean): string {
   return `${human} (${cron.trim()})`;
 }
 
-/** Column widths including one space of padding; the name takes what is left (14 at 80 columns). */
-const COLUMNS = { marker: 2, route: 19, state: 12, when: 11, active: 9 };
+/** Column widths including one space of padding; the name takes what is left. */
+const COLUMNS = { marker: 2, route: 19, state: 12, when: 11, lastRun: 13, active: 9 };
+
+/** Glyph and relative time in one column, for narrow terminals (the glyph names the state; ? explains). */
+function LastRunShort({ job, now }: { job: Job; now: number }) {
+  const look = stateLook(job.last_run_state);
+  return (
+    <Text color={look.color}>
+      {look.glyph} {look === NEVER ? NEVER.word : (relativeTime(job.last_run_time, now) ?? look.word)}
+    </Text>
+  );
+}
 
 function JobTable({ state, columns, now }: { state: JobsState; columns: number; now: number }) {
   const wide = columns >= 110;
+  // Below 100 columns the state word moves to the detail view so names keep about 23 characters at 80.
+  const compact = columns < 100;
   const freqWidth = wide ? 28 : 13;
-  const fixed = COLUMNS.marker + COLUMNS.route + freqWidth + COLUMNS.state + COLUMNS.when + COLUMNS.active;
+  const runWidth = compact ? COLUMNS.lastRun : COLUMNS.state + COLUMNS.when;
+  const fixed = COLUMNS.marker + COLUMNS.route + freqWidth + runWidth + COLUMNS.active;
   const nameWidth = Math.max(8, columns - fixed);
   const rows = state.visible.slice(state.top, state.top + state.pageSize);
   return (
@@ -102,8 +115,14 @@ function JobTable({ state, columns, now }: { state: JobsState; columns: number; 
         <Cell width={nameWidth}>NAME</Cell>
         <Cell width={COLUMNS.route}>SOURCE → DEST</Cell>
         <Cell width={freqWidth}>FREQUENCY</Cell>
-        <Cell width={COLUMNS.state}>LAST RUN</Cell>
-        <Cell width={COLUMNS.when}>WHEN</Cell>
+        {compact ? (
+          <Cell width={COLUMNS.lastRun}>LAST RUN</Cell>
+        ) : (
+          <>
+            <Cell width={COLUMNS.state}>LAST RUN</Cell>
+            <Cell width={COLUMNS.when}>WHEN</Cell>
+          </>
+        )}
         <Cell width={COLUMNS.active}>STATUS</Cell>
       </Box>
       {rows.map((index, offset) => {
@@ -119,10 +138,18 @@ function JobTable({ state, columns, now }: { state: JobsState; columns: number; 
             </Cell>
             <Cell width={COLUMNS.route}>{route(job)}</Cell>
             <Cell width={freqWidth}>{frequency(job.frequency, wide)}</Cell>
-            <Cell width={COLUMNS.state}>
-              <StateText state={job.last_run_state} />
-            </Cell>
-            <Cell width={COLUMNS.when}>{relativeTime(job.last_run_time, now) ?? NEVER.word}</Cell>
+            {compact ? (
+              <Cell width={COLUMNS.lastRun}>
+                <LastRunShort job={job} now={now} />
+              </Cell>
+            ) : (
+              <>
+                <Cell width={COLUMNS.state}>
+                  <StateText state={job.last_run_state} />
+                </Cell>
+                <Cell width={COLUMNS.when}>{relativeTime(job.last_run_time, now) ?? NEVER.word}</Cell>
+              </>
+            )}
             <Cell width={COLUMNS.active}>
               <ActiveText active={job.activate} />
             </Cell>
@@ -302,6 +329,7 @@ const HELP: Hints = [
   ['P', 'switch project'],
   ['?', 'this help'],
   ['q  Ctrl-C', 'quit'],
+  ['Last run', '✓ completed  ✗ failed  ● running  ⊘ canceled  – never'],
 ];
 
 function Help() {

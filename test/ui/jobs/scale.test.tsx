@@ -72,6 +72,7 @@ describe('80 columns', () => {
         advanced_settings: { max_discover_threads: 50, note: 'x'.repeat(200) },
       }),
       makeJob(2, { last_run_state: 'WORKFLOW_EXECUTION_STATUS_TERMINATED' }),
+      neverRan(3, { activate: false }),
     ]);
     api.tasks.set(1, [makeTask(1), makeTask(2, { status: 'Failed' })]);
     api.logs.set(makeTask(1).file_path, [
@@ -79,7 +80,11 @@ describe('80 columns', () => {
     ]);
     const m = await mount({ api }, { columns: 80 });
     fits(m.frame());
-    expect(m.frame()).toContain('› a_really_lon… postgres → iceberg');
+    // Below 100 columns the state is its glyph next to the time, leaving the name 23 characters.
+    expect(m.frame()).toMatch(
+      /› a_really_long_job_name… postgres → iceberg Mondays 09:… ✓ 3 h ago +● active/,
+    );
+    expect(m.frame()).toMatch(/job-00003 .* – never +○ paused/);
     expect(m.frame()).toMatch(
       /↑↓ move\s+\/ filter\s+s sort\s+Enter open\s+n\/p\/c actions\s+R refresh\s+\? help\s+q quit/,
     );

@@ -1,5 +1,65 @@
-import { FloeError } from '../cli/io.js';
+// floe stack: writes a docker compose test stack (REST catalog, Postgres, MinIO, OLake) for a profile.
+import { openContext } from '../cli/context.js';
+import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
+import { type LoadedProfile, loadProfile } from '../cli/profiles.js';
+import { FIELD_BY_ID } from '../destination/fields.js';
+import { stackFiles, writeStackFiles } from '../stack/files.js';
+import { nextSteps } from '../stack/next.js';
+import { planStack } from '../stack/plan.js';
 
-export async function run(_argv: string[]): Promise<number> {
-  throw new FloeError('"stack" is not available yet');
+export const HELP = `Usage: floe stack [--profile NAME] [--output DIR] [--force]
+
+Writes DIR/compose.yaml and DIR/.env: a local test stack matching the profile, with an Iceberg REST
+catalog (apache/iceberg-rest-fixture on Postgres) on :8181, MinIO on :9000 with the profile's bucket,
+and OLake's sync tool (compose profile "sync"), all on the docker network "olake-network".
+The bucket, warehouse and region come from the profile's S3 Path and Region, the keys from the profile
+when it has them (S3-compatible storage only); anything else is a default or generated. Without a
+profile (none exists and --profile is not given) the stack uses s3://warehouse and us-east-1.
+Secrets go to DIR/.env only (mode 0600); compose.yaml references them as \${VAR}.
+
+Flags:
+  --profile NAME   profile to match (default: the only one, or "default"; none: defaults)
+  --output DIR     where to write (default: ./floe-stack)
+  --force          replace existing files
+  --help           this help`;
+
+async function chooseProfile(name: string | undefined): Promise<LoadedProfile | undefined> {
+  const ctx = openContext();
+  if (name === undefined && ctx.config.profileNames().length === 0) return undefined;
+  const profile = await loadProfile(ctx, name);
+  const missing = profile.missing.filter((id) => id === 'accessKey' || id === 'secretKey');
+  if (missing.length > 0 && profile.values.storage === 's3-compatible')
+    throw new FloeError(
+      `Profile "${profile.name}" has no value for: ${missing.map((id) => `${FIELD_BY_ID[id].label} (${FIELD_BY_ID[id].env})`).join(', ')}.`,
+      'Set the variables named above, so that the stack uses the profile’s keys.',
+    );
+  return profile;
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const { values: flags } = parseCommandArgs('stack', argv, {
+    profile: { type: 'string' },
+    output: { type: 'string', short: 'o', default: 'floe-stack' },
+    force: { type: 'boolean', default: false },
+    help: { type: 'boolean' },
+  });
+  if (flags.help) {
+    process.stdout.write(`${HELP}\n`);
+    return EXIT.OK;
+  }
+  if (flags.output.trim() === '')
+    throw new UsageError(['--output: give a directory, e.g. --output floe-stack'], 'stack');
+  const profile = await chooseProfile(flags.profile);
+  const plan = planStack(profile);
+  const files = stackFiles(flags.output, plan);
+  writeStackFiles(flags.output, files, flags.force);
+  const lines = [
+    ...files.map((f) => `Wrote ${f.path}${f.secret ? ' (mode 0600, holds the secrets)' : ''}`),
+    `Stack for ${profile ? `profile "${profile.name}"` : 'no profile (defaults)'}: warehouse ${plan.settings.warehouse}, region ${plan.settings.region}`,
+    ...plan.notes,
+    '',
+    ...nextSteps(flags.output, plan, profile),
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+  return EXIT.OK;
 }

@@ -170,6 +170,30 @@ describe('auth types', () => {
     expect(emu.requests[1]!.url).toBe('/v1/catalogs/123456789012/namespaces?pageToken=&pageSize=1');
   });
 
+  it('sigv4: an S3 Tables bucket-ARN prefix, percent-encoded, is inserted as given and signed as sent', async () => {
+    const arn = encodeURIComponent('arn:aws:s3tables:us-east-1:123456789012:bucket/lake');
+    const emu = await start({
+      auth: 'sigv4',
+      sigv4: {
+        service: 's3tables',
+        region: 'us-east-1',
+        keys: [{ accessKeyId: 'AKIAFLOETEST', secretAccessKey: 'secret-key-1' }],
+      },
+      prefix: arn,
+    });
+    const result = await runChain(
+      values('sigv4', {
+        catalogUrl: emu.url,
+        signingName: 's3tables',
+        signingRegion: 'us-east-1',
+        accessKey: 'AKIAFLOETEST',
+        secretKey: 'secret-key-1',
+      }),
+    );
+    allOk(result);
+    expect(emu.requests[1]!.url).toBe(`/v1/${arn}/namespaces?pageToken=&pageSize=1`);
+  });
+
   it('sigv4: a bearer token also set moves to Original-Authorization', async () => {
     const emu = await start({
       auth: 'sigv4',

@@ -508,7 +508,8 @@ export async function startCatalogEmulator(options: CatalogEmulatorOptions = {})
     if (fault && applyFault(fault, faultKey, res)) return;
     if (route === 'token') return tokenEndpoint(req, res, body, `${origin}${path}`);
     const rest = path.startsWith(`${basePath}/v1/`) ? path.slice(basePath.length) : '';
-    const nsBase = prefix ? `/v1/${prefix}/namespaces` : '/v1/namespaces';
+    // The prefix may be advertised percent-encoded (an S3 Tables bucket ARN); paths are compared decoded.
+    const nsBase = prefix ? `/v1/${decodeURIComponent(prefix)}/namespaces` : '/v1/namespaces';
     const known = rest === '/v1/config' || rest === nsBase || rest.startsWith(`${nsBase}/`);
     if (!known) return icebergError(res, 404, 'NotFoundException', `No route for ${req.method} ${path}`);
     const principal = await authenticate(req, res, body);

@@ -2,7 +2,7 @@
 // else the profile list and the usage. The chosen action runs its command module after Ink unmounts,
 // then the home screen comes back.
 import { openContext } from '../cli/context.js';
-import { canPrompt, EXIT, parseCommandArgs } from '../cli/io.js';
+import { canPrompt, EXIT, UsageError } from '../cli/io.js';
 import { type CommandModule, usage } from '../cli/main.js';
 import type { HomeAction } from '../ui/home/model.js';
 import { plainHome } from '../ui/home/model.js';
@@ -46,7 +46,7 @@ export async function homeLoop(
 }
 
 export async function run(argv: string[]): Promise<number> {
-  parseCommandArgs('home', argv, {});
+  if (argv.length > 0) throw new UsageError([`unknown flag "${argv[0]}"`]);
   const ctx = openContext();
   if (!canPrompt()) {
     process.stdout.write(`${plainHome(ctx)}\n\n${usage()}\n`);

@@ -12,7 +12,7 @@ import {
 } from '../../destination/fields.js';
 import { KeychainUnavailableError, type SecretStorage } from '../../secrets/store.js';
 import { ChoiceList } from '../components/ChoiceList.js';
-import { truncate } from '../components/layout.js';
+import { truncate, wrappedRows } from '../components/layout.js';
 import { chromeRows, type Hint, Screen } from '../components/Screen.js';
 import { useTerminalSize } from '../components/useTerminalSize.js';
 import { Form } from './Form.js';
@@ -88,8 +88,9 @@ export function Wizard({ ctx, profileName, initial, storage, onSaved, onDone }: 
     if (key.escape) return dispatch({ type: 'back' });
     const leaving = key.upArrow || key.downArrow || key.tab || key.return;
     if (leaving && !resolveFileReference(state, dispatch)) return;
-    if (key.upArrow || (key.tab && key.shift)) dispatch({ type: 'move', delta: -1 });
-    else if (key.downArrow || key.tab) dispatch({ type: 'move', delta: 1 });
+    const reviewMax = reviewView(state, width, size.rows - 1).max;
+    if (key.upArrow || (key.tab && key.shift)) dispatch({ type: 'move', delta: -1, reviewMax });
+    else if (key.downArrow || key.tab) dispatch({ type: 'move', delta: 1, reviewMax });
     else if (key.return) dispatch({ type: 'enter' });
     else if (input === ' ') dispatch({ type: 'toggle' });
   });
@@ -157,6 +158,20 @@ function resolveFileReference(state: WizardState, dispatch: (a: Action) => void)
   }
   dispatch({ type: 'edit', id: row.id, value: read.value });
   return true;
+}
+
+function reviewHints(scrolls: boolean): Hint[] {
+  return [...(scrolls ? ([['↑/↓', 'scroll']] as Hint[]) : []), ['Enter', 'save'], ['Esc', 'back'], QUIT];
+}
+
+/** How many review lines fit, and how far the review can scroll. */
+function reviewView(state: WizardState, width: number, height: number) {
+  const total = reviewLines(state.values).length;
+  const issueRows = state.reviewIssues.reduce((sum, i) => sum + wrappedRows(`✗ ${i.message}`, width), 0);
+  const room = height - chromeRows(reviewHints(false), width) - 2 - issueRows;
+  if (total <= room) return { scrolls: false, rows: total, max: 0 };
+  const rows = Math.max(height - chromeRows(reviewHints(true), width) - 4 - issueRows, 1);
+  return { scrolls: true, rows, max: total - rows };
 }
 
 function WizardScreen({
@@ -246,20 +261,27 @@ function WizardScreen({
   if (step === 'review') {
     const lines = reviewLines(values);
     const labelWidth = Math.max(...lines.map((l) => l.label.length)) + 2;
+    const view = reviewView(state, width, height);
+    const hints = reviewHints(view.scrolls);
+    const start = Math.min(state.reviewScroll, view.max);
+    const shown = view.scrolls ? lines.slice(start, start + view.rows) : lines;
+    const below = lines.length - start - shown.length;
     return (
       <Screen
         title={title}
         position={position}
         subtitle="Review: check the values, then save"
         width={width}
-        hints={[['Enter', 'save'], back, QUIT]}
+        hints={hints}
       >
-        {lines.map((line) => (
+        {view.scrolls && <Text dimColor>{start > 0 ? `  ↑ ${start} more` : ' '}</Text>}
+        {shown.map((line) => (
           <Text key={line.label}>
             {`  ${line.label.padEnd(labelWidth)}`}
             {truncate(line.value, Math.max(width - labelWidth - 2, 10))}
           </Text>
         ))}
+        {view.scrolls && <Text dimColor>{below > 0 ? `  ↓ ${below} more` : ' '}</Text>}
         <Box marginTop={1}>
           <Text>{truncate(`Secrets: ${secretsPlace(ctx, state.storage, values)}`, width)}</Text>
         </Box>

@@ -73,10 +73,13 @@ export interface WizardState {
   saveError?: string;
   /** Issues found when Enter was pressed on the review. */
   reviewIssues: FieldIssue[];
+  /** First review line shown, when the review is taller than the terminal. */
+  reviewScroll: number;
 }
 
 export type Action =
-  | { type: 'move'; delta: number }
+  /** `reviewMax`: the last first-line the review can scroll to at the terminal's size. */
+  | { type: 'move'; delta: number; reviewMax?: number }
   | { type: 'enter' }
   | { type: 'back' }
   | { type: 'edit'; id: RowId; value: string }
@@ -105,6 +108,7 @@ export function initialState(
     blocked: false,
     storage,
     reviewIssues: [],
+    reviewScroll: 0,
   };
 }
 
@@ -190,7 +194,7 @@ function clampFocus(state: WizardState, step: FormStep, focus: number): WizardSt
 }
 
 function go(state: WizardState, step: Step): WizardState {
-  const next = { ...state, step, blocked: false, reviewIssues: [] };
+  const next = { ...state, step, blocked: false, reviewIssues: [], reviewScroll: 0 };
   return isFormStep(step) ? clampFocus(next, step, state.focus[step]) : next;
 }
 
@@ -251,6 +255,10 @@ export function reducer(state: WizardState, action: Action): WizardState {
         const left = leave(state, step);
         const count = formRows(step, left.values).length;
         return clampFocus(left, step, (left.focus[step] + action.delta + count) % count);
+      }
+      if (step === 'review') {
+        const last = action.reviewMax ?? 0;
+        return { ...state, reviewScroll: Math.min(Math.max(state.reviewScroll + action.delta, 0), last) };
       }
       return state;
     }

@@ -246,6 +246,6 @@ describe('floe (home command)', () => {
   });
 
   it('rejects flags it does not know', async () => {
-    await expect(run(['--nope'])).rejects.toThrow(/nope/);
+    await expect(run(['--nope'])).rejects.toThrow('unknown flag "--nope"');
   });
 });

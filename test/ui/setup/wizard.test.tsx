@@ -278,6 +278,23 @@ describe('setup wizard', () => {
     for (const frame of r.frames()) expect(frame).not.toContain(SENTINEL);
   });
 
+  it('scrolls the review when it is taller than the terminal', async () => {
+    const done = vi.fn();
+    rendered = await renderScreen(<Wizard ctx={testContext()} profileName="prod" onDone={done} />, 80, 16);
+    const r = rendered;
+    await walkToReview(r, 'google');
+    expect(r.frame()).toMatch(/↓ \d+ more/);
+    expect(r.frame()).not.toContain('Disable Identifier Tables');
+    expect(r.frame()).toContain('↑/↓ scroll');
+    expectFits([r.frame()], 80, 16);
+    for (let i = 0; i < 20; i++) await r.press(KEY.down);
+    expect(r.frame()).toContain('Disable Identifier Tables');
+    expect(r.frame()).toMatch(/↑ \d+ more/);
+    expectFits([r.frame()], 80, 16);
+    await r.press(KEY.up);
+    expect(r.frame()).not.toContain('Disable Identifier Tables');
+  });
+
   it('drops line breaks and tabs that come with a paste', async () => {
     const { r } = await start(testContext());
     await chooseAuth(r, 'none');

@@ -360,13 +360,14 @@ function Message({ title, lines, tone }: { title: string; lines: string[]; tone:
   );
 }
 
-function failureScreen(failure: Failure, project: string) {
+function failureScreen(failure: Failure, project: string, retrying: boolean) {
+  const retry = retrying ? 'Retrying…' : 'R to retry';
   if (failure.kind === 'network')
     return (
       <Message
         tone="error"
         title="Cannot reach the OLake server"
-        lines={[failure.message, '', 'Check that it is running and the address is right. R to retry.']}
+        lines={[failure.message, '', 'Check that it is running and the address is right.', retry]}
       />
     );
   if (failure.kind === 'not-found')
@@ -374,16 +375,24 @@ function failureScreen(failure: Failure, project: string) {
       <Message
         tone="error"
         title={`Project ${project} was not found`}
-        lines={[failure.message, '', 'P to switch project · R to retry']}
+        lines={[failure.message, '', `P to switch project · ${retry}`]}
       />
     );
   return (
-    <Message
-      tone="error"
-      title="The server answered with an error"
-      lines={[failure.message, '', 'R to retry']}
-    />
+    <Message tone="error" title="The server answered with an error" lines={[failure.message, '', retry]} />
   );
+}
+
+/**
+ * ink-text-input takes a pasted "text⏎" (one input chunk) as text; this submits the part before the
+ * line break instead, so a pasted password or filter never holds a newline.
+ */
+function lineInput(change: (value: string) => void, submit: (value: string) => void) {
+  return (value: string) => {
+    const cut = value.search(/[\r\n]/);
+    if (cut < 0) change(value);
+    else submit(value.slice(0, cut));
+  };
 }
 
 /** Cuts a name to `max` characters (at least 12) with an ellipsis, so a question keeps its y/N. */
@@ -418,6 +427,16 @@ export function JobsBrowser(props: JobsBrowserProps) {
   useEffect(() => {
     dispatch({ type: 'page-size', size: listPage });
   }, [listPage, dispatch]);
+
+  const submitPassword = (value: string) => {
+    setSecret('');
+    commands.submitPassword(value);
+  };
+  const submitProject = (value: string) => {
+    const project = value.trim();
+    if (project === '' || project === state.project) dispatch({ type: 'overlay-close' });
+    else commands.switchProject(project);
+  };
 
   const actionJob = (): Job | undefined => (state.view === 'detail' ? detailJob(state) : selectedJob(state));
 
@@ -542,11 +561,8 @@ export function JobsBrowser(props: JobsBrowserProps) {
           <TextInput
             value={secret}
             mask="*"
-            onChange={setSecret}
-            onSubmit={(value) => {
-              setSecret('');
-              commands.submitPassword(value);
-            }}
+            onChange={lineInput(setSecret, submitPassword)}
+            onSubmit={submitPassword}
           />
         </Box>
       </Box>
@@ -577,7 +593,7 @@ export function JobsBrowser(props: JobsBrowserProps) {
       ['q', 'quit'],
     ];
   } else if (state.phase === 'error' && state.failure) {
-    body = failureScreen(state.failure, state.project);
+    body = failureScreen(state.failure, state.project, state.refreshing);
     hints = [
       ['R', 'retry'],
       ['P', 'project'],
@@ -628,7 +644,13 @@ export function JobsBrowser(props: JobsBrowserProps) {
         <Text color="cyan">/</Text>
         <TextInput
           value={state.filter}
-          onChange={(text) => dispatch({ type: 'filter-change', text })}
+          onChange={lineInput(
+            (text) => dispatch({ type: 'filter-change', text }),
+            (text) => {
+              dispatch({ type: 'filter-change', text });
+              dispatch({ type: 'filter-apply' });
+            },
+          )}
           onSubmit={() => dispatch({ type: 'filter-apply' })}
         />
       </Box>
@@ -643,12 +665,8 @@ export function JobsBrowser(props: JobsBrowserProps) {
         <Text>Project: </Text>
         <TextInput
           value={overlay.draft}
-          onChange={(draft) => dispatch({ type: 'project-change', draft })}
-          onSubmit={(value) => {
-            const project = value.trim();
-            if (project === '' || project === state.project) dispatch({ type: 'overlay-close' });
-            else commands.switchProject(project);
-          }}
+          onChange={lineInput((draft) => dispatch({ type: 'project-change', draft }), submitProject)}
+          onSubmit={submitProject}
         />
       </Box>
     );

@@ -19,6 +19,14 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
+/** Names in the table, top to bottom. */
+function jobLines(frame: string) {
+  return frame
+    .split('\n')
+    .map((line) => /^[› ] (\S+)/.exec(line)?.[1])
+    .filter((name) => name !== undefined && name !== 'NAME');
+}
+
 function sample() {
   return new FakeApi([
     makeJob(1, { name: 'orders_to_lake', advanced_settings: { max_discover_threads: 50 } }),
@@ -102,18 +110,16 @@ describe('list', () => {
     expect(m.frame()).toContain('payments');
     await m.press('/', 'nothing-like-this');
     expect(m.frame()).toContain('No job matches “nothing-like-this”');
+    await m.press(KEY.escape, '/', 'payments\r');
+    expect(m.frame()).toContain('filter: payments (Esc clears)');
+    expect(jobLines(m.frame())).toEqual(['payments']);
   });
 
   it('cycles the sort with s: name, last run, state', async () => {
     const m = await mount({ api: sample() });
     await m.press('s');
     expect(m.frame()).toContain('sort last run');
-    const names = () =>
-      m
-        .frame()
-        .split('\n')
-        .map((line) => /^[› ] (\S+)/.exec(line)?.[1])
-        .filter((name) => name && name !== 'NAME');
+    const names = () => jobLines(m.frame());
     expect(names()).toEqual(['crm_contacts', 'orders_to_lake', 'payments', 'audit_log']);
     await m.press('s');
     expect(m.frame()).toContain('sort state');
@@ -381,7 +387,14 @@ describe('states', () => {
     expect(m.frame()).toContain('failed to list jobs: pq: relation "job" does not exist');
     expect(m.frame()).toContain('R to retry');
     api.listError = undefined;
+    let release: () => void = () => {};
+    api.hold = new Promise((resolve) => {
+      release = resolve;
+    });
     await m.press('R');
+    expect(m.frame()).toContain('Retrying…');
+    release();
+    await m.settle();
     expect(m.frame()).toContain('orders_to_lake');
   });
 

@@ -102,8 +102,11 @@ describe('session expiry', () => {
     expect(m.frame()).toContain('R to sign in again');
     await m.press('R');
     expect(m.frame()).toContain('Password:');
-    await m.press(PASSWORD, KEY.enter);
+    // Pasted with its line break, in one input chunk.
+    await m.press(`${PASSWORD}\r`);
+    expect(login.calls).toEqual([undefined, undefined, '<typed>']);
     expect(selectedRow(m.frame())).toContain('orders_to_lake');
+    expect(m.frames().some((frame) => frame.includes(PASSWORD))).toBe(false);
   });
 
   it('retries an action once after signing in again', async () => {

@@ -110,7 +110,8 @@ export function ConnectionTest({
   const panel = scrollPanel(lines, offset, panelHeight(size.rows, state.steps.length));
 
   useInput((input, key) => {
-    if (input === '\x03' || (key.ctrl && input === 'c')) {
+    // Keys typed quickly arrive as one chunk ("v\x03"): Ctrl-C anywhere in it still quits.
+    if (input.includes('\x03') || (key.ctrl && input === 'c')) {
       cancel();
       (onInterrupt ?? onDone)(abandonedReport(state));
     } else if (key.escape) {

@@ -204,6 +204,16 @@ describe('ConnectionTest screen', () => {
     t.unmount();
   });
 
+  it('still quits when Ctrl-C arrives in one chunk with other keys', async () => {
+    const never = new Promise<void>(() => {});
+    const t = setup(withStep(CATALOG_STEPS, 'catalog.config', { gate: never }));
+    await t.mount();
+    await t.press('v\x03');
+    expect(t.interrupted).toHaveLength(1);
+    expect(t.catalog.calls[0]?.opts.signal.aborted).toBe(true);
+    t.unmount();
+  });
+
   it('leaves a finished test with q', async () => {
     const t = setup();
     await t.mount();

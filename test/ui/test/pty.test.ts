@@ -4,7 +4,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import xterm from '@xterm/headless';
 import { spawn } from 'node-pty';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { ConfigStore } from '../../../src/config/store.js';
 import { tempConfigDir } from '../../support/cli.js';
 
@@ -69,6 +69,9 @@ function startFloe(args: string[]) {
       for (const w of [...waiters]) if (w.test()) waiters.splice(waiters.indexOf(w), 1) && w.resolve();
     });
   });
+  onTestFailed(() => {
+    console.error(`screen at failure:\n${screen()}\nlast output: ${JSON.stringify(raw.slice(-400))}`);
+  });
   const exited = new Promise<number>((resolve) => pty.onExit(({ exitCode }) => resolve(exitCode)));
   return {
     screen,
@@ -89,8 +92,10 @@ describe('floe test on a terminal', () => {
   it('shows running steps, cancels with Esc, leaves with q (exit 1)', async () => {
     const floe = startFloe(['test', '--timeout', '60']);
     await floe.waitFor('Connection test · silent');
-    await floe.waitFor('Esc cancel');
+    // A finished step means the screen has been up for a while, its keyboard handler included.
+    await floe.waitFor('✓ Connect to the catalog');
     expect(floe.screen()).toMatch(/Testing… \d+\/\d+ steps done/);
+    expect(floe.screen()).toContain('Esc cancel');
     floe.write('\u001B');
     await floe.waitFor('Test cancelled');
     expect(floe.screen()).toMatch(/⊘ /);
@@ -101,9 +106,9 @@ describe('floe test on a terminal', () => {
 
   it('Ctrl-C aborts the requests in flight, restores the terminal and exits 130', async () => {
     const floe = startFloe(['test', '--timeout', '60']);
-    await floe.waitFor('Esc cancel');
+    await floe.waitFor('✓ Connect to the catalog');
     floe.write('v');
-    await floe.waitFor('HTTP trace');
+    await floe.waitFor('HTTP trace (');
     for (const line of floe.screen().split('\n')) expect(line.length).toBeLessThanOrEqual(80);
     floe.write('\x03');
     expect(await floe.exited).toBe(130);

@@ -87,15 +87,25 @@ export async function resolveAwsCredentials(
     return { accessKeyId: keys.accessKeyId, secretAccessKey: keys.secretAccessKey };
   const { defaultProvider } = await import('@aws-sdk/credential-provider-node');
   const provider = defaultProvider({ timeout: timeoutMs, maxRetries: 0 });
+  const timer = AbortSignal.timeout(timeoutMs);
+  const stopped = AbortSignal.any([signal, timer]);
+  let onStop = () => {};
   const aborted = new Promise<never>((_, reject) => {
-    const stop = () => reject(new AwsCredentialsError('cancelled'));
-    if (signal.aborted) stop();
-    signal.addEventListener('abort', stop, { once: true });
+    onStop = () =>
+      reject(
+        new AwsCredentialsError(
+          timer.aborted ? `the AWS credential chain did not answer within ${timeoutMs} ms` : 'cancelled',
+        ),
+      );
+    if (stopped.aborted) onStop();
+    stopped.addEventListener('abort', onStop, { once: true });
   });
   try {
     return await Promise.race([provider(), aborted]);
   } catch (error) {
     throw error instanceof AwsCredentialsError ? error : new AwsCredentialsError((error as Error).message);
+  } finally {
+    stopped.removeEventListener('abort', onStop);
   }
 }
 

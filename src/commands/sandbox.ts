@@ -237,17 +237,19 @@ async function openHome(sandbox: Sandbox): Promise<number> {
   const ctx = openContext();
   const profile = await prepareProfile(ctx, sandbox);
   const session = await prepareSession(ctx, sandbox);
-  process.stdout.write(
+  const reason = profile.reason ?? session.reason;
+  const lines = [
+    ...(reason === undefined ? [] : [`! The OS keychain cannot be used: ${reason}`]),
     profile.secrets === 'keychain'
-      ? `✓ Profile "${PROFILE}" saved; its secrets are in the OS keychain.\n`
-      : `! Profile "${PROFILE}" saved without secrets (the OS keychain cannot be used: ${profile.reason})\n` +
-          '  FLOE_CREDENTIAL, FLOE_ACCESS_KEY and FLOE_SECRET_KEY are set in this process only.\n',
-  );
-  process.stdout.write(
+      ? `✓ Profile "${PROFILE}" saved, its secrets in the OS keychain.`
+      : `  Profile "${PROFILE}" stores no secrets: FLOE_CREDENTIAL, FLOE_ACCESS_KEY and\n` +
+        '  FLOE_SECRET_KEY are set in this process only.',
     session.storage === 'keychain'
-      ? `✓ Logged in to ${sandbox.olake.url} as ${SANDBOX.olake.username}; session in the OS keychain.\n`
-      : `! Logged in to ${sandbox.olake.url} as ${SANDBOX.olake.username} for this run only (FLOE_PASSWORD is set in this process).\n`,
-  );
+      ? `✓ Logged in to the OLake UI as ${SANDBOX.olake.username}, the session in the OS keychain.`
+      : `  Logged in to the OLake UI as ${SANDBOX.olake.username} for this run only (FLOE_PASSWORD is\n` +
+        '  set in this process).',
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
   const home = await import('./home.js');
   return home.run([]);
 }

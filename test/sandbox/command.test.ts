@@ -1,0 +1,122 @@
+// The built `floe sandbox` (npm run build) as a user runs it: the banner, busy default ports announced,
+// SIGINT stopping everything and removing the data (exit 130), and --open refused without a terminal.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SANDBOX } from '../../src/sandbox/index.js';
+import { floe, tempConfigDir } from '../management/support.js';
+
+const BIN = new URL('../../bin/floe.js', import.meta.url).pathname;
+
+/** Holds a port (or finds it already held by someone else): either way it is busy. */
+async function occupy(port: number): Promise<Server | undefined> {
+  const server = createServer();
+  return new Promise((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'EADDRINUSE' ? resolve(undefined) : reject(error),
+    );
+    server.listen(port, '127.0.0.1', () => resolve(server));
+  });
+}
+
+const blockers: (Server | undefined)[] = [];
+
+beforeAll(async () => {
+  blockers.push(await occupy(8181), await occupy(8000));
+});
+
+afterAll(async () => {
+  for (const server of blockers) if (server) await new Promise<void>((r) => server.close(() => r()));
+});
+
+interface Running {
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+  waitFor(text: string): Promise<void>;
+}
+
+function startSandboxCli(args: string[]): Running {
+  const env: NodeJS.ProcessEnv = { ...process.env, FLOE_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1' };
+  const child = spawn(process.execPath, [BIN, 'sandbox', ...args], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  const waiters: { text: string; resolve: () => void }[] = [];
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+    for (const w of [...waiters])
+      if (stdout.includes(w.text)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve();
+      }
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return {
+    child,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    exited,
+    waitFor: (text) =>
+      new Promise((resolve) => {
+        if (stdout.includes(text)) resolve();
+        else waiters.push({ text, resolve });
+      }),
+  };
+}
+
+describe('floe sandbox', () => {
+  it('prints the endpoints, moves off busy ports, and stops cleanly on SIGINT with exit 130', async () => {
+    const run = startSandboxCli(['--jobs', '7']);
+    try {
+      await run.waitFor('Ctrl-C stops the sandbox');
+      const out = run.stdout();
+      const catalog = /^! 8181 is busy; the catalog is on (\d+)$/m.exec(out);
+      const olake = /^! 8000 is busy; the OLake UI is on (\d+)$/m.exec(out);
+      expect(catalog, out).not.toBeNull();
+      expect(olake, out).not.toBeNull();
+      expect(out).toContain(`REST catalog   http://127.0.0.1:${catalog?.[1]}/api/catalog`);
+      expect(out).toContain(`OLake UI       http://127.0.0.1:${olake?.[1]}`);
+      expect(out).toContain(`credential ${SANDBOX.oauth.clientId}:${SANDBOX.oauth.clientSecret}`);
+      expect(out).toContain('s3rver does not verify signatures');
+      expect(out).toContain('7 jobs');
+      expect(out).toContain(`floe login --url http://127.0.0.1:${olake?.[1]}`);
+      expect(out).toMatch(/floe setup --profile sandbox --yes --auth-type oauth2 /);
+      const dir = /^ {2}data +(\S+) \(removed when the sandbox stops\)$/m.exec(out)?.[1] as string;
+      expect(existsSync(dir)).toBe(true);
+
+      const res = await fetch(`http://127.0.0.1:${olake?.[1]}/health`, { signal: AbortSignal.timeout(5000) });
+      expect(res.status).toBe(200);
+
+      run.child.kill('SIGINT');
+      expect(await run.exited).toBe(130);
+      expect(existsSync(dir)).toBe(false);
+      expect(run.stderr()).toContain('Sandbox stopped; its temporary data was removed.');
+      await expect(
+        fetch(`http://127.0.0.1:${olake?.[1]}/health`, { signal: AbortSignal.timeout(5000) }),
+      ).rejects.toThrow();
+    } finally {
+      run.child.kill('SIGKILL');
+    }
+  });
+
+  it('--open without a terminal exits 2 saying it needs one, starting nothing', async () => {
+    const run = await floe(['sandbox', '--open'], { configDir: tempConfigDir() });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--open needs a terminal');
+    expect(run.stdout).toBe('');
+  });
+
+  it('--jobs must be a number', async () => {
+    const run = await floe(['sandbox', '--jobs', 'many'], { configDir: tempConfigDir() });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--jobs must be a whole number');
+  });
+});

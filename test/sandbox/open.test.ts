@@ -1,0 +1,122 @@
+// What `floe sandbox --open` prepares before the home screen: the "sandbox" profile and a logged-in
+// OLake UI session, in the keychain when it works, else only in this process's FLOE_* variables.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Context } from '../../src/cli/context.js';
+import { loadProfile } from '../../src/cli/profiles.js';
+import { PROFILE, prepareProfile, prepareSession, sandboxValues } from '../../src/commands/sandbox.js';
+import { ConfigStore } from '../../src/config/store.js';
+import { validate } from '../../src/destination/schema.js';
+import { openSession } from '../../src/management/session.js';
+import { SANDBOX, type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { accounts, KeychainUnavailableError, type SecretBackend } from '../../src/secrets/store.js';
+import { openVault } from '../../src/secrets/vault.js';
+import { itWithService } from '../support/services.js';
+
+const JOBS = 9;
+let sandbox: Sandbox;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ ports: { catalog: 0, olake: 0, s3: 0 }, jobs: JOBS });
+});
+
+afterAll(async () => {
+  await sandbox.stop();
+});
+
+function context(env: NodeJS.ProcessEnv, keychain: 'real' | 'broken'): Context {
+  const config = new ConfigStore(mkdtempSync(join(tmpdir(), 'floe-sandbox-open-')));
+  const vault = openVault(config.secretsPath, env);
+  if (keychain === 'real') return { config, vault };
+  const refuse = () => Promise.reject(new KeychainUnavailableError('no Secret Service in this test.'));
+  const broken: SecretBackend = {
+    kind: 'keychain',
+    location: 'nowhere',
+    get: refuse,
+    set: refuse,
+    delete: refuse,
+  };
+  return {
+    config,
+    vault: {
+      ...vault,
+      backend: (kind) => (kind === 'keychain' ? broken : vault.backend(kind)),
+      saveProfileSecrets: (name, values, storage) =>
+        storage === 'keychain' ? refuse() : vault.saveProfileSecrets(name, values, storage),
+    },
+  };
+}
+
+async function jobsThroughSession(ctx: Context, env: NodeJS.ProcessEnv): Promise<number> {
+  const session = await openSession(ctx, { env });
+  try {
+    return (await session.client.listJobs(session.project)).length;
+  } finally {
+    await session.client.close();
+  }
+}
+
+describe('--open preparation', () => {
+  it('the sandbox profile is valid: OAuth2 against the catalog, s3rver as the store', () => {
+    const values = sandboxValues(sandbox);
+    expect(validate(values).ok).toBe(true);
+    expect(values.fields.catalogUrl).toBe(sandbox.catalog.url);
+    expect(values.fields.s3Endpoint).toBe(sandbox.s3.url);
+  });
+
+  it('without a keychain: no stored secrets, FLOE_* variables set here, an in-process session', async () => {
+    const env: NodeJS.ProcessEnv = {};
+    const ctx = context(env, 'broken');
+    const profile = await prepareProfile(ctx, sandbox, env);
+    expect(profile).toEqual({ secrets: 'env', reason: 'no Secret Service in this test.' });
+    expect(ctx.config.getProfile(PROFILE)).toMatchObject({ secretStorage: 'env', storedSecrets: [] });
+    expect(env).toMatchObject({
+      FLOE_CREDENTIAL: `${SANDBOX.oauth.clientId}:${SANDBOX.oauth.clientSecret}`,
+      FLOE_ACCESS_KEY: sandbox.s3.accessKey,
+      FLOE_SECRET_KEY: sandbox.s3.secretKey,
+    });
+    const loaded = await loadProfile(ctx, PROFILE);
+    expect(loaded.missing).toEqual([]);
+    expect(loaded.values).toEqual(sandboxValues(sandbox));
+
+    const session = await prepareSession(ctx, sandbox, env);
+    expect(session.storage).toBe('env');
+    expect(env.FLOE_PASSWORD).toBe(SANDBOX.olake.password);
+    expect(ctx.config.getManagement()).toMatchObject({
+      url: sandbox.olake.url,
+      secretStorage: 'env',
+      rememberPassword: false,
+    });
+    expect(await jobsThroughSession(ctx, env)).toBe(JOBS);
+  });
+
+  itWithService(process.env.FLOE_TEST_KEYRING, 'the Secret Service')(
+    'with a keychain: secrets and the session stored there, nothing put in the environment',
+    async () => {
+      const env: NodeJS.ProcessEnv = {};
+      const ctx = context(env, 'real');
+      const keychain = ctx.vault.backend('keychain');
+      const origin = new URL(sandbox.olake.url).origin;
+      try {
+        expect(await prepareProfile(ctx, sandbox, env)).toEqual({ secrets: 'keychain' });
+        expect(await prepareSession(ctx, sandbox, env)).toEqual({ storage: 'keychain' });
+        expect(env).toEqual({});
+        expect(ctx.config.getProfile(PROFILE)?.secretStorage).toBe('keychain');
+        expect(await keychain.get(accounts.profileSecret(PROFILE, 'secretKey'))).toBe(sandbox.s3.secretKey);
+        expect((await loadProfile(ctx, PROFILE)).values).toEqual(sandboxValues(sandbox));
+        expect(await keychain.get(accounts.session(origin))).toContain('olake-session');
+        expect(ctx.config.getManagement()).toMatchObject({
+          secretStorage: 'keychain',
+          rememberPassword: true,
+        });
+        expect(await jobsThroughSession(ctx, env)).toBe(JOBS);
+      } finally {
+        await ctx.vault.deleteProfileSecrets(PROFILE, 'keychain');
+        await keychain.delete(accounts.session(origin));
+        await keychain.delete(accounts.password(origin, SANDBOX.olake.username));
+      }
+    },
+  );
+});

@@ -7,6 +7,11 @@ export function shellWord(word: string): string {
   return /^[A-Za-z0-9_./:=@%+-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
+/** `.` looks a bare file name up in PATH: give it a directory. */
+function sourceable(path: string): string {
+  return path.includes('/') ? path : `./${path}`;
+}
+
 function sameUrl(value: unknown, expected: string): boolean {
   if (typeof value !== 'string') return false;
   try {
@@ -44,7 +49,7 @@ export function nextSteps(dir: string, plan: StackPlan, profile: ProfileInput | 
     const name = profile ? `${profile.name}-stack` : 'stack';
     const { settings } = plan;
     steps.push(
-      `  set -a; . ${shellWord(join(dir, '.env'))}; set +a    # FLOE_ACCESS_KEY and FLOE_SECRET_KEY for floe`,
+      `  set -a; . ${shellWord(sourceable(join(dir, '.env')))}; set +a    # FLOE_ACCESS_KEY and FLOE_SECRET_KEY for floe`,
       [
         `  floe setup --profile ${shellWord(name)} --yes --auth-type none`,
         `--catalog-url ${HOST_URLS.catalog} --s3-path ${shellWord(settings.warehouse)}`,

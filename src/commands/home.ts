@@ -2,8 +2,9 @@
 // else the profile list and the usage. The chosen action runs its command module after Ink unmounts,
 // then the home screen comes back.
 import { openContext } from '../cli/context.js';
-import { canPrompt, EXIT, UsageError } from '../cli/io.js';
+import { canPrompt, EXIT, FloeError, UsageError } from '../cli/io.js';
 import { type CommandModule, usage } from '../cli/main.js';
+import { KeychainUnavailableError } from '../secrets/store.js';
 import type { HomeAction } from '../ui/home/model.js';
 import { plainHome } from '../ui/home/model.js';
 
@@ -33,15 +34,28 @@ export function commandFor(action: HomeAction): [Command, string[]] | null {
   }
 }
 
-/** Shows the home screen, runs what was chosen, and comes back, until the user quits. */
+/**
+ * Shows the home screen, runs what was chosen, and comes back, until the user quits. A command's
+ * explained failure (not logged in, incomplete profile, no keychain) is printed and the home screen
+ * comes back; anything else ends floe.
+ */
 export async function homeLoop(
   next: () => Promise<HomeAction>,
   load: (command: Command) => Promise<CommandModule> = (command) => COMMANDS[command](),
+  stderr: Pick<NodeJS.WriteStream, 'write'> = process.stderr,
 ): Promise<number> {
   for (;;) {
     const command = commandFor(await next());
     if (!command) return EXIT.OK;
-    await (await load(command[0])).run(command[1]);
+    try {
+      await (await load(command[0])).run(command[1]);
+    } catch (error) {
+      if (error instanceof FloeError) {
+        stderr.write(`floe: ${error.message}\n${error.hint ? `${error.hint}\n` : ''}`);
+      } else if (error instanceof KeychainUnavailableError) {
+        stderr.write(`floe: ${error.message}\n`);
+      } else throw error;
+    }
   }
 }
 

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { FloeError } from '../../../src/cli/io.js';
 import type { CommandModule } from '../../../src/cli/main.js';
 import { saveProfile } from '../../../src/cli/profiles.js';
 import { homeLoop, run } from '../../../src/commands/home.js';
@@ -221,6 +222,30 @@ describe('floe (home command)', () => {
       ['jobs', []],
     ]);
     expect(next).toHaveBeenCalledTimes(6);
+  });
+
+  it("prints a command's explained failure and comes back; other errors end floe", async () => {
+    const actions: HomeAction[] = [{ type: 'jobs' }, { type: 'quit' }];
+    let out = '';
+    const stderr = {
+      write: (chunk: string) => {
+        out += chunk;
+        return true;
+      },
+    };
+    const failing = async (): Promise<CommandModule> => ({
+      run: async () => {
+        throw new FloeError('Not logged in.', 'Run "floe login".', 4);
+      },
+    });
+    expect(await homeLoop(async () => actions.shift()!, failing, stderr)).toBe(0);
+    expect(out).toBe('floe: Not logged in.\nRun "floe login".\n');
+    const broken = async (): Promise<CommandModule> => ({
+      run: async () => {
+        throw new TypeError('bug');
+      },
+    });
+    await expect(homeLoop(async () => ({ type: 'jobs' }), broken, stderr)).rejects.toThrow('bug');
   });
 
   it('prints the profiles and the usage without a terminal', async () => {

@@ -1,6 +1,7 @@
 // The connection-test orchestrator: runs the catalog and storage chains concurrently, masks secrets
 // in their events, streams the events to a listener and folds them into a CheckReport.
 import type { Values } from '../destination/fields.js';
+import type { CheckDiagnosisCode } from './diagnoses.js';
 import { eventRedactor } from './redact.js';
 import { type CheckState, checkReducer, initialCheckState, toReport, unfinishedSteps } from './reducer.js';
 import type { Chain, CheckEvent, CheckReport } from './types.js';
@@ -35,6 +36,7 @@ export interface RunCheckOptions {
 }
 
 const CHAIN_LABEL = { catalog: 'REST catalog', storage: 'object store' } as const;
+const INTERNAL_ERROR: CheckDiagnosisCode = 'CHECK_INTERNAL_ERROR';
 
 /** Resolves `graceMs` after `signal` aborts; `clear` stops the timer. */
 function afterAbort(signal: AbortSignal, graceMs: number): { promise: Promise<void>; clear: () => void } {
@@ -78,7 +80,7 @@ export async function runCheck(values: Values, opts: RunCheckOptions): Promise<C
       emit({
         type: 'diagnosis',
         diagnosis: {
-          code: 'CHECK_INTERNAL_ERROR',
+          code: INTERNAL_ERROR,
           step: first?.id ?? name,
           what: `The ${CHAIN_LABEL[name]} check stopped on an unexpected error`,
           cause: (error instanceof Error ? error.message : String(error)).slice(0, 300),

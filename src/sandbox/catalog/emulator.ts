@@ -364,8 +364,8 @@ export async function startCatalogEmulator(options: CatalogEmulatorOptions = {})
     if (basic) {
       const decoded = Buffer.from(basic[1]!, 'base64').toString('utf8');
       const i = decoded.indexOf(':');
-      id = decodeURIComponent(decoded.slice(0, i));
-      secret = decodeURIComponent(decoded.slice(i + 1));
+      id = decodeURIComponent(i < 0 ? decoded : decoded.slice(0, i));
+      secret = i < 0 ? '' : decodeURIComponent(decoded.slice(i + 1));
     }
     const client = (options.clients ?? []).find((c) => c.id === id);
     if (!client || client.secret !== secret)

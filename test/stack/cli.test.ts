@@ -1,6 +1,6 @@
 // `floe stack` from the built CLI (npm run build), without a terminal, with a temporary config directory.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect } from 'vitest';
@@ -18,6 +18,20 @@ const KEYS = { FLOE_ACCESS_KEY: 'sentinel-access-77d1', FLOE_SECRET_KEY: 'sentin
 
 function outDir(): string {
   return join(mkdtempSync(join(tmpdir(), 'floe-stack-cli-')), 'stack');
+}
+
+/** A config directory with an S3-compatible profile "dev" pointing at the stack, keys in the secrets file. */
+function saveProfile(s3Path: string, region: string): string {
+  const config = tempConfigDir();
+  const setup = runCli(
+    ['setup', '--yes', '--profile', 'dev', '--insecure-storage', '--catalog-url', 'http://localhost:8181']
+      .concat(['--s3-path', s3Path, '--region', region, '--storage', 's3-compatible'])
+      .concat(['--s3-endpoint', 'http://localhost:9000']),
+    { env: { FLOE_CONFIG_DIR: config, ...KEYS } },
+  );
+  expect(setup.stderr).not.toMatch(/floe: /);
+  expect(setup.status).toBe(0);
+  return config;
 }
 
 function envOf(dir: string): Record<string, string> {
@@ -63,29 +77,7 @@ describe('floe stack', () => {
   });
 
   it("uses a saved profile's bucket, region and keys, and then only needs floe test", () => {
-    const config = tempConfigDir();
-    const setup = runCli(
-      [
-        'setup',
-        '--yes',
-        '--profile',
-        'dev',
-        '--insecure-storage',
-        '--catalog-url',
-        'http://localhost:8181',
-        '--s3-path',
-        's3://lake-data/raw',
-        '--region',
-        'eu-central-1',
-        '--storage',
-        's3-compatible',
-        '--s3-endpoint',
-        'http://localhost:9000',
-      ],
-      { env: { FLOE_CONFIG_DIR: config, ...KEYS } },
-    );
-    expect(setup.stderr).not.toMatch(/floe: /);
-    expect(setup.status).toBe(0);
+    const config = saveProfile('s3://lake-data/raw', 'eu-central-1');
     const dir = outDir();
     const r = runCli(['stack', '--output', dir], { env: { FLOE_CONFIG_DIR: config } });
     expect(r.stderr).toBe('');
@@ -101,6 +93,16 @@ describe('floe stack', () => {
       expect(compose).not.toContain(secret);
       expect(r.stdout).not.toContain(secret);
     }
+  });
+
+  it("fails (exit 1) naming the variables when the profile's stored keys are gone", () => {
+    const config = saveProfile('s3://lake', 'us-east-1');
+    rmSync(join(config, 'secrets.json'));
+    const r = runCli(['stack', '-o', outDir()], { env: { FLOE_CONFIG_DIR: config } });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(
+      'floe: Profile "dev" has no value for: Access Key (FLOE_ACCESS_KEY), Secret Key (FLOE_SECRET_KEY).',
+    );
   });
 
   it('fails (exit 1) for a profile that does not exist', () => {

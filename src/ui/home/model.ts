@@ -20,13 +20,15 @@ function secretsOf(
   secretsPath: string,
 ): Pick<ProfileRow, 'secrets' | 'secretsDetail'> {
   if (stored.secretStorage === 'env') {
-    const vars = applicableFields(profileValues(stored))
-      .filter((def) => def.secret && def.env)
-      .map((def) => def.env);
-    return {
-      secrets: 'env',
-      secretsDetail: vars.length > 0 ? `read from ${vars.join(', ')} at run time` : 'none needed',
-    };
+    const values = profileValues(stored);
+    const secret = applicableFields(values).filter((def) => def.secret && def.env);
+    const required = secret.filter((def) => def.required(values)).map((def) => def.env);
+    const optional = secret.filter((def) => !def.required(values)).map((def) => def.env);
+    const detail = [
+      required.length > 0 ? `read from ${required.join(', ')} at run time` : 'none required',
+      ...(optional.length > 0 ? [`(${optional.join(', ')} if set)`] : []),
+    ].join(' ');
+    return { secrets: 'env', secretsDetail: detail };
   }
   if (stored.storedSecrets.length === 0) return { secrets: 'none', secretsDetail: 'none stored' };
   if (stored.secretStorage === 'file')

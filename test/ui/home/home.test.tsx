@@ -101,6 +101,16 @@ describe('home screen', () => {
     expect(onAction).toHaveBeenCalledExactlyOnceWith(action);
   });
 
+  it('names the variables a profile without stored secrets reads', async () => {
+    const ctx = testContext();
+    await saveProfile(ctx, 'ci', { ...PROD, fields: { ...PROD.fields, token: undefined } }, 'env');
+    const { r } = await start(ctx);
+    expect(r.frame()).toMatch(/› ci\s+token\s+http:\/\/polaris:8181\/api\/catalog\s+env/);
+    expect(r.text()).toContain(
+      '"ci": Bearer token; secrets read from FLOE_TOKEN at run time (FLOE_ACCESS_KEY, FLOE_SECRET_KEY if set)',
+    );
+  });
+
   it('asks a valid, unused name for a new profile', async () => {
     const { r, onAction } = await start(await withProfiles());
     await r.press('n');

@@ -3,6 +3,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import { CATALOG_DIAGNOSES } from '../../src/catalog/diagnoses.js';
+import { CHECK_DIAGNOSES } from '../../src/check/diagnoses.js';
 import { STORAGE_DIAGNOSES } from '../../src/storage/diagnoses.js';
 
 const DOC = new URL('../../docs/diagnoses.md', import.meta.url);
@@ -29,6 +30,12 @@ ${table(CATALOG_DIAGNOSES)}
 | Code | Meaning |
 |---|---|
 ${table(STORAGE_DIAGNOSES)}
+
+## The test itself
+
+| Code | Meaning |
+|---|---|
+${table(CHECK_DIAGNOSES)}
 `;
 }
 

@@ -217,7 +217,14 @@ function sameTask(a: Task, b: Task): boolean {
   return a.file_path === b.file_path && a.start_time === b.start_time;
 }
 
-export function jobsReducer(state: JobsState, action: Action): JobsState {
+/** Actions after which an action's message has been seen and gives way to the filter or refresh status. */
+const DISMISS_NOTICE = new Set<Action['type']>(['move', 'move-to', 'page', 'filter-open', 'sort-cycle']);
+
+export function jobsReducer(previous: JobsState, action: Action): JobsState {
+  const state =
+    previous.notice && previous.notice.tone !== 'busy' && DISMISS_NOTICE.has(action.type)
+      ? { ...previous, notice: undefined }
+      : previous;
   switch (action.type) {
     case 'load-start':
       return { ...state, refreshing: true };

@@ -165,6 +165,16 @@ describe('jobsReducer', () => {
     expect(state.detail?.logs?.loading).toBe(true);
   });
 
+  it('keeps an action’s message until the user moves on, but not while it is still running', () => {
+    let state = run(loaded(), { type: 'notice', tone: 'busy', text: 'Starting a sync of audit…' });
+    state = run(state, { type: 'move', by: 1 });
+    expect(state.notice?.tone).toBe('busy');
+    state = run(state, { type: 'notice', tone: 'ok', text: 'sync triggered' }, { type: 'help-toggle' });
+    expect(state.notice?.text).toBe('sync triggered');
+    state = run(state, { type: 'help-toggle' }, { type: 'move', by: 1 });
+    expect(state.notice).toBeUndefined();
+  });
+
   it('switching project starts over but keeps the sort and filter', () => {
     const state = run(
       loaded(),

@@ -84,7 +84,8 @@ export function Wizard({ ctx, profileName, initial, storage, onSaved, onDone }: 
   const width = Math.min(size.columns, 100);
 
   useInput((input, key) => {
-    if (key.ctrl && input === 'c') return dispatch({ type: 'cancel' });
+    // Ctrl-C can also arrive inside a chunk of other keys (typing ahead, a slow terminal).
+    if ((key.ctrl && input === 'c') || input.includes('\x03')) return dispatch({ type: 'cancel' });
     if (key.escape) return dispatch({ type: 'back' });
     const leaving = key.upArrow || key.downArrow || key.tab || key.return;
     if (leaving && !resolveFileReference(state, dispatch)) return;

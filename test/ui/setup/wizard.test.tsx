@@ -307,7 +307,7 @@ describe('setup wizard', () => {
     const ctx = testContext();
     const { r, done } = await start(ctx);
     await chooseAuth(r, 'token');
-    await r.press('http://localhost:8181', KEY.ctrlC);
+    await r.press('http://localhost:8181', `abc${KEY.ctrlC}`);
     await waitUntil(() => done.mock.calls.length > 0);
     expect(done).toHaveBeenCalledWith({ saved: false, profileName: 'prod' });
     expect(r.frame()).toContain('Nothing was saved: profile "prod" is as it was.');

@@ -17,12 +17,13 @@ export const PROFILE = 'sandbox';
 export const HELP = `Usage: floe sandbox [--open] [--jobs N]
 
 Starts, on 127.0.0.1, an Iceberg REST-catalog emulator (port 8181), an S3-compatible object store
-(s3rver, on a free port, data in a temporary directory) and an OLake UI emulator (port 8000), then
-prints their addresses and credentials. These are sandbox credentials, not secrets. A busy port is
-replaced by the next free one, and the banner says so.
+(s3rver, on a free port) and an OLake UI emulator (port 8000), then prints their addresses and
+credentials: sandbox credentials, not secrets. A busy port is replaced by the next free one, and the
+banner says so. Objects and the key file live in a temporary directory.
 
 The catalog accepts OAuth2 client credentials, a bearer token and SigV4 signatures made with the
-object store's keys, so every auth type but Google can be tried. s3rver does not verify signatures: its access key is S3RVER, and any secret key works.
+object store's keys, and a Google service-account key file it writes, so every auth type can be
+tried. s3rver does not verify signatures: its access key is S3RVER, and any secret key works.
 
 Flags:
   --open     also create (or update) the profile "sandbox" and log in to the OLake UI, then open the
@@ -160,14 +161,15 @@ export function banner(sandbox: Sandbox, jobs: number): string {
     `  OAuth2       token URI ${catalog.tokenUrl}`,
     `               credential ${SANDBOX.oauth.clientId}:${SANDBOX.oauth.clientSecret}, scope ${SANDBOX.oauth.scope}`,
     `  Bearer       token ${SANDBOX.token}`,
+    `  Google       service-account key file ${catalog.serviceAccountFile}`,
     `  SigV4        signing name ${SANDBOX.sigv4.signingName}, signing region ${SANDBOX.sigv4.region}`,
     `               with the object store's keys (OLake signs with the storage keys)`,
     `Object store   ${s3.url} (s3rver, path style; bucket "${s3.bucket}", region ${SANDBOX.region})`,
     `  keys         access key ${s3.accessKey}, secret key ${s3.secretKey}`,
     '               s3rver does not verify signatures: any secret key works with that access key',
-    `  data         ${s3.directory} (removed when the sandbox stops)`,
     `OLake UI       ${olake.url}`,
     `  login        ${SANDBOX.olake.username} / ${SANDBOX.olake.password}, project ${SANDBOX.olake.project}, ${jobs} jobs`,
+    `Data           ${sandbox.directory} (removed when the sandbox stops)`,
   ];
   return lines.join('\n');
 }

@@ -5,6 +5,8 @@
 // The catalog emulator checks one auth mode per server, so the catalog address is a small front that
 // sends SigV4-signed requests (Authorization: AWS4-HMAC-SHA256 …) to a SigV4 emulator and everything
 // else to a bearer/OAuth2 one. Headers pass through unchanged, so signatures over Host still verify.
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import {
   createServer,
   request as httpRequest,
@@ -13,6 +15,8 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type CatalogEmulator, startCatalogEmulator } from './catalog/index.js';
 import { type OlakeUiEmulator, seedJobs, startOlakeUiEmulator } from './olake-ui/index.js';
 import { S3RVER_ACCESS_KEY, S3RVER_SECRET_KEY, type S3Server, startS3Server } from './s3.js';
@@ -36,6 +40,10 @@ export const SANDBOX = {
   /** OLake signs catalog requests with the storage keys, so the SigV4 catalog takes s3rver's. */
   sigv4: { signingName: 'glue', region: 'us-east-1' },
   olake: { username: 'admin', password: 'password', project: '123' },
+  google: {
+    clientEmail: 'floe-sandbox@sandbox-project.iam.gserviceaccount.com',
+    projectId: 'sandbox-project',
+  },
 } as const;
 
 export interface SandboxPorts {
@@ -57,6 +65,11 @@ export interface SandboxCatalog {
   port: number;
   /** The OAuth2 token endpoint. */
   tokenUrl: string;
+  /**
+   * A Google service-account key file (JSON, mode 0600) the catalog accepts for the Google auth type;
+   * its token_uri is the bearer emulator's own token endpoint, the audience it checks.
+   */
+  serviceAccountFile: string;
   /** The bearer/OAuth2 and SigV4 emulators behind the front (for tests: recorded requests, faults). */
   bearer: CatalogEmulator;
   sigv4: CatalogEmulator;
@@ -69,6 +82,8 @@ export interface SandboxOlake {
 }
 
 export interface Sandbox {
+  /** The temporary directory holding the objects and the key file; removed by stop(). */
+  directory: string;
   catalog: SandboxCatalog;
   s3: S3Server;
   olake: SandboxOlake;
@@ -147,27 +162,29 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const ports = { ...DEFAULT_PORTS, ...options.ports };
   const notices: string[] = [];
   const stops: (() => Promise<void>)[] = [];
-  let s3: S3Server | undefined;
-  const removeData = () => s3?.removeData();
+  const directory = mkdtempSync(join(tmpdir(), 'floe-sandbox-'));
+  const removeData = () => rmSync(directory, { recursive: true, force: true });
   process.once('exit', removeData);
   let stopped: Promise<void> | undefined;
   const stopAll = () => {
     stopped ??= (async () => {
       await Promise.allSettled([...stops].reverse().map((stop) => stop()));
+      removeData();
       process.off('exit', removeData);
     })();
     return stopped;
   };
 
   try {
-    s3 = await onFreePort(
+    const data = join(directory, 's3');
+    mkdirSync(data);
+    const s3 = await onFreePort(
       'object store',
       ports.s3,
-      (port) => startS3Server({ port, bucket: SANDBOX.bucket }),
+      (port) => startS3Server({ port, bucket: SANDBOX.bucket, directory: data }),
       notices,
     );
-    const started = s3;
-    stops.push(() => started.close());
+    stops.push(() => s3.close());
 
     const common = {
       host: HOST,
@@ -176,6 +193,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       prefix: SANDBOX.bucket,
       namespaces: SANDBOX.namespaces.map((ns) => [...ns]),
     };
+    const google = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const bearer = await startCatalogEmulator({
       ...common,
       auth: 'bearer',
@@ -183,8 +201,31 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       clients: [
         { id: SANDBOX.oauth.clientId, secret: SANDBOX.oauth.clientSecret, scopes: [SANDBOX.oauth.scope] },
       ],
+      tokenPath: '/token',
+      serviceAccounts: [
+        {
+          clientEmail: SANDBOX.google.clientEmail,
+          publicKey: google.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+        },
+      ],
     });
     stops.push(() => bearer.close());
+    const serviceAccountFile = join(directory, 'gcp-service-account.json');
+    writeFileSync(
+      serviceAccountFile,
+      JSON.stringify(
+        {
+          type: 'service_account',
+          project_id: SANDBOX.google.projectId,
+          client_email: SANDBOX.google.clientEmail,
+          private_key: google.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+          token_uri: bearer.tokenUrl,
+        },
+        null,
+        2,
+      ),
+      { mode: 0o600 },
+    );
     const sigv4 = await startCatalogEmulator({
       ...common,
       auth: 'sigv4',
@@ -220,14 +261,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
     const catalogUrl = `http://${HOST}:${front.port}${SANDBOX.basePath}`;
     return {
+      directory,
       catalog: {
         url: catalogUrl,
         port: front.port,
         tokenUrl: `${catalogUrl}/v1/oauth/tokens`,
+        serviceAccountFile,
         bearer,
         sigv4,
       },
-      s3: started,
+      s3,
       olake: { url: emulator.url, port: emulator.port, emulator },
       notices,
       stop: stopAll,

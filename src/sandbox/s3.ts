@@ -1,5 +1,5 @@
-// A loopback S3-compatible server for `floe sandbox`: s3rver (from npm) serving a temporary directory,
-// with the warehouse bucket created up front. s3rver checks that the access key is its own ("S3RVER")
+// A loopback S3-compatible server for `floe sandbox`: s3rver (from npm) serving a directory the caller
+// owns, with the warehouse bucket created up front. s3rver checks that the access key is its own ("S3RVER")
 // but does not verify SigV4 signatures, so any secret key works.
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
@@ -15,6 +15,8 @@ export interface S3ServerOptions {
   /** 0 (default) picks a free port. */
   port?: number;
   bucket: string;
+  /** Where the objects are kept. */
+  directory: string;
 }
 
 export interface S3Server {
@@ -24,11 +26,7 @@ export interface S3Server {
   bucket: string;
   accessKey: string;
   secretKey: string;
-  /** The temporary directory holding the objects; removed by close() and removeData(). */
-  directory: string;
   close(): Promise<void>;
-  /** Removes the data directory synchronously (for process exit hooks). */
-  removeData(): void;
 }
 
 interface S3rverInstance {
@@ -50,22 +48,14 @@ async function loadS3rver(): Promise<S3rverClass> {
 export async function startS3Server(options: S3ServerOptions): Promise<S3Server> {
   const S3rver = await loadS3rver();
   const host = options.host ?? '127.0.0.1';
-  const directory = mkdtempSync(join(tmpdir(), 'floe-sandbox-s3-'));
-  const removeData = () => rmSync(directory, { recursive: true, force: true });
   const server = new S3rver({
     address: host,
     port: options.port ?? 0,
-    directory,
+    directory: options.directory,
     silent: true,
     configureBuckets: [{ name: options.bucket }],
   });
-  let port: number;
-  try {
-    ({ port } = await server.run());
-  } catch (error) {
-    removeData();
-    throw error;
-  }
+  const { port } = await server.run();
   let closed: Promise<void> | undefined;
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
@@ -73,15 +63,11 @@ export async function startS3Server(options: S3ServerOptions): Promise<S3Server>
     bucket: options.bucket,
     accessKey: S3RVER_ACCESS_KEY,
     secretKey: S3RVER_SECRET_KEY,
-    directory,
-    removeData,
     close() {
-      closed ??= (async () => {
-        const stopped = server.close();
+      if (!closed) {
+        closed = server.close();
         server.httpServer?.closeAllConnections();
-        await stopped;
-        removeData();
-      })();
+      }
       return closed;
     },
   };

@@ -89,7 +89,7 @@ describe('floe sandbox', () => {
       expect(out).toContain('7 jobs');
       expect(out).toContain(`floe login --url http://127.0.0.1:${olake?.[1]}`);
       expect(out).toMatch(/floe setup --profile sandbox --yes --auth-type oauth2 /);
-      const dir = /^ {2}data +(\S+) \(removed when the sandbox stops\)$/m.exec(out)?.[1] as string;
+      const dir = /^Data +(\S+) \(removed when the sandbox stops\)$/m.exec(out)?.[1] as string;
       expect(existsSync(dir)).toBe(true);
 
       const res = await fetch(`http://127.0.0.1:${olake?.[1]}/health`, { signal: AbortSignal.timeout(5000) });

@@ -63,7 +63,7 @@ describe('floe sandbox --open on a terminal', () => {
     try {
       await floe.waitFor('Profiles');
       await floe.waitFor('sandbox');
-      const dir = /data +(\S+) \(removed when the sandbox stops\)/.exec(floe.raw())?.[1] as string;
+      const dir = /Data +(\S+) \(removed when the sandbox stops\)/.exec(floe.raw())?.[1] as string;
       expect(existsSync(dir)).toBe(true);
       expect(floe.raw()).toContain('! The OS keychain cannot be used: ');
       expect(floe.raw()).toContain('FLOE_SECRET_KEY are set in this process only.');

@@ -1,10 +1,7 @@
 // A loopback S3-compatible server for `floe sandbox`: s3rver (from npm) serving a directory the caller
 // owns, with the warehouse bucket created up front. s3rver checks that the access key is its own ("S3RVER")
 // but does not verify SigV4 signatures, so any secret key works.
-import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 
 /** The only access key s3rver knows; it skips the signature check, so the secret is not verified. */
 export const S3RVER_ACCESS_KEY = 'S3RVER';

@@ -493,7 +493,8 @@ export function JobsBrowser(props: JobsBrowserProps) {
   };
 
   useInput((input, key) => {
-    if (key.ctrl && input === 'c') return props.onExit(130);
+    // Ctrl-C can also arrive inside a chunk of other keys (typing ahead, a paste, a slow terminal).
+    if ((key.ctrl && input === 'c') || input.includes('\x03')) return props.onExit(130);
     if (state.session === 'password') {
       if (key.escape) {
         setSecret('');

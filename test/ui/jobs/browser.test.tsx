@@ -146,6 +146,9 @@ describe('list', () => {
     const n = await mount({ api: sample() });
     await n.press('/', 'ab', KEY.ctrlC);
     expect(n.exits).toEqual([130]);
+    const o = await mount({ api: sample() });
+    await o.press('/', `ab${KEY.ctrlC}`);
+    expect(o.exits).toEqual([130]);
   });
 
   it('R refreshes and P switches project', async () => {

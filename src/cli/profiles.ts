@@ -2,7 +2,7 @@
 
 import { profileValues, type StoredProfile } from '../config/store.js';
 import { FIELD_BY_ID, type FieldId, type Values } from '../destination/fields.js';
-import type { SecretStorage } from '../secrets/store.js';
+import { KeychainUnavailableError, type SecretStorage } from '../secrets/store.js';
 import type { Context } from './context.js';
 import { FloeError } from './io.js';
 

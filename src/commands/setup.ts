@@ -17,7 +17,8 @@ import { KeychainUnavailableError, type SecretStorage } from '../secrets/store.j
 export const HELP = `Usage: floe setup [--profile NAME] [flags]
 
 Creates or edits a destination profile. On a terminal, opens the guided wizard (pre-filled with an
-existing profile and any flags given). With --yes, or without a terminal, the flags are the answers.
+existing profile and any flags given) and ends with the connection test ("floe test"). With --yes, or
+without a terminal, the flags are the answers.
 
 Flags:
   --profile NAME        profile to create or edit (default: "default")
@@ -25,6 +26,7 @@ ${destinationFlagHelp()}
   --insecure-storage    store secrets in a plaintext file (mode 0600) instead of the OS keychain
   --env-secrets         store no secrets: read them from FLOE_* variables at run time
   --yes                 never prompt; fail (exit 2) naming any missing flag
+  --skip-test           on a terminal, don't run the connection test after saving
   --help                this help
 
 Secrets are never flag values: pipe one in with --token-stdin, --credential-stdin or --secret-key-stdin,
@@ -38,6 +40,7 @@ export async function run(argv: string[]): Promise<number> {
     'insecure-storage': { type: 'boolean' },
     'env-secrets': { type: 'boolean' },
     yes: { type: 'boolean' },
+    'skip-test': { type: 'boolean' },
     help: { type: 'boolean' },
   });
   if (flags.help) {
@@ -70,7 +73,10 @@ export async function run(argv: string[]): Promise<number> {
       storage,
       insecureStorage: storage === 'file',
     });
-    return result.saved ? EXIT.OK : EXIT.FAILURE;
+    if (!result.saved) return EXIT.FAILURE;
+    if (flags['skip-test']) return EXIT.OK;
+    const test = await import('./test.js');
+    return test.run(['--profile', result.profileName]);
   }
 
   const result = validate(values);

@@ -3,7 +3,13 @@
 import { FIELDS, type FieldId, type Values } from '../destination/fields.js';
 import { fileBackend } from './file.js';
 import { keychainBackend } from './keychain.js';
-import { accounts, fromEnv, type SecretBackend, type SecretStorage } from './store.js';
+import {
+  accounts,
+  fromEnv,
+  KeychainUnavailableError,
+  type SecretBackend,
+  type SecretStorage,
+} from './store.js';
 
 export interface Vault {
   backend(kind: 'keychain' | 'file'): SecretBackend;
@@ -23,6 +29,15 @@ export interface Vault {
 }
 
 const SECRET_FIELDS = FIELDS.filter((f) => f.secret);
+
+/** Removing a stale secret must not block saving a profile when the keychain is unreachable. */
+async function deleteIfReachable(backend: SecretBackend, account: string): Promise<void> {
+  try {
+    await backend.delete(account);
+  } catch (error) {
+    if (!(error instanceof KeychainUnavailableError)) throw error;
+  }
+}
 
 export function openVault(secretsFile: string, env: NodeJS.ProcessEnv = process.env): Vault {
   const backends = { keychain: keychainBackend(), file: fileBackend(secretsFile) };
@@ -54,7 +69,7 @@ export function openVault(secretsFile: string, env: NodeJS.ProcessEnv = process.
           await backends[storage].set(account, value);
           stored.push(def.id);
         } else {
-          await backends[storage].delete(account);
+          await deleteIfReachable(backends[storage], account);
         }
       }
       return stored;

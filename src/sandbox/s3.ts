@@ -2,6 +2,7 @@
 // owns, with the warehouse bucket created up front. s3rver checks that the access key is its own ("S3RVER")
 // but does not verify SigV4 signatures, so any secret key works.
 import type { Server } from 'node:http';
+import { createServer } from 'node:net';
 
 /** The only access key s3rver knows; it skips the signature check, so the secret is not verified. */
 export const S3RVER_ACCESS_KEY = 'S3RVER';
@@ -42,9 +43,22 @@ async function loadS3rver(): Promise<S3rverClass> {
   return typeof loaded === 'function' ? loaded : (loaded.default as S3rverClass);
 }
 
+/**
+ * Rejects (e.g. EADDRINUSE) when `port` cannot be bound: s3rver's listen has no error path, so a busy
+ * port would otherwise surface as an uncaught 'error' event.
+ */
+function probePort(port: number, host: string): Promise<void> {
+  const probe = createServer();
+  return new Promise((resolve, reject) => {
+    probe.once('error', reject);
+    probe.listen(port, host, () => probe.close(() => resolve()));
+  });
+}
+
 export async function startS3Server(options: S3ServerOptions): Promise<S3Server> {
   const S3rver = await loadS3rver();
   const host = options.host ?? '127.0.0.1';
+  if (options.port) await probePort(options.port, host);
   const server = new S3rver({
     address: host,
     port: options.port ?? 0,

@@ -141,6 +141,19 @@ describe('ports and stop()', () => {
     }
   });
 
+  it('a busy object-store port is announced too', async () => {
+    const blocker = await listen(0);
+    const busy = (blocker.address() as { port: number }).port;
+    const moved = await startSandbox({ ports: { catalog: 0, olake: 0, s3: busy }, jobs: 1 });
+    try {
+      expect(moved.s3.port).not.toBe(busy);
+      expect(moved.notices).toEqual([`${busy} is busy; the object store is on ${moved.s3.port}`]);
+    } finally {
+      await moved.stop();
+      await close(blocker);
+    }
+  });
+
   it('stop() removes the data directory and frees every port; a second stop() is harmless', async () => {
     const started = await startSandbox({ ports: { catalog: 0, olake: 0, s3: 0 }, jobs: 1 });
     const dir = started.directory;

@@ -45,12 +45,17 @@ const LIST_CHROME = 5;
 const DETAIL_CHROME = 14;
 const SORT_NAMES = { name: 'name', 'last-run': 'last run', state: 'state' } as const;
 
+const terminalSize = (stdout: NodeJS.WriteStream) => ({
+  columns: stdout.columns || 80,
+  rows: stdout.rows || 24,
+});
+
+/** Columns and rows of the terminal (80x24 when unknown), following resizes. */
 function useTerminalSize() {
   const { stdout } = useStdout();
-  const read = () => ({ columns: stdout.columns || 80, rows: stdout.rows || 24 });
-  const [size, setSize] = useState(read);
+  const [size, setSize] = useState(() => terminalSize(stdout));
   useEffect(() => {
-    const onResize = () => setSize({ columns: stdout.columns || 80, rows: stdout.rows || 24 });
+    const onResize = () => setSize(terminalSize(stdout));
     stdout.on('resize', onResize);
     return () => {
       stdout.off('resize', onResize);

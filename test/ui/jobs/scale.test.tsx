@@ -44,11 +44,14 @@ describe('10,000 jobs', () => {
     expect(selectedRow(m.frame())).toContain('job-09995');
   });
 
-  it('follows the terminal height', async () => {
+  it('follows the terminal height, and its resizes', async () => {
     const m = await mount({ api: manyJobs(10_000) }, { rows: 40 });
     expect(jobRows(m.frame())).toHaveLength(35);
     expect(m.frame().split('\n').length).toBeLessThanOrEqual(39);
     await m.press(KEY.pageDown);
+    expect(selectedRow(m.frame())).toContain('job-00036');
+    await m.resize(100, 24);
+    expect(jobRows(m.frame())).toHaveLength(19);
     expect(selectedRow(m.frame())).toContain('job-00036');
   });
 });

@@ -180,6 +180,8 @@ export interface Mounted {
   /** Every frame so far without colours. */
   frames(): string[];
   press(...keys: string[]): Promise<void>;
+  /** Changes the terminal size and sends the resize event. */
+  resize(columns: number, rows: number): Promise<void>;
   settle(): Promise<void>;
 }
 
@@ -221,6 +223,13 @@ export async function mount(
         await act(async () => {
           r.stdin.write(key);
         });
+      await settle();
+    },
+    async resize(columns, rows) {
+      terminal(columns, rows);
+      await act(async () => {
+        r.stdout.emit('resize');
+      });
       await settle();
     },
     settle,

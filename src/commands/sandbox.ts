@@ -27,12 +27,15 @@ tried. s3rver does not verify signatures: its access key is S3RVER, and any secr
 
 Flags:
   --open     also create (or update) the profile "sandbox" and log in to the OLake UI, then open the
-             home screen; leaving the home screen stops the sandbox (needs a terminal)
+             home screen; leaving the home screen stops the sandbox (needs a terminal). Secrets and
+             the session go to the OS keychain, else only into this process's FLOE_* variables.
+             The profile and the OLake UI login are kept afterwards; the next --open updates them
   --jobs N   how many jobs the OLake UI emulator holds (default ${DEFAULT_JOBS})
   --help     this help
 
-Without --open it serves until Ctrl-C (exit code 130; 143 on SIGTERM). Stopping it in any way removes
-its temporary data. Exit codes: 0 ok, 1 failure, 2 usage, 130 interrupted.`;
+Without --open it serves until Ctrl-C (exit code 130; 143 on SIGTERM). Stopping it in any way
+removes its temporary data. Exit codes: 0 ok (--open: the home screen was left), 1 failure,
+2 usage, 130 interrupted.`;
 
 /** The sandbox as a profile: OAuth2 against the catalog, s3rver as the object store. */
 export function sandboxValues(sandbox: Sandbox): Values {
@@ -190,7 +193,7 @@ export function usageLines(sandbox: Sandbox): string {
   ].join('\n');
 }
 
-function positiveInt(raw: string | undefined): number {
+function jobCount(raw: string | undefined): number {
   if (raw === undefined) return DEFAULT_JOBS;
   if (!/^\d{1,6}$/.test(raw))
     throw new UsageError([`--jobs must be a whole number, not "${raw}"`], 'sandbox');
@@ -207,7 +210,7 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(`${HELP}\n`);
     return EXIT.OK;
   }
-  const jobs = positiveInt(flags.jobs);
+  const jobs = jobCount(flags.jobs);
   if (flags.open && !canPrompt())
     throw new UsageError(
       [

@@ -5,6 +5,8 @@
 // The catalog emulator checks one auth mode per server, so the catalog address is a small front that
 // sends SigV4-signed requests (Authorization: AWS4-HMAC-SHA256 …) to a SigV4 emulator and everything
 // else to a bearer/OAuth2 one. Headers pass through unchanged, so signatures over Host still verify.
+// The bearer emulator also takes Google's jwt-bearer grant, for a service-account key file written
+// into the sandbox's temporary directory.
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import {

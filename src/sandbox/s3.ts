@@ -1,6 +1,6 @@
-// A loopback S3-compatible server for `floe sandbox`: s3rver (from npm) serving a directory the caller
-// owns, with the warehouse bucket created up front. s3rver checks that the access key is its own ("S3RVER")
-// but does not verify SigV4 signatures, so any secret key works.
+// A loopback S3-compatible server for `floe sandbox`: s3rver (from npm) serving a directory the
+// caller owns, with the warehouse bucket created up front. s3rver checks that the access key is its
+// own ("S3RVER") but does not verify SigV4 signatures, so any secret key works.
 import type { Server } from 'node:http';
 import { createServer } from 'node:net';
 

@@ -1,6 +1,6 @@
 // What `floe sandbox --open` prepares before the home screen: the "sandbox" profile and a logged-in
 // OLake UI session, in the keychain when it works, else only in this process's FLOE_* variables.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +17,7 @@ import { itWithService } from '../support/services.js';
 
 const JOBS = 9;
 let sandbox: Sandbox;
+const configDirs: string[] = [];
 
 beforeAll(async () => {
   sandbox = await startSandbox({ ports: { catalog: 0, olake: 0, s3: 0 }, jobs: JOBS });
@@ -24,10 +25,13 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await sandbox.stop();
+  for (const dir of configDirs) rmSync(dir, { recursive: true, force: true });
 });
 
 function context(env: NodeJS.ProcessEnv, keychain: 'real' | 'broken'): Context {
-  const config = new ConfigStore(mkdtempSync(join(tmpdir(), 'floe-sandbox-open-')));
+  const dir = mkdtempSync(join(tmpdir(), 'floe-sandbox-open-'));
+  configDirs.push(dir);
+  const config = new ConfigStore(dir);
   const vault = openVault(config.secretsPath, env);
   if (keychain === 'real') return { config, vault };
   const refuse = () => Promise.reject(new KeychainUnavailableError('no Secret Service in this test.'));

@@ -1,0 +1,388 @@
+// A real terminal for end-to-end tests and screenshots: runs the built CLI (bin/floe.js → dist/)
+// in a pseudo-terminal (node-pty) and feeds its output into an @xterm/headless terminal of the same
+// size, so tests read the screen a user would see, and the screen can be written out as SVG.
+import { fileURLToPath } from 'node:url';
+import xterm from '@xterm/headless';
+import pty from 'node-pty';
+
+export const BIN = fileURLToPath(new URL('../../bin/floe.js', import.meta.url));
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Named keys for `press`; anything else is typed as literal text. */
+export const KEYS = {
+  enter: '\r',
+  esc: '\u001B',
+  tab: '\t',
+  shiftTab: '\u001B[Z',
+  up: '\u001B[A',
+  down: '\u001B[B',
+  left: '\u001B[D',
+  right: '\u001B[C',
+  space: ' ',
+  backspace: '\u007F',
+  ctrlC: '\u0003',
+  pgup: '\u001B[5~',
+  pgdn: '\u001B[6~',
+};
+
+/** Synchronized-output marks (DEC mode 2026) that Ink writes around each frame on a terminal. */
+const SYNC_START = '\u001B[?2026h';
+const SYNC_END = '\u001B[?2026l';
+
+/**
+ * How long `press` waits at most for the app to redraw after each key. Keys written back to back can
+ * reach the app as one chunk, which it reads as text ("abc" + Enter is not Enter).
+ */
+const KEY_SETTLE_MS = 500;
+/** How long the output must pause after a redraw before `press` sends the next key. */
+const QUIET_MS = 40;
+
+/**
+ * @typedef {object} TerminalOptions
+ * @property {string[]} [args] arguments of `floe`
+ * @property {string[]} [command] run this program and its arguments instead of `node bin/floe.js ARGS`
+ * @property {Record<string, string>} [env] added to the environment (FLOE_* and CI are not inherited)
+ * @property {number} [cols] default 80
+ * @property {number} [rows] default 24
+ * @property {boolean} [color] false sets NO_COLOR; default true (FORCE_COLOR=3)
+ */
+
+/**
+ * @typedef {object} Terminal
+ * @property {() => string[]} screen the visible lines, trailing spaces trimmed
+ * @property {(expected: string | RegExp, options?: { timeoutMs?: number }) => Promise<string[]>} waitFor
+ *   resolves with the screen once it contains the text (or matches the pattern, tested against the
+ *   lines joined with "\n"); rejects with the current screen after `timeoutMs` (default 15 s)
+ * @property {(...keys: string[]) => Promise<void>} press sends keys (names of KEYS, else literal text)
+ *   one write each; after each it waits for the app to redraw and settle (see `quiet`)
+ * @property {() => Promise<number>} exit resolves with the exit code (128 + n for a signal n)
+ * @property {() => string} raw every byte the program wrote, escape sequences included
+ * @property {() => string[]} wrappedLines lines of any frame so far that were wider than the terminal
+ * @property {(options?: SvgOptions) => string} toSvg the screen as an SVG image
+ * @property {() => void} kill ends the program (SIGKILL) if it still runs
+ */
+
+/**
+ * @typedef {object} SvgOptions
+ * @property {string} [title] an accessible title
+ * @property {number} [fontSize] default 14
+ * @property {boolean} [crop] leave out the blank rows at the bottom of the screen
+ */
+
+/**
+ * Starts `node bin/floe.js ARGS` (or `command`) on a pseudo-terminal of `cols`×`rows`.
+ * @param {TerminalOptions} [options]
+ * @returns {Terminal}
+ */
+export function startTerminal({ args = [], command, env = {}, cols = 80, rows = 24, color = true } = {}) {
+  /** @type {Record<string, string>} */
+  const base = {};
+  for (const [key, value] of Object.entries(process.env))
+    if (
+      value !== undefined &&
+      key !== 'CI' &&
+      key !== 'NO_COLOR' &&
+      key !== 'FORCE_COLOR' &&
+      !key.startsWith('FLOE_')
+    )
+      base[key] = value;
+  const colorEnv = color ? { FORCE_COLOR: '3' } : { NO_COLOR: '1' };
+  const [file, ...fileArgs] = command ?? [process.execPath, BIN, ...args];
+  if (file === undefined) throw new Error('startTerminal: empty command');
+
+  const term = new xterm.Terminal({ cols, rows, allowProposedApi: true });
+  const child = pty.spawn(file, fileArgs, {
+    name: 'xterm-256color',
+    cols,
+    rows,
+    cwd: ROOT,
+    env: { ...base, CI: 'false', TERM: 'xterm-256color', ...colorEnv, ...env },
+  });
+
+  let raw = '';
+  let scanned = 0;
+  let writes = 0;
+  let frameStarts = 0;
+  let frameEnds = 0;
+  /** @type {Set<() => void>} */
+  const listeners = new Set();
+  child.onData((data) => {
+    raw += data;
+    let ends = 0;
+    for (let at = raw.indexOf(SYNC_START, scanned); at !== -1; at = raw.indexOf(SYNC_START, at + 1))
+      frameStarts++;
+    for (let at = raw.indexOf(SYNC_END, scanned); at !== -1; at = raw.indexOf(SYNC_END, at + 1)) ends++;
+    scanned = Math.max(scanned, raw.length - SYNC_END.length + 1);
+    term.write(data, () => {
+      writes++;
+      frameEnds += ends;
+      noteWrapped();
+      for (const listener of [...listeners]) listener();
+    });
+  });
+  /** @type {string[]} */
+  const wrapped = [];
+  // A line longer than the terminal continues on the next row, which xterm marks as wrapped.
+  const noteWrapped = () => {
+    const buffer = term.buffer.active;
+    for (let y = 1; y < term.rows; y++) {
+      const line = buffer.getLine(buffer.viewportY + y);
+      if (!line?.isWrapped) continue;
+      const text = `${buffer.getLine(buffer.viewportY + y - 1)?.translateToString(true)}${line.translateToString(true)}`;
+      if (!wrapped.includes(text)) wrapped.push(text);
+    }
+  };
+  /** @type {Promise<number>} */
+  const exited = new Promise((resolve) =>
+    child.onExit(({ exitCode, signal }) => resolve(signal ? 128 + signal : exitCode)),
+  );
+  let running = true;
+  exited.then(() => {
+    running = false;
+    for (const listener of [...listeners]) listener();
+  });
+
+  const screen = () => {
+    const buffer = term.buffer.active;
+    return Array.from({ length: term.rows }, (_, y) =>
+      (buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? '').trimEnd(),
+    );
+  };
+
+  /** @param {string | RegExp} expected */
+  const matches = (expected) => {
+    const text = screen().join('\n');
+    return typeof expected === 'string' ? text.includes(expected) : expected.test(text);
+  };
+
+  /**
+   * Resolves when `ready()` is true after some output (or at exit), false after `timeoutMs`.
+   * @param {() => boolean} ready
+   * @param {number} timeoutMs
+   * @returns {Promise<boolean>}
+   */
+  const until = (ready, timeoutMs) =>
+    new Promise((resolve) => {
+      if (ready()) return resolve(true);
+      const check = () => {
+        if (!ready() && running) return;
+        listeners.delete(check);
+        clearTimeout(timer);
+        resolve(ready());
+      };
+      const timer = setTimeout(() => {
+        listeners.delete(check);
+        resolve(false);
+      }, timeoutMs);
+      listeners.add(check);
+    });
+
+  /**
+   * Resolves once no output came for QUIET_MS (at most KEY_SETTLE_MS): Ink attaches the key handlers of
+   * what it just drew in React's passive effects, a few milliseconds after the frame is written, and
+   * keys arriving before then reach the previous screen's handlers.
+   * @returns {Promise<void>}
+   */
+  const quiet = () =>
+    new Promise((resolve) => {
+      const done = () => {
+        listeners.delete(restart);
+        clearTimeout(idle);
+        clearTimeout(cap);
+        resolve();
+      };
+      let idle = setTimeout(done, QUIET_MS);
+      const restart = () => {
+        clearTimeout(idle);
+        idle = setTimeout(done, QUIET_MS);
+      };
+      const cap = setTimeout(done, KEY_SETTLE_MS);
+      listeners.add(restart);
+    });
+
+  return {
+    screen,
+    async waitFor(expected, { timeoutMs = 15_000 } = {}) {
+      if (await until(() => matches(expected), timeoutMs)) return screen();
+      const why = running ? `after ${timeoutMs} ms` : 'before the program exited';
+      throw new Error(
+        `the screen did not show ${String(expected)} ${why}; it shows:\n${screen().join('\n')}`,
+      );
+    },
+    async press(...keys) {
+      for (const key of keys) {
+        const writesBefore = writes;
+        const framesBefore = frameStarts;
+        child.write(KEYS[/** @type {keyof typeof KEYS} */ (key)] ?? key);
+        // An Ink app wraps each frame in synchronized-output marks: wait for a frame begun after the
+        // key to be complete. Other programs: wait for any output.
+        const redrawn = frameStarts > 0 ? () => frameEnds > framesBefore : () => writes > writesBefore;
+        if (await until(redrawn, KEY_SETTLE_MS)) await quiet();
+      }
+    },
+    exit: () => exited,
+    raw: () => raw,
+    wrappedLines: () => [...wrapped],
+    toSvg: (options) => screenToSvg(term, options),
+    kill() {
+      if (running) child.kill('SIGKILL');
+    },
+  };
+}
+
+// ---- SVG -------------------------------------------------------------------------------------
+
+/** A dark theme: background, foreground and the 16 ANSI colours (xterm.js's defaults, softened). */
+const THEME = {
+  background: '#1e1e2e',
+  foreground: '#d9dce6',
+  ansi: [
+    '#2e3440',
+    '#e06c75',
+    '#98c379',
+    '#e5c07b',
+    '#61afef',
+    '#c678dd',
+    '#56b6c2',
+    '#d9dce6',
+    '#5c6370',
+    '#ff7a85',
+    '#b5e890',
+    '#ffd580',
+    '#7cc4ff',
+    '#de9bf0',
+    '#7fd8e3',
+    '#ffffff',
+  ],
+};
+
+/** @param {number} n 0-255 @returns {string} */
+function paletteColor(n) {
+  if (n < 16) return /** @type {string} */ (THEME.ansi[n]);
+  if (n >= 232) {
+    const level = (8 + (n - 232) * 10).toString(16).padStart(2, '0');
+    return `#${level}${level}${level}`;
+  }
+  const i = n - 16;
+  const step = (/** @type {number} */ v) => (v === 0 ? 0 : 55 + v * 40).toString(16).padStart(2, '0');
+  return `#${step(Math.floor(i / 36))}${step(Math.floor(i / 6) % 6)}${step(i % 6)}`;
+}
+
+/** @param {number} rgb 0xRRGGBB @returns {string} */
+const rgbColor = (rgb) => `#${rgb.toString(16).padStart(6, '0')}`;
+
+/**
+ * @param {import('@xterm/headless').IBufferCell} cell
+ * @returns {{ fg: string, bg: string | null, bold: boolean, dim: boolean }}
+ */
+function cellStyle(cell) {
+  let fg = cell.isFgDefault()
+    ? THEME.foreground
+    : cell.isFgRGB()
+      ? rgbColor(cell.getFgColor())
+      : paletteColor(cell.getFgColor());
+  /** @type {string | null} */
+  let bg = cell.isBgDefault()
+    ? null
+    : cell.isBgRGB()
+      ? rgbColor(cell.getBgColor())
+      : paletteColor(cell.getBgColor());
+  if (cell.isInverse()) [fg, bg] = [bg ?? THEME.background, fg];
+  return { fg, bg, bold: cell.isBold() !== 0, dim: cell.isDim() !== 0 };
+}
+
+/** @param {string} text */
+const escapeXml = (text) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/**
+ * The terminal's visible screen as SVG: a background rect per coloured span, one `<text>` per span
+ * of cells with the same style, each cell at a fixed width.
+ * @param {import('@xterm/headless').Terminal} term
+ * @param {SvgOptions} [options]
+ * @returns {string}
+ */
+export function screenToSvg(term, { title, fontSize = 14, crop = false } = {}) {
+  const buffer = term.buffer.active;
+  let rows = term.rows;
+  while (
+    crop &&
+    rows > 1 &&
+    (buffer
+      .getLine(buffer.viewportY + rows - 1)
+      ?.translateToString(true)
+      .trim() ?? '') === ''
+  )
+    rows--;
+  const cellWidth = Math.round(fontSize * 0.6 * 100) / 100;
+  const lineHeight = Math.round(fontSize * 1.25);
+  const pad = 12;
+  const width = Math.ceil(term.cols * cellWidth + 2 * pad);
+  const height = rows * lineHeight + 2 * pad;
+  const reusable = buffer.getNullCell();
+  /** @type {string[]} */
+  const rects = [];
+  /** @type {string[]} */
+  const texts = [];
+
+  for (let y = 0; y < rows; y++) {
+    const line = buffer.getLine(buffer.viewportY + y);
+    if (!line) continue;
+    const top = pad + y * lineHeight;
+    const baseline = top + Math.round(lineHeight * 0.78);
+    /** @type {{ x: number, cells: number, chars: string, key: string, style: ReturnType<typeof cellStyle> } | null} */
+    let run = null;
+    const flush = () => {
+      if (!run) return;
+      const { x, cells, chars, style } = run;
+      const left = (pad + x * cellWidth).toFixed(2);
+      const span = (cells * cellWidth).toFixed(2);
+      if (style.bg)
+        rects.push(
+          `<rect x="${left}" y="${top}" width="${span}" height="${lineHeight}" fill="${style.bg}"/>`,
+        );
+      if (chars.trim() !== '') {
+        const attrs = [
+          `x="${left}"`,
+          `y="${baseline}"`,
+          `textLength="${span}"`,
+          'lengthAdjust="spacingAndGlyphs"',
+          `fill="${style.fg}"`,
+          style.bold ? 'font-weight="bold"' : '',
+          style.dim ? 'opacity="0.6"' : '',
+        ].filter(Boolean);
+        texts.push(`<text ${attrs.join(' ')}>${escapeXml(chars)}</text>`);
+      }
+      run = null;
+    };
+    for (let x = 0; x < term.cols; x++) {
+      const cell = line.getCell(x, reusable);
+      if (!cell || cell.getWidth() === 0) continue;
+      const style = cellStyle(cell);
+      const key = `${style.fg}|${style.bg}|${style.bold}|${style.dim}`;
+      const chars = cell.getChars() || ' ';
+      if (run && run.key === key && run.x + run.cells === x) {
+        run.cells += cell.getWidth();
+        run.chars += chars;
+      } else {
+        flush();
+        run = { x, cells: cell.getWidth(), chars, key, style };
+      }
+    }
+    flush();
+  }
+
+  return [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img">`,
+    title ? `<title>${escapeXml(title)}</title>` : '',
+    `<rect width="100%" height="100%" rx="8" fill="${THEME.background}"/>`,
+    ...rects,
+    `<g font-family="'DejaVu Sans Mono', Menlo, Consolas, monospace" font-size="${fontSize}" xml:space="preserve" style="white-space: pre">`,
+    ...texts,
+    '</g>',
+    '</svg>',
+    '',
+  ]
+    .filter(Boolean)
+    .join('\n');
+}

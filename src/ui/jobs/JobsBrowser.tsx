@@ -1,7 +1,7 @@
 // The jobs browser screen: renders JobsState and maps keys to reducer actions and hook commands.
 import { Box, type Key, Text, useInput, useStdout } from 'ink';
 import TextInput from 'ink-text-input';
-import { type ReactNode, useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import type { Job, JobsApi, LogPage, Task } from '../../management/types.js';
 import { KeyHints } from '../components/KeyHints.js';
 import { humaniseCron } from './cron.js';
@@ -388,6 +388,11 @@ function failureScreen(failure: Failure, project: string, retrying: boolean) {
   );
 }
 
+/** Typed text without control characters (a stray escape sequence, a tab). */
+function printable(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f]/g, '');
+}
+
 /**
  * ink-text-input takes a pasted "text⏎" (one input chunk) as text; this submits the part before the
  * line break instead, so a pasted password or filter never holds a newline.
@@ -418,7 +423,7 @@ export function JobsBrowser(props: JobsBrowserProps) {
   const { columns, rows } = useTerminalSize();
   const listPage = Math.max(1, rows - LIST_CHROME);
   const panes = Math.max(2, rows - DETAIL_CHROME);
-  const { state, dispatch, now, commands } = useJobsBrowser({
+  const { state, latest, dispatch, now, commands } = useJobsBrowser({
     api: props.api,
     project: props.project,
     refreshMs: props.refreshMs ?? 10_000,
@@ -427,23 +432,44 @@ export function JobsBrowser(props: JobsBrowserProps) {
     now: props.now,
     tickMs: props.tickMs,
   });
-  const [secret, setSecret] = useState('');
+  // The password is kept out of React state and the reducer: only its length is rendered, as stars.
+  const secret = useRef('');
+  const [masked, setMasked] = useState(0);
 
   useEffect(() => {
     dispatch({ type: 'page-size', size: listPage });
   }, [listPage, dispatch]);
 
-  const submitPassword = (value: string) => {
-    setSecret('');
-    commands.submitPassword(value);
+  const typeSecret = (text: string) => {
+    secret.current = text;
+    setMasked([...text].length);
+  };
+  const submitPassword = () => {
+    const password = secret.current;
+    typeSecret('');
+    commands.submitPassword(password);
+  };
+  const passwordKeys = (input: string, key: Key) => {
+    if (key.escape) {
+      typeSecret('');
+      return commands.cancelPassword();
+    }
+    if (key.return) return submitPassword();
+    if (key.backspace || key.delete) return typeSecret([...secret.current].slice(0, -1).join(''));
+    const cut = input.search(/[\r\n]/);
+    typeSecret(secret.current + printable(cut < 0 ? input : input.slice(0, cut)));
+    if (cut >= 0) submitPassword();
   };
   const submitProject = (value: string) => {
     const project = value.trim();
-    if (project === '' || project === state.project) dispatch({ type: 'overlay-close' });
+    if (project === '' || project === latest().project) dispatch({ type: 'overlay-close' });
     else commands.switchProject(project);
   };
 
-  const actionJob = (): Job | undefined => (state.view === 'detail' ? detailJob(state) : selectedJob(state));
+  const actionJob = (): Job | undefined => {
+    const current = latest();
+    return current.view === 'detail' ? detailJob(current) : selectedJob(current);
+  };
 
   const ask = (action: 'sync' | 'toggle' | 'cancel') => {
     const job = actionJob();
@@ -454,12 +480,12 @@ export function JobsBrowser(props: JobsBrowserProps) {
 
   const logsLimit = Math.max(1, panes - 1);
   const olderLogs = () => {
-    const logs = state.detail?.logs;
+    const logs = latest().detail?.logs;
     if (logs?.page?.has_more_older && !logs.loading)
       commands.loadLogs(logs.task, { cursor: logs.page.older_cursor, limit: logsLimit, direction: 'older' });
   };
   const newerLogs = () => {
-    const logs = state.detail?.logs;
+    const logs = latest().detail?.logs;
     if (logs?.page?.has_more_newer && !logs.loading)
       commands.loadLogs(logs.task, { cursor: logs.page.newer_cursor, limit: logsLimit, direction: 'newer' });
   };
@@ -484,7 +510,7 @@ export function JobsBrowser(props: JobsBrowserProps) {
     }
   };
 
-  const listKeys = (input: string, key: Key) => {
+  const listKeys = (input: string, key: Key, current: JobsState) => {
     if (key.upArrow || input === 'k') return dispatch({ type: 'move', by: -1 });
     if (key.downArrow || input === 'j') return dispatch({ type: 'move', by: 1 });
     if (key.pageUp) return dispatch({ type: 'page', by: -1 });
@@ -493,22 +519,17 @@ export function JobsBrowser(props: JobsBrowserProps) {
     if (key.end || input === 'G') return dispatch({ type: 'move-to', where: 'bottom' });
     if (input === '/') return dispatch({ type: 'filter-open' });
     if (input === 's') return dispatch({ type: 'sort-cycle' });
-    if (key.escape && state.filter !== '') return dispatch({ type: 'filter-clear' });
-    if (key.return && state.phase === 'ready') commands.openDetail();
+    if (key.escape && current.filter !== '') return dispatch({ type: 'filter-clear' });
+    if (key.return) commands.openDetail();
   };
 
   useInput((input, key) => {
     // Ctrl-C can also arrive inside a chunk of other keys (typing ahead, a paste, a slow terminal).
     if ((key.ctrl && input === 'c') || input.includes('\x03')) return props.onExit(130);
-    if (state.session === 'password') {
-      if (key.escape) {
-        setSecret('');
-        commands.cancelPassword();
-      }
-      return;
-    }
-    if (state.session === 'relogin') return;
-    const overlay = state.overlay;
+    const current = latest();
+    if (current.session === 'password') return passwordKeys(input, key);
+    if (current.session === 'relogin') return;
+    const overlay = current.overlay;
     if (overlay.kind === 'filter') {
       if (key.escape) dispatch({ type: 'filter-clear' });
       return;
@@ -530,12 +551,12 @@ export function JobsBrowser(props: JobsBrowserProps) {
     if (input === '?') return dispatch({ type: 'help-toggle' });
     if (input === 'R') return commands.load();
     if (input === 'P') return dispatch({ type: 'project-open' });
-    if (state.session === 'expired' || state.phase !== 'ready') return;
+    if (current.session === 'expired' || current.phase !== 'ready') return;
     if (input === 'n') return ask('sync');
     if (input === 'p') return ask('toggle');
     if (input === 'c') return ask('cancel');
-    if (state.view === 'detail' && state.detail) return detailKeys(input, key, state.detail);
-    listKeys(input, key);
+    if (current.view === 'detail' && current.detail) return detailKeys(input, key, current.detail);
+    listKeys(input, key, current);
   });
 
   const title = (() => {
@@ -564,12 +585,8 @@ export function JobsBrowser(props: JobsBrowserProps) {
         {state.passwordError && <Text color="red">✗ {state.passwordError}</Text>}
         <Box>
           <Text>Password: </Text>
-          <TextInput
-            value={secret}
-            mask="*"
-            onChange={lineInput(setSecret, submitPassword)}
-            onSubmit={submitPassword}
-          />
+          <Text>{'*'.repeat(masked)}</Text>
+          <Text inverse> </Text>
         </Box>
       </Box>
     );

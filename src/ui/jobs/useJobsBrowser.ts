@@ -264,5 +264,8 @@ export function useJobsBrowser(options: JobsBrowserOptions) {
     () => ({ load, openDetail, loadLogs, perform, switchProject, submitPassword, cancelPassword }),
     [load, openDetail, loadLogs, perform, switchProject, submitPassword, cancelPassword],
   );
-  return { state, dispatch, now, commands };
+  /** The state of the last render: key handlers read it so a key that arrives before React re-subscribes them
+   * (a paste, typing ahead) is not handled against an older screen. */
+  const latest = useCallback(() => stateRef.current, []);
+  return { state, latest, dispatch, now, commands };
 }

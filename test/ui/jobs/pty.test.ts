@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import xterm from '@xterm/headless';
 import pty from 'node-pty';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { type OlakeUiEmulator, seedJobs, startOlakeUiEmulator } from '../../../src/sandbox/olake-ui/index.js';
 
 const BIN = resolve(import.meta.dirname, '../../../bin/floe.js');
@@ -50,7 +50,7 @@ function browser() {
   const term = new xterm.Terminal({ cols: 80, rows: 24, allowProposedApi: true });
   const child = pty.spawn(process.execPath, [BIN, 'jobs'], { cols: 80, rows: 24, env: cleanEnv() });
   let raw = '';
-  const waiters: { test: () => boolean; done: () => void }[] = [];
+  const waiters: { re: RegExp; test: () => boolean; done: () => void }[] = [];
   const screen = () => {
     const buffer = term.buffer.active;
     return Array.from({ length: term.rows }, (_, i) =>
@@ -68,6 +68,11 @@ function browser() {
     });
   });
   const exit = new Promise<number>((done) => child.onExit(({ exitCode }) => done(exitCode)));
+  onTestFailed(() => {
+    const pending = waiters.map((w) => w.re).join(', ') || 'none';
+    process.stderr.write(`floe jobs screen (waiting for ${pending}):\n${screen()}\n`);
+    child.kill();
+  });
   return {
     screen,
     raw: () => raw,
@@ -78,7 +83,7 @@ function browser() {
       new Promise<void>((done) => {
         const test = () => re.test(screen());
         if (test()) done();
-        else waiters.push({ test, done });
+        else waiters.push({ re, test, done });
       }),
   };
 }

@@ -54,7 +54,8 @@ const QUIET_MS = 40;
  *   resolves with the screen once it contains the text (or matches the pattern, tested against the
  *   lines joined with "\n"); rejects with the current screen after `timeoutMs` (default 15 s)
  * @property {(...keys: string[]) => Promise<void>} press sends keys (names of KEYS, else literal text)
- *   one write each; after each it waits for the app to redraw and settle (see `quiet`)
+ *   one write each; before each it waits for the output to settle (see `quiet`), after each for
+ *   the app to redraw (at most KEY_SETTLE_MS)
  * @property {() => Promise<number>} exit resolves with the exit code (128 + n for a signal n)
  * @property {() => string} raw every byte the program wrote, escape sequences included
  * @property {() => string[]} wrappedLines lines of any frame so far that were wider than the terminal
@@ -104,6 +105,7 @@ export function startTerminal({ args = [], command, env = {}, cols = 80, rows = 
   let writes = 0;
   let frameStarts = 0;
   let frameEnds = 0;
+  let lastOutputAt = 0;
   /** @type {Set<() => void>} */
   const listeners = new Set();
   child.onData((data) => {
@@ -115,6 +117,7 @@ export function startTerminal({ args = [], command, env = {}, cols = 80, rows = 
     scanned = Math.max(scanned, raw.length - SYNC_END.length + 1);
     term.write(data, () => {
       writes++;
+      lastOutputAt = performance.now();
       frameEnds += ends;
       noteWrapped();
       for (const listener of [...listeners]) listener();
@@ -179,12 +182,14 @@ export function startTerminal({ args = [], command, env = {}, cols = 80, rows = 
 
   /**
    * Resolves once no output came for QUIET_MS (at most KEY_SETTLE_MS): Ink attaches the key handlers of
-   * what it just drew in React's passive effects, a few milliseconds after the frame is written, and
-   * keys arriving before then reach the previous screen's handlers.
+   * what it just drew (and turns raw mode on, for the first frame) in React's passive effects, a few
+   * milliseconds after the frame is written; keys arriving before then reach the previous screen's
+   * handlers, or the terminal driver (Ctrl-C as SIGINT).
    * @returns {Promise<void>}
    */
   const quiet = () =>
     new Promise((resolve) => {
+      if (performance.now() - lastOutputAt >= QUIET_MS) return resolve();
       const done = () => {
         listeners.delete(restart);
         clearTimeout(idle);
@@ -211,13 +216,14 @@ export function startTerminal({ args = [], command, env = {}, cols = 80, rows = 
     },
     async press(...keys) {
       for (const key of keys) {
+        await quiet();
         const writesBefore = writes;
         const framesBefore = frameStarts;
         child.write(KEYS[/** @type {keyof typeof KEYS} */ (key)] ?? key);
         // An Ink app wraps each frame in synchronized-output marks: wait for a frame begun after the
         // key to be complete. Other programs: wait for any output.
         const redrawn = frameStarts > 0 ? () => frameEnds > framesBefore : () => writes > writesBefore;
-        if (await until(redrawn, KEY_SETTLE_MS)) await quiet();
+        await until(redrawn, KEY_SETTLE_MS);
       }
     },
     exit: () => exited,

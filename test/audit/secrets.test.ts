@@ -1,0 +1,515 @@
+// The secret-leak audit (issue 5 §6): every flow of the built CLI runs with distinctive sentinel
+// secrets against loopback emulators, secrets stored in the real keychain; then everything a user or
+// a log collector could see (stdout, stderr, --json, the HTTP trace, every pty screen and raw stream,
+// the config directory, redacted exports) is searched for them. The secrets must be where they
+// belong (the keychain, the unredacted export) and nowhere else.
+import { spawnSync } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { type CatalogEmulator, startCatalogEmulator } from '../../src/sandbox/catalog/index.js';
+import { type OlakeUiEmulator, seedJobs, startOlakeUiEmulator } from '../../src/sandbox/olake-ui/index.js';
+import { S3RVER_ACCESS_KEY, type S3Server, startS3Server } from '../../src/sandbox/s3.js';
+import { itWithService } from '../support/services.js';
+import {
+  baseEnv,
+  filesUnder,
+  findLeaks,
+  type Pty,
+  type Run,
+  runFloe,
+  type Secret,
+  type Seen,
+  startPty,
+} from './support.js';
+
+const withKeychain = itWithService(process.env.FLOE_TEST_KEYRING, 'the Secret Service (gnome-keyring)');
+
+const TOKEN = 'SENTINEL-token-8c1f2a7e9d';
+const CLIENT_ID = 'audit-client';
+const CLIENT_SECRET = 'SENTINEL-client-secret-3b9d61f0 with space&plus+';
+const CREDENTIAL = `${CLIENT_ID}:${CLIENT_SECRET}`;
+/** s3rver knows only its own access key; this one is refused, so one profile audits a failing check. */
+const ACCESS_KEY = 'SENTINELACCESSKEY7D2F';
+const SECRET_KEY = 'SENTINEL-secret-key-5e0a4c/17b3';
+const PASSWORD = 'SENTINEL-password-91c4"quote';
+/** Secrets the servers refuse, to audit the failure paths. */
+const WRONG_PASSWORD = 'SENTINEL-wrong-password-7a0e';
+const REJECTED_TOKEN = 'SENTINEL-rejected-token-c35b';
+const WIZARD_TOKEN = 'SENTINEL-wizard-token-44e0b8';
+const WIZARD_CLIENT_SECRET = 'SENTINEL-wizard-client-secret-a6d2';
+const WIZARD_CLIENT_ID = 'audit-wizard';
+const WIZARD_SECRET_KEY = 'SENTINEL-wizard-secret-key-0f93';
+const GOOGLE_EMAIL = 'audit@audit-project.iam.gserviceaccount.com';
+const BUCKET = 'audit';
+const SCOPE = 'catalog';
+const PROFILES = ['none', 'token', 'oauth2', 'sigv4', 'google'] as const;
+type Profile = (typeof PROFILES)[number];
+
+const google = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const PRIVATE_KEY = google.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+/** A line from the middle of the PEM body: any copy of the key contains it. */
+const PRIVATE_KEY_LINE = PRIVATE_KEY.split('\n')[5] as string;
+
+const STATIC_SECRETS: Secret[] = [
+  { name: 'token', value: TOKEN },
+  { name: 'client secret', value: CLIENT_SECRET },
+  { name: 'access key', value: ACCESS_KEY },
+  { name: 'secret key', value: SECRET_KEY },
+  { name: 'OLake password', value: PASSWORD },
+  { name: 'wrong OLake password', value: WRONG_PASSWORD },
+  { name: 'rejected token', value: REJECTED_TOKEN },
+  { name: 'wizard token', value: WIZARD_TOKEN },
+  { name: 'wizard client secret', value: WIZARD_CLIENT_SECRET },
+  { name: 'wizard secret key', value: WIZARD_SECRET_KEY },
+  { name: 'service-account private key', value: PRIVATE_KEY_LINE },
+];
+
+let root: string;
+let home: string;
+let configDir: string;
+let accountFile: string;
+let s3: S3Server;
+let open: CatalogEmulator;
+let bearer: CatalogEmulator;
+let signed: CatalogEmulator;
+let ui: OlakeUiEmulator;
+/** Everything a user or a log collector saw, except the unredacted exports. */
+const seen: Seen[] = [];
+const redactedFiles: string[] = [];
+
+const env = (extra: Record<string, string> = {}) => ({ ...baseEnv(home, configDir), ...extra });
+
+async function floe(
+  where: string,
+  args: string[],
+  extra: Record<string, string> = {},
+  input = '',
+): Promise<Run> {
+  const run = await runFloe(args, env(extra), input);
+  seen.push({ where: `${where} stdout`, text: run.stdout }, { where: `${where} stderr`, text: run.stderr });
+  return run;
+}
+
+const ptys: Pty[] = [];
+function pty(args: string[], rows = 24): Pty {
+  const { NO_COLOR: _, ...colours } = env();
+  const terminal = startPty(args, colours, { cols: 80, rows });
+  ptys.push(terminal);
+  return terminal;
+}
+
+/** Keeps a terminal's screens and raw stream, then fails on any static sentinel in them. */
+function expectCleanTerminal(where: string, terminal: Pty) {
+  const mine: Seen[] = [
+    ...terminal.frames.map((text, i) => ({ where: `${where} frame ${i}`, text })),
+    // A secret wrapped at the right margin continues on the next row.
+    ...terminal.frames.map((text, i) => ({
+      where: `${where} frame ${i} unwrapped`,
+      text: text.replace(/\n/g, ''),
+    })),
+    { where: `${where} raw`, text: terminal.raw() },
+  ];
+  seen.push(...mine);
+  expect(terminal.frames.length).toBeGreaterThan(0);
+  expect(findLeaks(mine, STATIC_SECRETS)).toEqual([]);
+}
+
+/** Opens the HTTP trace of a finished connection test and scrolls through it, one line at a time. */
+async function scrollTrace(terminal: Pty) {
+  await terminal.send('v', /HTTP trace \(\d+\)/);
+  for (;;) {
+    const at = /lines (\d+)–(\d+) of (\d+)/.exec(terminal.screen());
+    if (!at || at[2] === at[3]) return;
+    await terminal.send(
+      '\u001B[B',
+      new RegExp(`lines ${Number(at[1]) + 1}–${Number(at[2]) + 1} of ${at[3]}`),
+    );
+  }
+}
+
+function expectClean(run: Run, where: string) {
+  expect(
+    findLeaks(
+      [
+        { where: `${where} stdout`, text: run.stdout },
+        { where: `${where} stderr`, text: run.stderr },
+      ],
+      STATIC_SECRETS,
+    ),
+  ).toEqual([]);
+}
+
+function catalogOf(profile: Profile): CatalogEmulator {
+  return profile === 'none' ? open : profile === 'sigv4' ? signed : bearer;
+}
+
+function setupArgs(profile: Profile): string[] {
+  const args = [
+    'setup',
+    '--yes',
+    '--profile',
+    `audit-${profile}`,
+    '--auth-type',
+    profile,
+    '--catalog-url',
+    catalogOf(profile).url,
+    '--storage',
+    's3-compatible',
+    '--s3-path',
+    `s3://${BUCKET}/warehouse`,
+    '--region',
+    'us-east-1',
+    '--s3-endpoint',
+    s3.url,
+  ];
+  if (profile === 'oauth2') args.push('--oauth2-uri', bearer.tokenUrl, '--scope', SCOPE);
+  if (profile === 'sigv4') args.push('--signing-name', 'glue', '--signing-region', 'us-east-1');
+  if (profile === 'google') args.push('--gcp-service-account-file', accountFile);
+  return args;
+}
+
+/** How each profile's secrets reach `floe setup`: stdin flags, files and FLOE_* variables, mixed. */
+const SETUP_SOURCES: Record<Profile, { args: string[]; env: Record<string, string>; input: string }> = {
+  none: { args: ['--secret-key-stdin'], env: { FLOE_ACCESS_KEY: ACCESS_KEY }, input: `${SECRET_KEY}\n` },
+  token: {
+    args: ['--token-stdin', '--access-key', S3RVER_ACCESS_KEY],
+    env: { FLOE_SECRET_KEY: SECRET_KEY },
+    input: TOKEN,
+  },
+  oauth2: {
+    args: ['--secret-key-stdin', '--access-key', S3RVER_ACCESS_KEY],
+    env: { FLOE_CREDENTIAL: CREDENTIAL },
+    input: SECRET_KEY,
+  },
+  sigv4: { args: ['--secret-key-stdin'], env: { FLOE_ACCESS_KEY: S3RVER_ACCESS_KEY }, input: SECRET_KEY },
+  google: {
+    args: ['--access-key', S3RVER_ACCESS_KEY],
+    env: { FLOE_SECRET_KEY: SECRET_KEY },
+    input: '',
+  },
+};
+
+/**
+ * Each account of service "floe" in the Secret Service with its secret, from `secret-tool search
+ * --all` (items on stdout, labelled "floe/ACCOUNT"; their attributes go to stderr).
+ */
+function keychain(): Map<string, string> {
+  const out = spawnSync('secret-tool', ['search', '--all', 'service', 'floe'], {
+    encoding: 'utf8',
+    timeout: 5000,
+  });
+  const found = new Map<string, string>();
+  for (const block of out.stdout.split(/^\[/m)) {
+    const account = /^label = floe\/(.*)$/m.exec(block)?.[1];
+    const secret = /^secret = (.*)$/m.exec(block)?.[1];
+    if (account !== undefined && secret !== undefined) found.set(account, secret);
+  }
+  return found;
+}
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'floe-audit-'));
+  home = join(root, 'home');
+  configDir = join(root, 'config');
+  mkdirSync(home);
+  mkdirSync(join(root, 's3'));
+  s3 = await startS3Server({ bucket: BUCKET, directory: join(root, 's3') });
+  open = await startCatalogEmulator({ auth: 'none' });
+  bearer = await startCatalogEmulator({
+    auth: 'bearer',
+    tokens: [TOKEN, WIZARD_TOKEN],
+    clients: [
+      { id: CLIENT_ID, secret: CLIENT_SECRET },
+      { id: WIZARD_CLIENT_ID, secret: WIZARD_CLIENT_SECRET },
+    ],
+    serviceAccounts: [
+      {
+        clientEmail: GOOGLE_EMAIL,
+        publicKey: google.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+      },
+    ],
+  });
+  signed = await startCatalogEmulator({
+    auth: 'sigv4',
+    sigv4: {
+      service: 'glue',
+      region: 'us-east-1',
+      keys: [{ accessKeyId: S3RVER_ACCESS_KEY, secretAccessKey: SECRET_KEY }],
+    },
+  });
+  ui = await startOlakeUiEmulator({ users: { admin: PASSWORD }, jobs: seedJobs(6, 3) });
+  accountFile = join(root, 'service-account.json');
+  writeFileSync(
+    accountFile,
+    JSON.stringify({
+      type: 'service_account',
+      project_id: 'audit-project',
+      private_key_id: 'audit-key-1',
+      private_key: PRIVATE_KEY,
+      client_email: GOOGLE_EMAIL,
+      token_uri: bearer.tokenUrl,
+    }),
+    { mode: 0o600 },
+  );
+});
+
+afterAll(async () => {
+  for (const terminal of ptys) terminal.kill();
+  await Promise.allSettled([s3?.close(), open?.close(), bearer?.close(), signed?.close(), ui?.close()]);
+  if (root) rmSync(root, { recursive: true, force: true });
+});
+
+describe.sequential('secret-leak audit', () => {
+  withKeychain(
+    'floe setup --yes stores every auth type’s secrets in the keychain and prints none',
+    async () => {
+      for (const profile of PROFILES) {
+        const source = SETUP_SOURCES[profile];
+        const run = await floe(
+          `setup ${profile}`,
+          [...setupArgs(profile), ...source.args],
+          source.env,
+          source.input,
+        );
+        expect(run.code, run.stderr).toBe(0);
+        expectClean(run, `setup ${profile}`);
+      }
+      const stored = keychain();
+      expect(stored.get('profile/audit-none/accessKey')).toBe(ACCESS_KEY);
+      expect(stored.get('profile/audit-none/secretKey')).toBe(SECRET_KEY);
+      expect(stored.get('profile/audit-token/token')).toBe(TOKEN);
+      expect(stored.get('profile/audit-oauth2/credential')).toBe(CREDENTIAL);
+      expect(stored.get('profile/audit-sigv4/secretKey')).toBe(SECRET_KEY);
+      expect(stored.get('profile/audit-google/gcpServiceAccountJson')).toContain(PRIVATE_KEY_LINE);
+      expect(readFileSync(join(configDir, 'config.json'), 'utf8')).toContain('audit-google');
+    },
+  );
+
+  withKeychain(
+    'the setup wizard on a terminal (token, oauth2) masks every secret on every screen',
+    async () => {
+      for (const auth of ['token', 'oauth2'] as const) {
+        const terminal = pty(['setup', '--profile', `audit-wizard-${auth}`]);
+        await terminal.waitFor(/Authentication type/);
+        await terminal.send('\u001B[B', /› ● Bearer token/);
+        if (auth === 'oauth2') await terminal.send('\u001B[B', /› ● OAuth2/);
+        await terminal.send('\r', /› REST Catalog URL\*/);
+        await terminal.send(bearer.url, /REST Catalog URL\*\s+http/);
+        await terminal.send('\r', /› S3 Path\*/);
+        await terminal.send(`s3://${BUCKET}/wizard`, /S3 Path\*\s+s3:/);
+        await terminal.send('\r', /› Region\*/);
+        await terminal.send('us-east-1', /Region\*\s+us-east-1/);
+        if (auth === 'token') {
+          await terminal.send('\r', /› Token\*/);
+          await terminal.send(WIZARD_TOKEN, /› Token\*\s+•+/);
+        } else {
+          await terminal.send('\r', /› REST Auth URI\*/);
+          await terminal.send(bearer.tokenUrl, /REST Auth URI\*\s+http/);
+          await terminal.send('\r', /› REST Credential\*/);
+          await terminal.send(`${WIZARD_CLIENT_ID}:${WIZARD_CLIENT_SECRET}`, /› REST Credential\*\s+•+/);
+          await terminal.send('\r', /› REST Scope/);
+          await terminal.send(SCOPE, /REST Scope\*?\s+catalog/);
+        }
+        await terminal.send('\r', /Object storage/);
+        await terminal.send('\u001B[B', /› ● S3-compatible/);
+        await terminal.send('\r', /› S3 Endpoint\*/);
+        await terminal.send(s3.url, /S3 Endpoint\*\s+http/);
+        await terminal.send('\r', /› Access Key/);
+        await terminal.send(S3RVER_ACCESS_KEY, /› Access Key\*?\s+•+/);
+        await terminal.send('\r', /› Secret Key/);
+        await terminal.send(WIZARD_SECRET_KEY, /› Secret Key\*\s+•+/);
+        await terminal.send('\r', /› Target OLake Version/);
+        await terminal.send('\r', /› Catalog Name/);
+        await terminal.send('\r', /› Enable Arrow Writes/);
+        await terminal.send('\r', /› Disable Identifier Tables/);
+        await terminal.send('\r', /Review/);
+        // Saving runs the connection test with the typed secrets; its trace is audited too.
+        await terminal.send('\r', /Saved profile/);
+        await terminal.waitFor(/All checks passed[\s\S]*r re-run/);
+        await scrollTrace(terminal);
+        expect(terminal.frames.join('\n')).toContain('> authorization: [redacted]');
+        await terminal.send('q', /[\s\S]*/);
+        expect(await terminal.exited).toBe(0);
+        expectCleanTerminal(`wizard ${auth}`, terminal);
+      }
+      const stored = keychain();
+      expect(stored.get('profile/audit-wizard-token/token')).toBe(WIZARD_TOKEN);
+      expect(stored.get('profile/audit-wizard-oauth2/credential')).toBe(
+        `${WIZARD_CLIENT_ID}:${WIZARD_CLIENT_SECRET}`,
+      );
+      expect(stored.get('profile/audit-wizard-oauth2/secretKey')).toBe(WIZARD_SECRET_KEY);
+    },
+    90_000,
+  );
+
+  withKeychain('floe test --json and plain text name no secret, for every profile', async () => {
+    for (const profile of PROFILES) {
+      const json = await floe(`test --json ${profile}`, ['test', '--profile', `audit-${profile}`, '--json']);
+      const report = JSON.parse(json.stdout) as { ok: boolean };
+      expect(report.ok, `${profile}: ${json.stdout}`).toBe(profile !== 'none');
+      expectClean(json, `test --json ${profile}`);
+      const plain = await floe(`test ${profile}`, ['test', '--profile', `audit-${profile}`]);
+      expect(plain.code).toBe(profile === 'none' ? 1 : 0);
+      expectClean(plain, `test ${profile}`);
+    }
+    const refused = { FLOE_TOKEN: REJECTED_TOKEN };
+    const json = await floe(
+      'test --json rejected token',
+      ['test', '--profile', 'audit-token', '--json'],
+      refused,
+    );
+    expect((JSON.parse(json.stdout) as { ok: boolean }).ok).toBe(false);
+    expectClean(json, 'test --json rejected token');
+    const plain = await floe('test rejected token', ['test', '--profile', 'audit-token'], refused);
+    expect(plain.code).toBe(1);
+    expectClean(plain, 'test rejected token');
+  });
+
+  withKeychain(
+    'the floe test screen with the HTTP trace shows no secret, for every profile',
+    async () => {
+      for (const profile of PROFILES) {
+        // A tall terminal shows most of the trace at once; the rest is scrolled into view.
+        const terminal = pty(['test', '--profile', `audit-${profile}`], 200);
+        await terminal.waitFor(/r re-run/);
+        await scrollTrace(terminal);
+        await terminal.send('q', /[\s\S]*/);
+        expect(await terminal.exited).toBe(profile === 'none' ? 1 : 0);
+        // The trace was on screen, its credentials shown as redacted.
+        if (profile !== 'none') expect(terminal.frames.join('\n')).toContain('> authorization: [redacted]');
+        expectCleanTerminal(`test screen ${profile}`, terminal);
+      }
+    },
+    120_000,
+  );
+
+  withKeychain('floe export writes secrets only without --redact; profiles show/list name none', async () => {
+    const exported = await runFloe(['export', '--profile', 'audit-token'], env());
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(JSON.parse(exported.stdout).writer).toMatchObject({ token: TOKEN, aws_secret_key: SECRET_KEY });
+    seen.push({ where: 'export stderr', text: exported.stderr });
+    const file = join(root, 'unredacted.json');
+    const toFile = await floe('export --output', ['export', '--profile', 'audit-google', '--output', file]);
+    expect(toFile.code, toFile.stderr).toBe(0);
+    expect(readFileSync(file, 'utf8')).toContain(PRIVATE_KEY_LINE.slice(0, 40));
+
+    for (const profile of PROFILES) {
+      const redacted = await floe(`export --redact ${profile}`, [
+        'export',
+        '--profile',
+        `audit-${profile}`,
+        '--redact',
+      ]);
+      expect(redacted.code, redacted.stderr).toBe(0);
+      expect(JSON.parse(redacted.stdout).type).toBeDefined();
+      const out = join(root, `redacted-${profile}.json`);
+      const written = await floe(`export --redact --output ${profile}`, [
+        'export',
+        '--profile',
+        `audit-${profile}`,
+        '--redact',
+        '--output',
+        out,
+      ]);
+      expect(written.code, written.stderr).toBe(0);
+      redactedFiles.push(out);
+      expectClean(redacted, `export --redact ${profile}`);
+      const show = await floe(`profiles show ${profile}`, ['profiles', 'show', `audit-${profile}`]);
+      expect(show.code, show.stderr).toBe(0);
+      expect(show.stdout).toContain(catalogOf(profile).url);
+      expectClean(show, `profiles show ${profile}`);
+    }
+    expect(
+      findLeaks(
+        filesUnder(root).filter((f) => redactedFiles.includes(f.where)),
+        STATIC_SECRETS,
+      ),
+    ).toEqual([]);
+    const list = await floe('profiles list --json', ['profiles', 'list', '--json']);
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).toContain('audit-oauth2');
+    expectClean(list, 'profiles list --json');
+  });
+
+  withKeychain(
+    'login, jobs, logs, the jobs browser and logout never show the password or the session',
+    async () => {
+      const refused = await floe(
+        'login wrong password',
+        ['login', '--url', ui.url, '--password-stdin'],
+        {},
+        WRONG_PASSWORD,
+      );
+      expect(refused.code).toBe(1);
+      expectClean(refused, 'login wrong password');
+      const login = await floe('login', ['login', '--url', ui.url, '--password-stdin'], {}, `${PASSWORD}\n`);
+      expect(login.code, login.stderr).toBe(0);
+      expectClean(login, 'login');
+      expect(keychain().get(`session/${ui.url}`)).toBeDefined();
+
+      const jobs = await floe('jobs --json', ['jobs', '--json']);
+      expect(jobs.code, jobs.stderr).toBe(0);
+      const list = JSON.parse(jobs.stdout) as { id: number }[];
+      expect(list.length).toBe(6);
+      const logs = await floe('jobs logs', ['jobs', 'logs', String(list[0]?.id)]);
+      expect(logs.code, logs.stderr).toBe(0);
+      const status = await floe('login --status', ['login', '--status']);
+      expect(status.code, status.stderr).toBe(0);
+      for (const [run, where] of [
+        [jobs, 'jobs --json'],
+        [logs, 'jobs logs'],
+        [status, 'login --status'],
+      ] as const)
+        expectClean(run, where);
+
+      const browser = pty(['jobs']);
+      await browser.waitFor(/6 jobs/);
+      await browser.send('\r', /Runs \(\d+\)/);
+      await browser.send('\r', /^(?![\s\S]*[Ll]oading)[\s\S]*Run \d{4}-/);
+      await browser.send('\u001B', /6 jobs/);
+      await browser.send('R', /6 jobs/);
+      await browser.send('q', /[\s\S]*/);
+      expect(await browser.exited).toBe(0);
+      expectCleanTerminal('jobs browser', browser);
+
+      const logout = await floe('logout', ['logout']);
+      expect(logout.code, logout.stderr).toBe(0);
+      expectClean(logout, 'logout');
+      expect(keychain().get(`session/${ui.url}`)).toBeUndefined();
+      const after = await floe('login --status after logout', ['login', '--status']);
+      expect(after.code).toBe(4);
+      expectClean(after, 'login --status after logout');
+    },
+  );
+
+  withKeychain('no secret anywhere: outputs, screens, config directory, redacted exports', () => {
+    const sessions = ui.requests.flatMap(
+      (r) => /olake-session=([^;\s]+)/.exec(r.cookie ?? '')?.slice(1) ?? [],
+    );
+    expect(sessions.length).toBeGreaterThan(0);
+    const catalogRequests = [...open.requests, ...bearer.requests, ...signed.requests];
+    const issued = catalogRequests.flatMap(
+      (r) => /^Bearer (.+)$/.exec(r.headers.authorization ?? '')?.slice(1) ?? [],
+    );
+    const assertions = catalogRequests.flatMap(
+      (r) => new URLSearchParams(r.body).get('assertion')?.split('.').slice(2) ?? [],
+    );
+    expect(issued.length).toBeGreaterThan(0);
+    expect(assertions.length).toBeGreaterThan(0);
+    const secrets: Secret[] = [
+      ...STATIC_SECRETS,
+      ...[...new Set(sessions)].map((value) => ({ name: 'OLake session cookie', value })),
+      ...[...new Set(issued)].map((value) => ({ name: 'catalog bearer token', value })),
+      ...[...new Set(assertions)].map((value) => ({ name: 'Google JWT assertion signature', value })),
+    ];
+    // The config directory, and whatever floe wrote under the temporary HOME.
+    const config = [...filesUnder(configDir), ...filesUnder(home)];
+    expect(config.some((f) => f.where.endsWith('config.json'))).toBe(true);
+    const exports = filesUnder(root).filter((f) => redactedFiles.includes(f.where));
+    expect(exports.length).toBe(PROFILES.length);
+    expect(findLeaks([...seen, ...config, ...exports], secrets)).toEqual([]);
+  });
+});

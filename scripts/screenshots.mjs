@@ -1,0 +1,193 @@
+// `npm run screenshots`: drives the built CLI on an 80x24 pseudo-terminal against the sandbox (catalog
+// emulator, s3rver, OLake UI emulator with seeded jobs) and writes screenshots/<name>.svg and .png
+// (rsvg-convert, Debian librsvg2-bin). Each screen is reached with keys, as a user would.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { ROOT, startTerminal } from './lib/terminal.mjs';
+
+const OUT = join(ROOT, 'screenshots');
+/** Job seeds are fixed by the sandbox; a fixed count keeps the list the same from run to run. */
+const JOBS = 24;
+
+/** The sandbox and the config store are TypeScript: bundle them for this script (deps stay in node_modules). */
+async function loadSources() {
+  const dir = join(ROOT, 'node_modules', '.cache', 'floe-screenshots');
+  mkdirSync(dir, { recursive: true });
+  const outfile = join(dir, 'sources.mjs');
+  await build({
+    stdin: {
+      contents: [
+        "export { startSandbox, SANDBOX } from './src/sandbox/index.ts';",
+        "export { ConfigStore } from './src/config/store.ts';",
+      ].join('\n'),
+      resolveDir: ROOT,
+      loader: 'ts',
+    },
+    outfile,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'warning',
+  });
+  return import(outfile);
+}
+
+/**
+ * @param {import('./lib/terminal.mjs').Terminal} terminal
+ * @param {string} name
+ * @param {string} title
+ */
+function shot(terminal, name, title) {
+  const svg = join(OUT, `${name}.svg`);
+  writeFileSync(svg, terminal.toSvg({ title, crop: true }));
+  execFileSync('rsvg-convert', ['-z', '1.5', svg, '-o', join(OUT, `${name}.png`)]);
+  process.stdout.write(`screenshots/${name}.svg, .png\n`);
+}
+
+/**
+ * Types `value` into the focused form row `label` and moves on with Enter.
+ * @param {import('./lib/terminal.mjs').Terminal} t
+ * @param {string} label
+ * @param {string} value
+ */
+async function fill(t, label, value) {
+  await t.waitFor(new RegExp(`^› ${label}\\*?( |$)`, 'm'));
+  await t.press(value, 'enter');
+}
+
+const { startSandbox, SANDBOX, ConfigStore } = await loadSources();
+const sandbox = await startSandbox({ jobs: JOBS, ports: { s3: 9000 } });
+const configDir = mkdtempSync(join(tmpdir(), 'floe-screenshots-'));
+/** @type {import('./lib/terminal.mjs').Terminal[]} */
+const terminals = [];
+/** @param {import('./lib/terminal.mjs').TerminalOptions} options */
+const floe = (options) => {
+  const terminal = startTerminal({ ...options, env: { FLOE_CONFIG_DIR: configDir, ...options.env } });
+  terminals.push(terminal);
+  return terminal;
+};
+
+try {
+  mkdirSync(OUT, { recursive: true });
+  for (const note of sandbox.notices) process.stdout.write(`sandbox: ${note}\n`);
+  const config = new ConfigStore(configDir);
+  const storageFields = {
+    s3Path: SANDBOX.s3Path,
+    region: SANDBOX.region,
+    s3Endpoint: sandbox.s3.url,
+  };
+  config.saveProfile(
+    'sandbox',
+    {
+      authType: 'token',
+      storage: 's3-compatible',
+      targetVersion: 'latest',
+      fields: { catalogUrl: sandbox.catalog.url, ...storageFields },
+    },
+    'env',
+    [],
+  );
+  config.saveProfile(
+    'lakekeeper-dev',
+    {
+      authType: 'oauth2',
+      storage: 's3-compatible',
+      targetVersion: 'latest',
+      fields: {
+        catalogUrl: sandbox.catalog.url,
+        oauth2Uri: `${sandbox.catalog.url.replace(/\/api\/catalog$/, '')}/token`,
+        scope: SANDBOX.oauth.scope,
+        ...storageFields,
+      },
+    },
+    'env',
+    [],
+  );
+  const secrets = {
+    FLOE_TOKEN: SANDBOX.token,
+    FLOE_ACCESS_KEY: sandbox.s3.accessKey,
+    FLOE_SECRET_KEY: sandbox.s3.secretKey,
+  };
+
+  // Log in to the OLake UI first, so that the home screen shows it and `floe jobs` works.
+  const login = floe({ args: ['login', '--url', sandbox.olake.url, '--insecure-storage'] });
+  await login.waitFor(/Password for admin/);
+  await login.press(SANDBOX.olake.password, 'enter');
+  await login.waitFor('[y/N]');
+  await login.press('n', 'enter');
+  await login.waitFor('Logged in');
+  await login.exit();
+
+  const home = floe({ args: [], env: secrets });
+  await home.waitFor('lakekeeper-dev');
+  shot(home, 'home', 'floe: the home screen');
+  home.kill();
+
+  const wizard = floe({ args: ['setup', '--profile', 'analytics', '--env-secrets', '--skip-test'] });
+  await wizard.waitFor('Authentication type');
+  await wizard.press('down', 'down');
+  await wizard.waitFor('› ● OAuth2');
+  shot(wizard, 'auth-type', 'floe setup: choosing the authentication type');
+  await wizard.press('up');
+  await wizard.waitFor('› ● Bearer token');
+  await wizard.press('enter');
+  await wizard.waitFor('Catalog and authentication: Bearer token');
+  await fill(wizard, 'REST Catalog URL', 'localhost:8181/api/catalog');
+  await fill(wizard, 'S3 Path', 'warehouse');
+  await wizard.waitFor(/✗ S3 Path/);
+  shot(wizard, 'fields-error', 'floe setup: a field that needs a fix');
+  await wizard.press('up', 'up');
+  await wizard.waitFor(/^› REST Catalog URL/m);
+  await wizard.press(...Array(30).fill('backspace'));
+  await fill(wizard, 'REST Catalog URL', sandbox.catalog.url);
+  await wizard.press(...Array(12).fill('backspace'));
+  await fill(wizard, 'S3 Path', SANDBOX.s3Path);
+  await fill(wizard, 'Region', SANDBOX.region);
+  await fill(wizard, 'Token', SANDBOX.token);
+  await wizard.waitFor('step 3 of 6');
+  await wizard.press('down', 'enter');
+  await fill(wizard, 'S3 Endpoint', sandbox.s3.url);
+  await fill(wizard, 'Access Key', sandbox.s3.accessKey);
+  await fill(wizard, 'Secret Key', sandbox.s3.secretKey);
+  await wizard.waitFor('step 5 of 6');
+  for (let i = 0; i < 4 && !wizard.screen().join('\n').includes('Review:'); i++) await wizard.press('enter');
+  await wizard.waitFor('Review: check the values');
+  shot(wizard, 'review', 'floe setup: the review, secrets masked');
+  wizard.kill();
+
+  // The catalog answers its namespaces slowly, so the test is caught with spinners running.
+  sandbox.catalog.bearer.setFault({ kind: 'slow', delayMs: 60_000 }, 'namespaces');
+  const progress = floe({ args: ['test', '--profile', 'sandbox', '--timeout', '90'], env: secrets });
+  await progress.waitFor(/✓ Read the catalog config[\s\S]*✓ Delete the probe/);
+  shot(progress, 'test-progress', 'floe test: a connection test in progress');
+  progress.kill();
+  sandbox.catalog.bearer.setFault(null, 'namespaces');
+
+  const failing = floe({
+    args: ['test', '--profile', 'sandbox'],
+    env: { ...secrets, FLOE_TOKEN: 'expired-token-0000' },
+  });
+  await failing.waitFor(/checks failed[\s\S]*Remedy/);
+  shot(failing, 'diagnosis', 'floe test: a failed check and its diagnosis');
+  failing.kill();
+
+  const jobs = floe({ args: ['jobs'], env: { FLOE_PASSWORD: SANDBOX.olake.password } });
+  await jobs.waitFor(new RegExp(`${JOBS} jobs · sort name[\\s\\S]*q quit`));
+  await jobs.press('down', 'down', 'down');
+  shot(jobs, 'jobs', 'floe jobs: the jobs of a project');
+  await jobs.press('enter');
+  await jobs.waitFor(/Runs \(\d+\)/);
+  await jobs.press('enter');
+  await jobs.waitFor(/Run \S+ · \[ older/);
+  shot(jobs, 'job-detail', 'floe jobs: a job, its runs and a run’s logs');
+  jobs.kill();
+} finally {
+  for (const terminal of terminals) terminal.kill();
+  await sandbox.stop();
+  rmSync(configDir, { recursive: true, force: true });
+}

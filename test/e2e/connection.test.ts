@@ -87,4 +87,14 @@ describe('floe test on a terminal', { timeout: 60_000 }, () => {
     expect(await t.exit()).toBe(1);
     expectCleanOutput(t, [SANDBOX.token, storage.secretKey]);
   });
+
+  it('with NO_COLOR, writes no colour and still marks each state with a glyph', async () => {
+    const t = floe(configDir, { args: ['test', '--profile', 'refused'], env: secrets(), color: false });
+    const screen = (await t.waitFor(/checks failed[\s\S]*Diagnoses/)).join('\n');
+    expect(screen).toMatch(/✗ Connect to the catalog/);
+    expect(screen).toMatch(/– List namespaces/);
+    expect(t.raw()).not.toMatch(/\u001B\[(?:[0-9;]*;)?(?:3[0-9]|4[0-9]|9[0-7]|10[0-7])(?:;[0-9;]*)?m/);
+    await t.press('q');
+    expect(await t.exit()).toBe(1);
+  });
 });

@@ -465,6 +465,12 @@ describe.sequential('secret-leak audit', () => {
       ] as const)
         expectClean(run, where);
 
+      // An expired session is renewed silently with FLOE_PASSWORD.
+      ui.expireSessions();
+      const renewed = await floe('jobs --json after expiry', ['jobs', '--json'], { FLOE_PASSWORD: PASSWORD });
+      expect(renewed.code, renewed.stderr).toBe(0);
+      expectClean(renewed, 'jobs --json after expiry');
+
       const browser = pty(['jobs']);
       await browser.waitFor(/6 jobs/);
       await browser.send('\r', /Runs \(\d+\)/);

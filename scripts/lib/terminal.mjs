@@ -347,17 +347,19 @@ export function screenToSvg(term, { title, fontSize = 14, crop = false } = {}) {
         rects.push(
           `<rect x="${left}" y="${top}" width="${span}" height="${lineHeight}" fill="${style.bg}"/>`,
         );
-      if (chars.trim() !== '') {
+      const text = chars.trimEnd();
+      if (text !== '') {
+        const textCells = cells - (chars.length - text.length);
         const attrs = [
           `x="${left}"`,
           `y="${baseline}"`,
-          `textLength="${span}"`,
+          `textLength="${(textCells * cellWidth).toFixed(2)}"`,
           'lengthAdjust="spacingAndGlyphs"',
           `fill="${style.fg}"`,
           style.bold ? 'font-weight="bold"' : '',
           style.dim ? 'opacity="0.6"' : '',
         ].filter(Boolean);
-        texts.push(`<text ${attrs.join(' ')}>${escapeXml(chars)}</text>`);
+        texts.push(`<text ${attrs.join(' ')}>${escapeXml(text)}</text>`);
       }
       run = null;
     };

@@ -1,7 +1,6 @@
 // `floe test` on a real 80x24 terminal: a test that passes against the sandbox's REST catalog and an
 // S3 server (the throwaway Ceph RGW from FLOE_TEST_CEPH when there is one, else the sandbox's s3rver),
 // and one that fails on a refused port with its diagnosis panel.
-import { randomUUID } from 'node:crypto';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigStore } from '../../src/config/store.js';
@@ -19,14 +18,17 @@ beforeAll(async () => {
   const ceph = cephFromEnv().info;
   if (ceph) {
     const { accessKey, secretKey } = ceph.users.owner;
-    const bucket = `floe-e2e-${randomUUID().slice(0, 8)}`;
+    // The sandbox catalog serves one warehouse, s3://warehouse: the Ceph bucket takes that name.
+    const bucket = SANDBOX.bucket;
     const client = new S3Client({
       endpoint: ceph.endpoint,
       region: ceph.region,
       forcePathStyle: true,
       credentials: { accessKeyId: accessKey, secretAccessKey: secretKey },
     });
-    await client.send(new CreateBucketCommand({ Bucket: bucket }));
+    await client.send(new CreateBucketCommand({ Bucket: bucket })).catch((error: unknown) => {
+      if ((error as { name?: string }).name !== 'BucketAlreadyOwnedByYou') throw error;
+    });
     client.destroy();
     storage = { endpoint: ceph.endpoint, bucket, accessKey, secretKey };
   } else {

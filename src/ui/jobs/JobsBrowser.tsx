@@ -1,6 +1,5 @@
 // The jobs browser screen: renders JobsState and maps keys to reducer actions and hook commands.
 import { Box, type Key, Text, useInput, useStdout } from 'ink';
-import TextInput from 'ink-text-input';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import type { Job, JobsApi, LogPage, Task } from '../../management/types.js';
 import { KeyHints } from '../components/KeyHints.js';
@@ -15,6 +14,7 @@ import {
   stateLook,
   streamsSummary,
 } from './format.js';
+import { editLine } from './line.js';
 import {
   type DetailState,
   detailJob,
@@ -388,23 +388,6 @@ function failureScreen(failure: Failure, project: string, retrying: boolean) {
   );
 }
 
-/** Typed text without control characters (a stray escape sequence, a tab). */
-function printable(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f]/g, '');
-}
-
-/**
- * ink-text-input takes a pasted "text⏎" (one input chunk) as text; this submits the part before the
- * line break instead, so a pasted password or filter never holds a newline.
- */
-function lineInput(change: (value: string) => void, submit: (value: string) => void) {
-  return (value: string) => {
-    const cut = value.search(/[\r\n]/);
-    if (cut < 0) change(value);
-    else submit(value.slice(0, cut));
-  };
-}
-
 /** Cuts a name to `max` characters (at least 12) with an ellipsis, so a question keeps its y/N. */
 function shorten(name: string, max: number): string {
   const limit = Math.max(12, max);
@@ -444,21 +427,14 @@ export function JobsBrowser(props: JobsBrowserProps) {
     secret.current = text;
     setMasked([...text].length);
   };
-  const submitPassword = () => {
-    const password = secret.current;
-    typeSecret('');
-    commands.submitPassword(password);
-  };
   const passwordKeys = (input: string, key: Key) => {
     if (key.escape) {
       typeSecret('');
       return commands.cancelPassword();
     }
-    if (key.return) return submitPassword();
-    if (key.backspace || key.delete) return typeSecret([...secret.current].slice(0, -1).join(''));
-    const cut = input.search(/[\r\n]/);
-    typeSecret(secret.current + printable(cut < 0 ? input : input.slice(0, cut)));
-    if (cut >= 0) submitPassword();
+    const { value, submitted } = editLine(secret.current, input, key);
+    typeSecret(submitted ? '' : value);
+    if (submitted) commands.submitPassword(value);
   };
   const submitProject = (value: string) => {
     const project = value.trim();
@@ -531,11 +507,17 @@ export function JobsBrowser(props: JobsBrowserProps) {
     if (current.session === 'relogin') return;
     const overlay = current.overlay;
     if (overlay.kind === 'filter') {
-      if (key.escape) dispatch({ type: 'filter-clear' });
+      if (key.escape) return dispatch({ type: 'filter-clear' });
+      const { value, submitted } = editLine(current.filter, input, key);
+      if (value !== current.filter) dispatch({ type: 'filter-change', text: value });
+      if (submitted) dispatch({ type: 'filter-apply' });
       return;
     }
     if (overlay.kind === 'project') {
-      if (key.escape) dispatch({ type: 'overlay-close' });
+      if (key.escape) return dispatch({ type: 'overlay-close' });
+      const { value, submitted } = editLine(overlay.draft, input, key);
+      if (value !== overlay.draft) dispatch({ type: 'project-change', draft: value });
+      if (submitted) submitProject(value);
       return;
     }
     if (overlay.kind === 'confirm') {
@@ -663,20 +645,11 @@ export function JobsBrowser(props: JobsBrowserProps) {
   const overlay = state.overlay;
   if (state.session === 'ok' && overlay.kind === 'filter') {
     status = (
-      <Box>
+      <Text wrap="truncate-start">
         <Text color="cyan">/</Text>
-        <TextInput
-          value={state.filter}
-          onChange={lineInput(
-            (text) => dispatch({ type: 'filter-change', text }),
-            (text) => {
-              dispatch({ type: 'filter-change', text });
-              dispatch({ type: 'filter-apply' });
-            },
-          )}
-          onSubmit={() => dispatch({ type: 'filter-apply' })}
-        />
-      </Box>
+        {state.filter}
+        <Text inverse> </Text>
+      </Text>
     );
     hints = [
       ['Enter', 'apply'],
@@ -684,14 +657,10 @@ export function JobsBrowser(props: JobsBrowserProps) {
     ];
   } else if (state.session === 'ok' && overlay.kind === 'project') {
     status = (
-      <Box>
-        <Text>Project: </Text>
-        <TextInput
-          value={overlay.draft}
-          onChange={lineInput((draft) => dispatch({ type: 'project-change', draft }), submitProject)}
-          onSubmit={submitProject}
-        />
-      </Box>
+      <Text wrap="truncate-start">
+        Project: {overlay.draft}
+        <Text inverse> </Text>
+      </Text>
     );
     hints = [
       ['Enter', 'switch'],

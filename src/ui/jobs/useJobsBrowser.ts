@@ -1,8 +1,15 @@
 // Side effects of the jobs browser: loading, auto-refresh, re-login, detail/logs fetching and job actions.
-import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { JobsApi, LogQuery, Task } from '../../management/types.js';
 import { ManagementError } from '../../management/types.js';
-import { type Failure, initialState, type JobAction, type JobsState, jobsReducer } from './state.js';
+import {
+  type Action,
+  type Failure,
+  initialState,
+  type JobAction,
+  type JobsState,
+  jobsReducer,
+} from './state.js';
 
 export interface JobsBrowserOptions {
   api: JobsApi;
@@ -35,12 +42,11 @@ const ACTION_WORDS: Record<JobAction, string> = {
 export function useJobsBrowser(options: JobsBrowserOptions) {
   const { api, relogin, refreshMs, tickMs = 1000 } = options;
   const clock = options.now ?? Date.now;
-  const [state, dispatch] = useReducer(jobsReducer, undefined, () =>
-    initialState(options.project, options.pageSize),
-  );
-  const [now, setNow] = useState(clock);
+  // The reducer runs here, not in React: `stateRef` holds the state after every action at once, so key
+  // handlers see the effect of keys typed ahead or pasted before React renders again.
+  const [state, setState] = useState(() => initialState(options.project, options.pageSize));
   const stateRef = useRef<JobsState>(state);
-  stateRef.current = state;
+  const [now, setNow] = useState(clock);
   const clockRef = useRef(clock);
   clockRef.current = clock;
   const mounted = useRef(true);
@@ -51,8 +57,10 @@ export function useJobsBrowser(options: JobsBrowserOptions) {
     undefined,
   );
 
-  const safeDispatch: typeof dispatch = useCallback((action) => {
-    if (mounted.current) dispatch(action);
+  const dispatch = useCallback((action: Action) => {
+    if (!mounted.current) return;
+    stateRef.current = jobsReducer(stateRef.current, action);
+    setState(stateRef.current);
   }, []);
 
   useEffect(() => {
@@ -77,16 +85,16 @@ export function useJobsBrowser(options: JobsBrowserOptions) {
   const reauthenticate = useCallback((): Promise<void> => {
     if (reauth.current) return reauth.current;
     const attempt = (async () => {
-      safeDispatch({ type: 'session', session: 'relogin' });
+      dispatch({ type: 'session', session: 'relogin' });
       try {
         await relogin();
       } catch (error) {
         if (!isUnauthorized(error)) throw error;
         let message: string | undefined;
         for (;;) {
-          safeDispatch({ type: 'session', session: 'password', error: message });
+          dispatch({ type: 'session', session: 'password', error: message });
           const password = await askPassword();
-          safeDispatch({ type: 'session', session: 'relogin' });
+          dispatch({ type: 'session', session: 'relogin' });
           try {
             await relogin(password);
             break;
@@ -99,9 +107,9 @@ export function useJobsBrowser(options: JobsBrowserOptions) {
     })();
     reauth.current = attempt
       .then(
-        () => safeDispatch({ type: 'session', session: 'ok' }),
+        () => dispatch({ type: 'session', session: 'ok' }),
         (error: unknown) => {
-          safeDispatch({ type: 'session', session: isUnauthorized(error) ? 'expired' : 'ok' });
+          dispatch({ type: 'session', session: isUnauthorized(error) ? 'expired' : 'ok' });
           throw error;
         },
       )
@@ -109,7 +117,7 @@ export function useJobsBrowser(options: JobsBrowserOptions) {
         reauth.current = undefined;
       });
     return reauth.current;
-  }, [relogin, askPassword, safeDispatch]);
+  }, [relogin, askPassword, dispatch]);
 
   /** Runs an API call; on an expired session signs in again and retries it once. */
   const call = useCallback(
@@ -130,22 +138,22 @@ export function useJobsBrowser(options: JobsBrowserOptions) {
       const { project } = stateRef.current;
       const signal = controller.current.signal;
       call(() => api.getJob(project, jobId, signal)).then(
-        (job) => safeDispatch({ type: 'detail-job', jobId, job }),
-        (error: unknown) => safeDispatch({ type: 'detail-job-failed', jobId, failure: toFailure(error) }),
+        (job) => dispatch({ type: 'detail-job', jobId, job }),
+        (error: unknown) => dispatch({ type: 'detail-job-failed', jobId, failure: toFailure(error) }),
       );
       call(() => api.listTasks(project, jobId, signal)).then(
-        (tasks) => safeDispatch({ type: 'tasks', jobId, tasks }),
-        (error: unknown) => safeDispatch({ type: 'tasks-failed', jobId, failure: toFailure(error) }),
+        (tasks) => dispatch({ type: 'tasks', jobId, tasks }),
+        (error: unknown) => dispatch({ type: 'tasks-failed', jobId, failure: toFailure(error) }),
       );
     },
-    [api, call, safeDispatch],
+    [api, call, dispatch],
   );
 
   const expireOn = useCallback(
     (failure: Failure) => {
-      if (failure.kind === 'unauthorized') safeDispatch({ type: 'session', session: 'expired' });
+      if (failure.kind === 'unauthorized') dispatch({ type: 'session', session: 'expired' });
     },
-    [safeDispatch],
+    [dispatch],
   );
 
   /** Loads the list (and the open detail); `project` when switching to another project. */
@@ -154,21 +162,21 @@ export function useJobsBrowser(options: JobsBrowserOptions) {
       const seq = ++loadSeq.current;
       const project = switchTo ?? stateRef.current.project;
       const detail = switchTo === undefined ? stateRef.current.detail : undefined;
-      safeDispatch({ type: 'load-start' });
+      dispatch({ type: 'load-start' });
       call(() => api.listJobs(project, controller.current.signal)).then(
         (jobs) => {
-          if (seq === loadSeq.current) safeDispatch({ type: 'loaded', jobs, at: clockRef.current() });
+          if (seq === loadSeq.current) dispatch({ type: 'loaded', jobs, at: clockRef.current() });
         },
         (error: unknown) => {
           if (seq !== loadSeq.current) return;
           const failure = toFailure(error);
-          safeDispatch({ type: 'load-failed', failure });
+          dispatch({ type: 'load-failed', failure });
           expireOn(failure);
         },
       );
       if (detail) loadDetail(detail.jobId);
     },
-    [api, call, loadDetail, expireOn, safeDispatch],
+    [api, call, loadDetail, expireOn, dispatch],
   );
 
   useEffect(() => {
@@ -192,34 +200,34 @@ export function useJobsBrowser(options: JobsBrowserOptions) {
   }, [tickMs]);
 
   const openDetail = useCallback(() => {
-    safeDispatch({ type: 'detail-open' });
+    dispatch({ type: 'detail-open' });
     const id = stateRef.current.selectedId;
     if (id !== undefined) loadDetail(id);
-  }, [loadDetail, safeDispatch]);
+  }, [loadDetail, dispatch]);
 
   const loadLogs = useCallback(
     (task: Task, query: LogQuery) => {
       const { project, detail } = stateRef.current;
       if (!detail) return;
       const { jobId } = detail;
-      safeDispatch({ type: 'logs-start', jobId, task });
+      dispatch({ type: 'logs-start', jobId, task });
       call(() => api.taskLogs(project, jobId, task, query, controller.current.signal)).then(
-        (page) => safeDispatch({ type: 'logs', jobId, task, page }),
+        (page) => dispatch({ type: 'logs', jobId, task, page }),
         (error: unknown) => {
           const failure = toFailure(error);
-          safeDispatch({ type: 'logs-failed', jobId, task, failure });
+          dispatch({ type: 'logs-failed', jobId, task, failure });
           expireOn(failure);
         },
       );
     },
-    [api, call, expireOn, safeDispatch],
+    [api, call, expireOn, dispatch],
   );
 
   const perform = useCallback(
     (action: JobAction, jobId: number, name: string) => {
       const { project } = stateRef.current;
-      safeDispatch({ type: 'overlay-close' });
-      safeDispatch({ type: 'notice', tone: 'busy', text: `${ACTION_WORDS[action]} ${name}…` });
+      dispatch({ type: 'overlay-close' });
+      dispatch({ type: 'notice', tone: 'busy', text: `${ACTION_WORDS[action]} ${name}…` });
       const run = () => {
         if (action === 'sync') return api.syncNow(project, jobId);
         if (action === 'cancel') return api.cancelRun(project, jobId);
@@ -227,25 +235,25 @@ export function useJobsBrowser(options: JobsBrowserOptions) {
       };
       call(run).then(
         (message) => {
-          safeDispatch({ type: 'notice', tone: 'ok', text: message || 'done' });
+          dispatch({ type: 'notice', tone: 'ok', text: message || 'done' });
           load();
         },
         (error: unknown) => {
           const failure = toFailure(error);
-          safeDispatch({ type: 'notice', tone: 'error', text: failure.message });
+          dispatch({ type: 'notice', tone: 'error', text: failure.message });
           expireOn(failure);
         },
       );
     },
-    [api, call, load, expireOn, safeDispatch],
+    [api, call, load, expireOn, dispatch],
   );
 
   const switchProject = useCallback(
     (project: string) => {
-      safeDispatch({ type: 'project-switch', project });
+      dispatch({ type: 'project-switch', project });
       load(project);
     },
-    [load, safeDispatch],
+    [load, dispatch],
   );
 
   const submitPassword = useCallback((password: string) => {
@@ -264,8 +272,7 @@ export function useJobsBrowser(options: JobsBrowserOptions) {
     () => ({ load, openDetail, loadLogs, perform, switchProject, submitPassword, cancelPassword }),
     [load, openDetail, loadLogs, perform, switchProject, submitPassword, cancelPassword],
   );
-  /** The state of the last render: key handlers read it so a key that arrives before React re-subscribes them
-   * (a paste, typing ahead) is not handled against an older screen. */
+  /** The state after the last action, possibly ahead of the last render. */
   const latest = useCallback(() => stateRef.current, []);
   return { state, latest, dispatch, now, commands };
 }

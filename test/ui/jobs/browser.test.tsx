@@ -115,6 +115,17 @@ describe('list', () => {
     expect(jobLines(m.frame())).toEqual(['payments']);
   });
 
+  it('keeps keys typed ahead of the screen: / then a name, P then a project', async () => {
+    const api = sample();
+    const m = await mount({ api });
+    await m.typeAhead('/', 'crm', '\r', 'j');
+    expect(m.frame()).toContain('filter: crm (Esc clears)');
+    expect(jobLines(m.frame())).toEqual(['crm_contacts']);
+    await m.typeAhead(KEY.escape);
+    await m.typeAhead('P', KEY.backspace, '9', KEY.enter);
+    expect(api.calls.at(-1)).toBe('listJobs 9');
+  });
+
   it('cycles the sort with s: name, last run, state', async () => {
     const m = await mount({ api: sample() });
     await m.press('s');

@@ -78,6 +78,13 @@ function browser() {
     raw: () => raw,
     exit,
     write: (text: string) => child.write(text),
+    /** Resolves once the screen satisfies `check` (the test's timeout fails it otherwise). */
+    waitUntil: (check: (screen: string) => boolean) =>
+      new Promise<void>((done) => {
+        const test = () => check(screen());
+        if (test()) done();
+        else waiters.push({ re: /a screen change/, test, done });
+      }),
     /** Resolves once the screen matches (the test's timeout fails it otherwise). */
     waitFor: (re: RegExp) =>
       new Promise<void>((done) => {
@@ -115,5 +122,41 @@ describe('floe jobs on an 80x24 terminal', () => {
     expect(b.raw()).toContain('\u001B[?1049l');
     expect(b.raw()).toContain('\u001B[?25h');
     expect(b.screen()).not.toContain('40 jobs');
+  });
+
+  it('reads a run’s logs through the real client, one page older at a time', async () => {
+    const job = ui.jobs.find((candidate) => candidate.tasks.length > 0);
+    const run = job?.tasks[0];
+    if (!job || !run) throw new Error('the seed has no job that ran');
+    for (let second = 0; second < 30; second++)
+      run.logs.push({
+        level: 'info',
+        time: `2031-01-01T00:00:${String(second).padStart(2, '0')}Z`,
+        message: `extra line ${second}`,
+      });
+    const lines = run.logs.filter((line) => line.level !== 'debug');
+    const b = browser();
+    await b.waitFor(/40 jobs · sort name[\s\S]*q quit/);
+    b.write('/');
+    await b.waitFor(/^\/$/m);
+    b.write(job.name);
+    await b.waitFor(new RegExp(`^/${job.name}$`, 'm'));
+    b.write('\r');
+    await b.waitFor(new RegExp(`filter: ${job.name}`));
+    b.write('\r');
+    await b.waitFor(new RegExp(`${job.name} #${job.id}[\\s\\S]*Runs \\(${job.tasks.length}\\)`));
+    b.write('\r');
+    // 24 rows leave 10 for the pane: its header and nine lines.
+    const tail = lines.slice(-9);
+    await b.waitFor(new RegExp(`^${tail.at(-1)?.time} `, 'm'));
+    expect(b.screen()).toContain(`${tail[0]?.time} `);
+    expect(b.screen()).not.toContain(`${lines.at(-10)?.time} `);
+    b.write('[');
+    await b.waitFor(new RegExp(`^${lines.at(-10)?.time} `, 'm'));
+    expect(b.screen()).toContain(`${lines.at(-18)?.time} `);
+    expect(b.screen()).not.toContain(`${tail.at(-1)?.time} `);
+    for (const line of b.screen().split('\n')) expect(line.length).toBeLessThanOrEqual(80);
+    b.write('q');
+    expect(await b.exit).toBe(0);
   });
 });

@@ -92,6 +92,18 @@ describe('session expiry', () => {
     expect(m.frames().some((frame) => frame.includes(PASSWORD) || frame.includes('wrong'))).toBe(false);
   });
 
+  it('keeps a password typed ahead of the prompt’s next render', async () => {
+    const api = sample();
+    const login = relogin(api, false);
+    const m = await browse(api, login.fn);
+    api.expired = true;
+    await m.press('R');
+    await m.typeAhead(PASSWORD.slice(0, 4), PASSWORD.slice(4), KEY.enter);
+    expect(login.calls).toEqual([undefined, '<typed>']);
+    expect(selectedRow(m.frame())).toContain('orders_to_lake');
+    expect(m.frames().some((frame) => frame.includes(PASSWORD.slice(0, 4)))).toBe(false);
+  });
+
   it('Esc at the password prompt leaves a session-expired screen; R asks again', async () => {
     const api = sample();
     const login = relogin(api, false);

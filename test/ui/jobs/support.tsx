@@ -180,6 +180,8 @@ export interface Mounted {
   /** Every frame so far without colours. */
   frames(): string[];
   press(...keys: string[]): Promise<void>;
+  /** Writes every chunk before React renders again, as keys typed ahead or a fast paste arrive. */
+  typeAhead(...chunks: string[]): Promise<void>;
   /** Changes the terminal size and sends the resize event. */
   resize(columns: number, rows: number): Promise<void>;
   settle(): Promise<void>;
@@ -223,6 +225,12 @@ export async function mount(
         await act(async () => {
           r.stdin.write(key);
         });
+      await settle();
+    },
+    async typeAhead(...chunks) {
+      await act(async () => {
+        for (const chunk of chunks) r.stdin.write(chunk);
+      });
       await settle();
     },
     async resize(columns, rows) {

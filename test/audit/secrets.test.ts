@@ -38,6 +38,9 @@ const PASSWORD = 'SENTINEL-password-91c4"quote';
 /** Secrets the servers refuse, to audit the failure paths. */
 const WRONG_PASSWORD = 'SENTINEL-wrong-password-7a0e';
 const REJECTED_TOKEN = 'SENTINEL-rejected-token-c35b';
+const REJECTED_CLIENT_SECRET = 'SENTINEL-rejected-client-secret-19fd';
+const WRONG_SECRET_KEY = 'SENTINEL-wrong-secret-key-6b21';
+const BROKEN_KEY = 'SENTINEL-broken-private-key-e8c7';
 const WIZARD_TOKEN = 'SENTINEL-wizard-token-44e0b8';
 const WIZARD_CLIENT_SECRET = 'SENTINEL-wizard-client-secret-a6d2';
 const WIZARD_CLIENT_ID = 'audit-wizard';
@@ -53,6 +56,37 @@ const PRIVATE_KEY = google.privateKey.export({ type: 'pkcs8', format: 'pem' }).t
 /** A line from the middle of the PEM body: any copy of the key contains it. */
 const PRIVATE_KEY_LINE = PRIVATE_KEY.split('\n')[5] as string;
 
+/**
+ * Secrets in the FLOE_* variables that override a profile's, each refused or unusable somehow;
+ * `report`: floe runs the checks (else it stops before, naming the broken field).
+ */
+const REFUSED: { profile: Profile; what: string; env: Record<string, string>; report?: false }[] = [
+  { profile: 'token', what: 'a rejected token', env: { FLOE_TOKEN: REJECTED_TOKEN } },
+  {
+    profile: 'oauth2',
+    what: 'a rejected client secret',
+    env: { FLOE_CREDENTIAL: `${CLIENT_ID}:${REJECTED_CLIENT_SECRET}` },
+  },
+  { profile: 'sigv4', what: 'a wrong secret key', env: { FLOE_SECRET_KEY: WRONG_SECRET_KEY } },
+  {
+    profile: 'google',
+    what: 'an unreadable private key',
+    env: {
+      FLOE_GCP_SERVICE_ACCOUNT_JSON: JSON.stringify({
+        type: 'service_account',
+        client_email: GOOGLE_EMAIL,
+        private_key: `-----BEGIN PRIVATE KEY-----\n${BROKEN_KEY}\n-----END PRIVATE KEY-----\n`,
+      }),
+    },
+  },
+  {
+    profile: 'google',
+    what: 'service-account JSON that does not parse',
+    env: { FLOE_GCP_SERVICE_ACCOUNT_JSON: `{"type":"service_account","private_key": ${BROKEN_KEY}}` },
+    report: false,
+  },
+];
+
 const STATIC_SECRETS: Secret[] = [
   { name: 'token', value: TOKEN },
   { name: 'client secret', value: CLIENT_SECRET },
@@ -61,6 +95,9 @@ const STATIC_SECRETS: Secret[] = [
   { name: 'OLake password', value: PASSWORD },
   { name: 'wrong OLake password', value: WRONG_PASSWORD },
   { name: 'rejected token', value: REJECTED_TOKEN },
+  { name: 'rejected client secret', value: REJECTED_CLIENT_SECRET },
+  { name: 'wrong secret key', value: WRONG_SECRET_KEY },
+  { name: 'broken private key', value: BROKEN_KEY },
   { name: 'wizard token', value: WIZARD_TOKEN },
   { name: 'wizard client secret', value: WIZARD_CLIENT_SECRET },
   { name: 'wizard secret key', value: WIZARD_SECRET_KEY },
@@ -345,28 +382,47 @@ describe.sequential('secret-leak audit', () => {
     90_000,
   );
 
-  withKeychain('floe test --json and plain text name no secret, for every profile', async () => {
-    for (const profile of PROFILES) {
-      const json = await floe(`test --json ${profile}`, ['test', '--profile', `audit-${profile}`, '--json']);
-      const report = JSON.parse(json.stdout) as { ok: boolean };
-      expect(report.ok, `${profile}: ${json.stdout}`).toBe(profile !== 'none');
-      expectClean(json, `test --json ${profile}`);
-      const plain = await floe(`test ${profile}`, ['test', '--profile', `audit-${profile}`]);
-      expect(plain.code).toBe(profile === 'none' ? 1 : 0);
-      expectClean(plain, `test ${profile}`);
-    }
-    const refused = { FLOE_TOKEN: REJECTED_TOKEN };
-    const json = await floe(
-      'test --json rejected token',
-      ['test', '--profile', 'audit-token', '--json'],
-      refused,
-    );
-    expect((JSON.parse(json.stdout) as { ok: boolean }).ok).toBe(false);
-    expectClean(json, 'test --json rejected token');
-    const plain = await floe('test rejected token', ['test', '--profile', 'audit-token'], refused);
-    expect(plain.code).toBe(1);
-    expectClean(plain, 'test rejected token');
-  });
+  // One run at a time: s3rver answers 500 when one run lists the bucket while another deletes its probe.
+  withKeychain(
+    'floe test --json and plain text name no secret, for every profile',
+    async () => {
+      for (const profile of PROFILES) {
+        const args = ['test', '--profile', `audit-${profile}`];
+        const json = await floe(`test --json ${profile}`, [...args, '--json']);
+        expect((JSON.parse(json.stdout) as { ok: boolean }).ok, `${profile}: ${json.stdout}`).toBe(
+          profile !== 'none',
+        );
+        expectClean(json, `test --json ${profile}`);
+        const plain = await floe(`test ${profile}`, args);
+        expect(plain.code, plain.stdout).toBe(profile === 'none' ? 1 : 0);
+        expectClean(plain, `test ${profile}`);
+      }
+    },
+    90_000,
+  );
+
+  withKeychain(
+    'floe test with refused or unusable FLOE_* secrets names none of them',
+    async () => {
+      for (const { profile, what, env: refused, report } of REFUSED) {
+        const where = `test ${profile} with ${what}`;
+        const args = ['test', '--profile', `audit-${profile}`];
+        const json = await floe(`${where} --json`, [...args, '--json'], refused);
+        expect(json.code, json.stderr).toBe(1);
+        if (report === false) expect(json.stderr).toMatch(/GCP Service Account JSON/);
+        else {
+          const failed = JSON.parse(json.stdout) as { ok: boolean; diagnoses: unknown[] };
+          expect(failed.ok).toBe(false);
+          expect(failed.diagnoses.length).toBeGreaterThan(0);
+        }
+        expectClean(json, `${where} --json`);
+        const plain = await floe(where, args, refused);
+        expect(plain.code, plain.stderr).toBe(1);
+        expectClean(plain, where);
+      }
+    },
+    90_000,
+  );
 
   withKeychain(
     'the floe test screen with the HTTP trace shows no secret, for every profile',

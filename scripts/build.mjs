@@ -1,6 +1,6 @@
 // Bundles the CLI into dist/ with esbuild. Code splitting keeps lazily imported modules
 // (the AWS SDK, Ink screens, emulators) in their own chunks, loaded only when used.
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));

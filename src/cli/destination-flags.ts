@@ -27,7 +27,8 @@ export function destinationOptions(): Record<string, Option> {
   };
   for (const def of FIELDS) {
     if (def.flag) options[def.flag] = { type: def.type === 'boolean' ? 'boolean' : 'string' };
-    if (def.secretFlag) options[def.secretFlag] = { type: def.secretFlag.endsWith('-stdin') ? 'boolean' : 'string' };
+    if (def.secretFlag)
+      options[def.secretFlag] = { type: def.secretFlag.endsWith('-stdin') ? 'boolean' : 'string' };
   }
   return options;
 }
@@ -36,7 +37,8 @@ export function destinationOptions(): Record<string, Option> {
 export function howToSupply(def: FieldDef): string {
   const ways: string[] = [];
   if (def.flag) ways.push(`--${def.flag}${def.type === 'boolean' ? '' : ' VALUE'}`);
-  if (def.secretFlag) ways.push(def.secretFlag.endsWith('-stdin') ? `--${def.secretFlag}` : `--${def.secretFlag} PATH`);
+  if (def.secretFlag)
+    ways.push(def.secretFlag.endsWith('-stdin') ? `--${def.secretFlag}` : `--${def.secretFlag} PATH`);
   if (def.env) ways.push(def.env);
   return ways.join(' or ');
 }
@@ -61,7 +63,9 @@ export function destinationFlagHelp(): string {
 
 function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
   if ((allowed as readonly string[]).includes(value)) return value as T;
-  throw new UsageError([`--${flag}: "${value}" is not one of ${allowed.join(', ')} (e.g. --${flag} ${allowed[0]})`]);
+  throw new UsageError([
+    `--${flag}: "${value}" is not one of ${allowed.join(', ')} (e.g. --${flag} ${allowed[0]})`,
+  ]);
 }
 
 /** True when any destination flag was given (so the user means to set values without the wizard). */
@@ -81,7 +85,8 @@ export async function valuesFromFlags(
   const values: Values = { ...base, fields: { ...base.fields } };
   if (typeof parsed['auth-type'] === 'string')
     values.authType = oneOf<AuthType>('auth-type', parsed['auth-type'], AUTH_TYPES);
-  if (typeof parsed.storage === 'string') values.storage = oneOf<StorageKind>('storage', parsed.storage, STORAGE_KINDS);
+  if (typeof parsed.storage === 'string')
+    values.storage = oneOf<StorageKind>('storage', parsed.storage, STORAGE_KINDS);
   if (typeof parsed['target-version'] === 'string') values.targetVersion = parsed['target-version'];
 
   const stdinFlags = FIELDS.filter((d) => d.secretFlag?.endsWith('-stdin') && parsed[d.secretFlag] === true);
@@ -125,9 +130,13 @@ export function issueLines(issues: FieldIssue[]): { missing: string[]; invalid: 
   for (const issue of issues) {
     const def = issue.field in FIELD_BY_ID ? FIELD_BY_ID[issue.field as FieldId] : undefined;
     if (def && issue.rule.startsWith('is required')) {
-      missing.push(`missing ${def.label}: pass ${howToSupply(def)}${issue.rule === 'is required' ? '' : ` (${issue.rule})`}`);
+      missing.push(
+        `missing ${def.label}: pass ${howToSupply(def)}${issue.rule === 'is required' ? '' : ` (${issue.rule})`}`,
+      );
     } else {
-      const flag = def ? (def.flag ?? def.secretFlag) : CHOICE_FLAGS[issue.field as keyof typeof CHOICE_FLAGS];
+      const flag = def
+        ? (def.flag ?? def.secretFlag)
+        : CHOICE_FLAGS[issue.field as keyof typeof CHOICE_FLAGS];
       invalid.push(`--${flag}: ${issue.message}`);
     }
   }

@@ -45,7 +45,9 @@ export async function run(argv: string[]): Promise<number> {
     writeFileSync(flags.output, text, { mode: 0o600 });
     chmodSync(flags.output, 0o600);
   } catch (error) {
-    throw new FloeError(`Cannot write ${flags.output}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new FloeError(
+      `Cannot write ${flags.output}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+    );
   }
   process.stderr.write(
     `Wrote ${flags.output} (mode 0600${flags.redact ? ', secrets redacted' : ', contains secrets'}).\n`,

@@ -21,6 +21,7 @@ const COMMANDS: Record<Command, () => Promise<CommandModule>> = {
 export function commandFor(action: HomeAction): [Command, string[]] | null {
   switch (action.type) {
     case 'quit':
+    case 'interrupt':
       return null;
     case 'edit':
     case 'new':
@@ -35,7 +36,8 @@ export function commandFor(action: HomeAction): [Command, string[]] | null {
 }
 
 /**
- * Shows the home screen, runs what was chosen, and comes back, until the user quits. A command's
+ * Shows the home screen, runs what was chosen, and comes back, until the user quits (or presses
+ * Ctrl-C, here or in a command: exit 130). A command's
  * explained failure (not logged in, incomplete profile, no keychain) is printed and the home screen
  * comes back; anything else ends floe.
  */
@@ -45,10 +47,11 @@ export async function homeLoop(
   stderr: Pick<NodeJS.WriteStream, 'write'> = process.stderr,
 ): Promise<number> {
   for (;;) {
-    const command = commandFor(await next());
-    if (!command) return EXIT.OK;
+    const action = await next();
+    const command = commandFor(action);
+    if (!command) return action.type === 'interrupt' ? EXIT.INTERRUPTED : EXIT.OK;
     try {
-      await (await load(command[0])).run(command[1]);
+      if ((await (await load(command[0])).run(command[1])) === EXIT.INTERRUPTED) return EXIT.INTERRUPTED;
     } catch (error) {
       if (error instanceof FloeError) {
         stderr.write(`floe: ${error.message}\n${error.hint ? `${error.hint}\n` : ''}`);

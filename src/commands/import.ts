@@ -70,7 +70,11 @@ export async function run(argv: string[]): Promise<number> {
       `Cannot import ${file}: ${[...invalid, ...missing].map((l) => l.replace(/^--[a-z0-9-]+: /, '')).join('; ')}`,
     );
   }
-  const storage: SecretStorage = flags['insecure-storage'] ? 'file' : flags['env-secrets'] ? 'env' : 'keychain';
+  const storage: SecretStorage = flags['insecure-storage']
+    ? 'file'
+    : flags['env-secrets']
+      ? 'env'
+      : 'keychain';
   const ctx = openContext();
   try {
     await saveProfile(ctx, flags.profile, result.values, storage);
@@ -85,6 +89,7 @@ export async function run(argv: string[]): Promise<number> {
   out.write(`Imported ${file} as profile "${flags.profile}" (authentication: ${result.values.authType}).\n`);
   for (const note of imported.notes) out.write(`  note: ${note}\n`);
   for (const { key, why } of imported.ignored) out.write(`  ignored ${key}: ${why}\n`);
-  for (const def of redacted) out.write(`  ${def.label} was redacted in the file: set ${def.env} or run floe setup\n`);
+  for (const def of redacted)
+    out.write(`  ${def.label} was redacted in the file: set ${def.env} or run floe setup\n`);
   return EXIT.OK;
 }

@@ -194,7 +194,7 @@ async function login(url: string, flags: LoginFlags): Promise<number> {
   let remember = Boolean(flags['remember-password']);
   if (!remember && typed && backend && !previous?.rememberPassword)
     remember = await confirm(
-      'Also keep the password there, to log in again silently when the session expires?',
+      'Keep the password too, to log in again silently when the session expires?',
     );
   else if (!flags['remember-password'] && previous?.rememberPassword) remember = true;
   if (remember && !backend) {

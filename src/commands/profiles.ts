@@ -27,11 +27,18 @@ export async function run(argv: string[]): Promise<number> {
   if (action === 'list') {
     const rows = ctx.config.profileNames().map((n) => {
       const p = ctx.config.getProfile(n)!;
-      return { name: n, authType: p.authType, catalogUrl: String(p.fields.catalogUrl ?? ''), secrets: p.secretStorage };
+      return {
+        name: n,
+        authType: p.authType,
+        catalogUrl: String(p.fields.catalogUrl ?? ''),
+        secrets: p.secretStorage,
+      };
     });
     if (flags.json) printJson(rows);
     else if (rows.length === 0) process.stdout.write('No profiles yet. Create one with "floe setup".\n');
-    else for (const r of rows) process.stdout.write(`${r.name}\t${r.authType}\t${r.catalogUrl}\tsecrets: ${r.secrets}\n`);
+    else
+      for (const r of rows)
+        process.stdout.write(`${r.name}\t${r.authType}\t${r.catalogUrl}\tsecrets: ${r.secrets}\n`);
     return EXIT.OK;
   }
   if (!name) throw new UsageError([`"${action}" needs a profile NAME`], 'profiles');
@@ -42,9 +49,12 @@ export async function run(argv: string[]): Promise<number> {
       const shown = value === undefined ? '' : def.secret ? maskSecret(String(value)) : String(value);
       return { field: def.label, value: shown };
     });
-    if (flags.json) printJson({ name, authType: profile.values.authType, storage: profile.values.storage, fields: rows });
+    if (flags.json)
+      printJson({ name, authType: profile.values.authType, storage: profile.values.storage, fields: rows });
     else {
-      process.stdout.write(`${name}: ${AUTH_TYPE_INFO[profile.values.authType].label}, ${profile.values.storage}\n`);
+      process.stdout.write(
+        `${name}: ${AUTH_TYPE_INFO[profile.values.authType].label}, ${profile.values.storage}\n`,
+      );
       for (const r of rows) process.stdout.write(`  ${r.field}: ${r.value || '—'}\n`);
     }
     return EXIT.OK;

@@ -61,7 +61,11 @@ export async function run(argv: string[]): Promise<number> {
       process.stderr.write(`floe: the stored secrets cannot be read: ${error.reason} Enter them again.\n`);
     }
   }
-  const storage: SecretStorage = flags['insecure-storage'] ? 'file' : flags['env-secrets'] ? 'env' : 'keychain';
+  const storage: SecretStorage = flags['insecure-storage']
+    ? 'file'
+    : flags['env-secrets']
+      ? 'env'
+      : 'keychain';
   const values = await valuesFromFlags(flags, base);
 
   if (canPrompt() && !flags.yes) {
@@ -73,6 +77,7 @@ export async function run(argv: string[]): Promise<number> {
       storage,
       insecureStorage: storage === 'file',
     });
+    if (result.interrupted) return EXIT.INTERRUPTED;
     if (!result.saved) return EXIT.FAILURE;
     if (flags['skip-test']) return EXIT.OK;
     const test = await import('./test.js');

@@ -95,9 +95,13 @@ function inferAuthType(w: Record<string, unknown>, notes: string[]): AuthType {
   else if (has('token')) type = 'token';
   else type = 'none';
   if (raw && raw !== REST_AUTH_TYPE[type]) {
-    notes.push(`rest_auth_type "${raw}" read as ${type} (from the keys present); exported as "${REST_AUTH_TYPE[type]}"`);
+    notes.push(
+      `rest_auth_type "${raw}" read as ${type} (from the keys present); exported as "${REST_AUTH_TYPE[type]}"`,
+    );
   } else if (raw === '' && type !== 'none') {
-    notes.push(`rest_auth_type is empty; Iceberg infers OAuth2 from "${type === 'token' ? 'token' : 'credential'}"`);
+    notes.push(
+      `rest_auth_type is empty; Iceberg infers OAuth2 from "${type === 'token' ? 'token' : 'credential'}"`,
+    );
   }
   return type;
 }

@@ -61,7 +61,7 @@ describe('interactive login', () => {
     expect(t.output()).toMatch(/The OS keychain cannot be used: .+/);
     expect(t.output()).toContain('In a plaintext file');
     t.write('1\r');
-    await t.waitFor(/Also keep the password there, .*\? \[y\/N\] /);
+    await t.waitFor(/Keep the password too, .*\? \[y\/N\] /);
     t.write('y\r');
     expect(await t.exit).toBe(0);
     expect(t.output()).toContain('*'.repeat(PASSWORD.length));

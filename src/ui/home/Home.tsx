@@ -112,7 +112,7 @@ export function Home({ ctx, onAction }: HomeProps) {
 
   useInput((input, key) => {
     if (chosen) return;
-    if ((key.ctrl && input === 'c') || input.includes('\x03')) return finish({ type: 'quit' });
+    if ((key.ctrl && input === 'c') || input.includes('\x03')) return finish({ type: 'interrupt' });
     const { mode } = state;
     if (mode.kind === 'prompt') {
       if (key.escape) dispatch({ type: 'back' });

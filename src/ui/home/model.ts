@@ -78,7 +78,9 @@ export type HomeAction =
   | { type: 'export'; name: string; output: string }
   | { type: 'new'; name: string }
   | { type: 'jobs' }
-  | { type: 'quit' };
+  | { type: 'quit' }
+  /** Ctrl-C: leave floe with exit code 130. */
+  | { type: 'interrupt' };
 
 /** A one-line question: the new profile's name, or the file an export writes to. */
 export interface Prompt {

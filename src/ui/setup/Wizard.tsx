@@ -41,6 +41,8 @@ export interface WizardResult {
   values?: Values;
   /** Where the secrets went, when saved. */
   storage?: SecretStorage;
+  /** The user left with Ctrl-C (exit 130). */
+  interrupted?: boolean;
 }
 
 export interface SavedProfile {
@@ -80,12 +82,16 @@ export function Wizard({ ctx, profileName, initial, storage, onSaved, onDone }: 
     initialState(profileName, initial ?? emptyValues(), storage),
   );
   const { exit } = useApp();
+  const interrupted = useRef(false);
   const size = useTerminalSize();
   const width = Math.min(size.columns, 100);
 
   useInput((input, key) => {
     // Ctrl-C can also arrive inside a chunk of other keys (typing ahead, a slow terminal).
-    if ((key.ctrl && input === 'c') || input.includes('\x03')) return dispatch({ type: 'cancel' });
+    if ((key.ctrl && input === 'c') || input.includes('\x03')) {
+      interrupted.current = true;
+      return dispatch({ type: 'cancel' });
+    }
     if (key.escape) return dispatch({ type: 'back' });
     const leaving = key.upArrow || key.downArrow || key.tab || key.return;
     if (leaving && !resolveFileReference(state, dispatch)) return;
@@ -121,7 +127,7 @@ export function Wizard({ ctx, profileName, initial, storage, onSaved, onDone }: 
     if (finished.current) return;
     if (step === 'cancelled') {
       finished.current = true;
-      onDone({ saved: false, profileName });
+      onDone({ saved: false, profileName, interrupted: interrupted.current });
       exit();
     } else if (step === 'saved' && pending) {
       finished.current = true;

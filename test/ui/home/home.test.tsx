@@ -94,7 +94,7 @@ describe('home screen', () => {
     [[KEY.down, 't'], { type: 'test', name: 'prod' }],
     [['j'], { type: 'jobs' }],
     [['q'], { type: 'quit' }],
-    [[KEY.ctrlC], { type: 'quit' }],
+    [[KEY.ctrlC], { type: 'interrupt' }],
   ] as [string[], HomeAction][])('keys %j resolve %j', async (keys, action) => {
     const { r, onAction } = await start(await withProfiles());
     await r.press(...keys);

@@ -309,7 +309,7 @@ describe('setup wizard', () => {
     await chooseAuth(r, 'token');
     await r.press('http://localhost:8181', `abc${KEY.ctrlC}`);
     await waitUntil(() => done.mock.calls.length > 0);
-    expect(done).toHaveBeenCalledWith({ saved: false, profileName: 'prod' });
+    expect(done).toHaveBeenCalledWith({ saved: false, profileName: 'prod', interrupted: true });
     expect(r.frame()).toContain('Nothing was saved: profile "prod" is as it was.');
     expect(ctx.config.getProfile('prod')).toBeUndefined();
   });
@@ -364,7 +364,7 @@ describe('setup wizard', () => {
       const { r, done } = await toKeychainChoice(ctx);
       await r.press(KEY.up, KEY.enter);
       await waitUntil(() => done.mock.calls.length > 0);
-      expect(done).toHaveBeenCalledWith({ saved: false, profileName: 'prod' });
+      expect(done).toHaveBeenCalledWith({ saved: false, profileName: 'prod', interrupted: false });
       expect(ctx.config.getProfile('prod')).toBeUndefined();
     });
   });

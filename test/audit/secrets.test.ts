@@ -491,7 +491,7 @@ describe.sequential('secret-leak audit', () => {
   });
 
   withKeychain(
-    'login, jobs, logs, the jobs browser and logout never show the password or the session',
+    'login, push, jobs, logs, the jobs browser and logout never show the password, the session or a pushed secret',
     async () => {
       const refused = await floe(
         'login wrong password',
@@ -520,6 +520,23 @@ describe.sequential('secret-leak audit', () => {
         [status, 'login --status'],
       ] as const)
         expectClean(run, where);
+
+      // push sends the profile's secrets to the OLake UI, and only there.
+      for (const profile of ['token', 'oauth2'] as const) {
+        const pushed = await floe(`push ${profile}`, ['push', '--profile', `audit-${profile}`]);
+        expect(pushed.code, pushed.stderr).toBe(0);
+        expectClean(pushed, `push ${profile}`);
+      }
+      const refusedPush = await floe(
+        'push with a rejected token',
+        ['push', '--profile', 'audit-token', '--name', 'audit-refused'],
+        { FLOE_TOKEN: REJECTED_TOKEN },
+      );
+      expect(refusedPush.code).toBe(1);
+      expectClean(refusedPush, 'push with a rejected token');
+      const configs = ui.destinations.map((d) => d.config).join('\n');
+      expect(configs).toContain(TOKEN);
+      expect(configs).toContain(JSON.stringify(CREDENTIAL).slice(1, -1));
 
       // An expired session is renewed silently with FLOE_PASSWORD.
       ui.expireSessions();

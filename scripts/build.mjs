@@ -1,8 +1,9 @@
 // Bundles the CLI into dist/ with esbuild. Code splitting keeps lazily imported modules
 // (the AWS SDK, Ink screens, emulators) in their own chunks, loaded only when used.
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
+rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 await build({
   entryPoints: { cli: 'src/cli/main.ts' },
@@ -17,7 +18,12 @@ await build({
   sourcemap: false,
   legalComments: 'none',
   chunkNames: 'chunks/[name]-[hash]',
-  define: { __FLOE_VERSION__: JSON.stringify(pkg.version), 'process.env.DEV': '"false"' },
+  define: {
+    __FLOE_VERSION__: JSON.stringify(pkg.version),
+    'process.env.DEV': '"false"',
+    // React's production build: a third of the bundle, and faster renders.
+    'process.env.NODE_ENV': '"production"',
+  },
   external: ['keytar', 'react-devtools-core', 'node-pty', 's3rver'],
   banner: {
     js: "import { createRequire as __floeCreateRequire } from 'node:module'; const require = __floeCreateRequire(import.meta.url);",

@@ -11,13 +11,6 @@ export const GOOGLE_TOKEN_URI = 'https://oauth2.googleapis.com/token';
 export const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 export const EMPTY_BODY_SHA256 = createHash('sha256').update('').digest('hex');
 
-/** `client_id:client_secret`, split on the first colon; without one the whole string is the secret. */
-export function parseCredential(credential: string): { clientId?: string; clientSecret: string } {
-  const i = credential.indexOf(':');
-  if (i < 0) return { clientSecret: credential };
-  return { clientId: credential.slice(0, i), clientSecret: credential.slice(i + 1) };
-}
-
 /** RFC 3986 query encoding (what SigV4 canonicalises), so the URL sent is the URL signed. */
 export function encodeQuery(params: Record<string, string>): string {
   return Object.entries(params)

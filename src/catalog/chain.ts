@@ -1,12 +1,19 @@
 // The catalog half of the connection test: connect, get a token, read /v1/config, list namespaces.
+
+import { SecretScrubber, safeUrl } from '../check/scrub.js';
 import type { Chain, ChainOptions, Diagnosis, Step } from '../check/types.js';
-import { AUTH_TYPE_INFO, DEFAULT_GCP_SCOPES, type FieldId, type Values } from '../destination/fields.js';
+import {
+  AUTH_TYPE_INFO,
+  DEFAULT_GCP_SCOPES,
+  type FieldId,
+  splitCredential,
+  type Values,
+} from '../destination/fields.js';
 import {
   encodeQuery,
   GoogleKeyError,
   googleAssertion,
   JWT_BEARER_GRANT,
-  parseCredential,
   resolveAwsCredentials,
   type SigV4Signer,
   sigV4Signer,
@@ -15,7 +22,6 @@ import { badShape, type ClassifyContext, diagnoseFailure, type Route, readJson }
 import { probeConnection } from './connect.js';
 import { diagnosis } from './diagnoses.js';
 import { HttpClient, type HttpRequest, NetworkFailure } from './http.js';
-import { SecretScrubber, safeUrl } from './redact.js';
 
 export const CATALOG_STEPS = [
   { id: 'catalog.connect', title: 'Connect to the catalog' },
@@ -73,12 +79,7 @@ class Run {
     private readonly opts: ChainOptions,
     private readonly chainOpts: CatalogChainOptions,
   ) {
-    for (const id of ['token', 'credential', 'secretKey', 'gcpServiceAccountJson'] as const) {
-      this.scrubber.add(text(values, id));
-    }
-    const credential = text(values, 'credential');
-    if (credential) this.scrubber.add(parseCredential(credential).clientSecret);
-    this.scrubber.addPrivateKey(text(values, 'gcpServiceAccountJson'));
+    this.scrubber.addProfileSecrets(values);
     this.http = new HttpClient({
       emit: opts.emit,
       signal: opts.signal,
@@ -307,7 +308,7 @@ class Run {
       this.warn(
         `REST Auth URI is empty: used the deprecated ${safeUrl(url)} endpoint; set REST Auth URI to the identity provider’s token endpoint`,
       );
-    const { clientId, clientSecret } = parseCredential(text(this.values, 'credential'));
+    const { clientId, clientSecret } = splitCredential(text(this.values, 'credential'));
     if (!clientId) this.warn('REST Credential has no client id (no colon): only a client secret was sent');
     const form: Record<string, string> = {
       grant_type: 'client_credentials',

@@ -1,10 +1,10 @@
 // Turns a failed exchange into a diagnosis: network failures by kind, HTTP answers by status, by
 // body shape (Iceberg error, OAuthError, AWS {"message"}, HTML, garbage) and by the server's clock.
 import { STATUS_CODES } from 'node:http';
+import { type SecretScrubber, safeUrl } from '../check/scrub.js';
 import type { Diagnosis } from '../check/types.js';
 import { type CatalogDiagnosisCode, diagnosis } from './diagnoses.js';
 import type { HttpRequest, HttpResponse, NetworkFailure } from './http.js';
-import { type SecretScrubber, safeUrl } from './redact.js';
 
 /** What a request was for; decides how a 404 or an OAuth error is read. */
 export type Route = 'config' | 'namespaces' | 'token';

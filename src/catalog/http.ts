@@ -2,8 +2,8 @@
 // one retry of a GET on 503 + Retry-After, and a redacted trace entry per exchange.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
+import { redactHeaders, type SecretScrubber, safeUrl } from '../check/scrub.js';
 import type { Emit } from '../check/types.js';
-import { redactHeaders, type SecretScrubber, safeUrl } from './redact.js';
 
 declare const __FLOE_VERSION__: string;
 const VERSION = typeof __FLOE_VERSION__ === 'string' ? __FLOE_VERSION__ : '0.0.0-dev';

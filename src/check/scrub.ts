@@ -1,5 +1,7 @@
 // Keeps secrets out of traces, diagnoses and warnings: header values are redacted by name, URLs lose
 // their userinfo and credential-like query parameters, and every known secret value is scrubbed.
+// Shared by the catalog chain, the storage chain and the orchestrator.
+import { FIELDS, splitCredential, type Values } from '../destination/fields.js';
 
 export const REDACTED = '[redacted]';
 
@@ -19,16 +21,31 @@ const SECRET_HEADERS = new Set([
 const SECRET_QUERY =
   /(^|[-_])(token|secret|password|passwd|credential|signature|assertion|sig|code)$|^access_?token$|secret|api[-_]?key|^x-amz-/i;
 
-/** The known secret values of one run; `scrub` replaces each with a placeholder. */
+/** The known secret values of one run; `scrub` replaces each with `mask(secret)`. */
 export class SecretScrubber {
-  private readonly values = new Set<string>();
+  private readonly values = new Map<string, string>();
+
+  constructor(private readonly mask: (secret: string) => string = () => REDACTED) {}
 
   add(value: string | undefined): void {
     // Very short values would mangle ordinary text and are not worth hiding from it.
     if (!value || value.length < 4) return;
-    this.values.add(value);
-    this.values.add(encodeURIComponent(value));
-    this.values.add(JSON.stringify(value).slice(1, -1));
+    const masked = this.mask(value);
+    this.values.set(value, masked);
+    this.values.set(encodeURIComponent(value), masked);
+    this.values.set(JSON.stringify(value).slice(1, -1), masked);
+  }
+
+  /** Every secret field of a profile, the client secret of its credential and its private key. */
+  addProfileSecrets(values: Values): this {
+    for (const def of FIELDS) {
+      const value = values.fields[def.id];
+      if (!def.secret || typeof value !== 'string') continue;
+      this.add(value);
+      if (def.id === 'credential') this.add(splitCredential(value).clientSecret);
+      if (def.id === 'gcpServiceAccountJson') this.addPrivateKey(value);
+    }
+    return this;
   }
 
   /** The PEM `private_key` of a service-account JSON, whole and line by line. */
@@ -44,12 +61,25 @@ export class SecretScrubber {
     for (const line of key.split('\n')) if (!line.startsWith('-----')) this.add(line.trim());
   }
 
+  get empty(): boolean {
+    return this.values.size === 0;
+  }
+
   scrub(text: string): string {
     let out = text;
-    for (const value of [...this.values].sort((a, b) => b.length - a.length)) {
-      out = out.split(value).join(REDACTED);
+    // Longest first, so that a secret containing another is replaced whole.
+    for (const [value, masked] of [...this.values].sort((a, b) => b[0].length - a[0].length)) {
+      out = out.split(value).join(masked);
     }
     return out;
+  }
+
+  /** A copy of `value` with every string in it scrubbed. */
+  scrubDeep<T>(value: T): T {
+    if (this.empty) return value;
+    return JSON.parse(JSON.stringify(value), (_key, v: unknown) =>
+      typeof v === 'string' ? this.scrub(v) : v,
+    ) as T;
   }
 }
 

@@ -193,9 +193,7 @@ async function login(url: string, flags: LoginFlags): Promise<number> {
   const backend = backendFor(ctx, storage);
   let remember = Boolean(flags['remember-password']);
   if (!remember && typed && backend && !previous?.rememberPassword)
-    remember = await confirm(
-      'Keep the password too, to log in again silently when the session expires?',
-    );
+    remember = await confirm('Keep the password too, to log in again silently when the session expires?');
   else if (!flags['remember-password'] && previous?.rememberPassword) remember = true;
   if (remember && !backend) {
     process.stderr.write('The password is not remembered: the session is not stored either.\n');

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { pipeline, Readable, Transform } from 'node:stream';
 import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
+import { redactHeaders, SecretScrubber } from '../check/scrub.js';
 import type { Chain, ChainOptions, CheckEvent, Emit, Step, StepState } from '../check/types.js';
 import { maskSecret, type Values } from '../destination/fields.js';
 import {
@@ -20,21 +21,10 @@ import { parseS3Path, type S3Location } from './s3path.js';
 const MAX_BODY_BYTES = 1 << 20;
 const STEP_IDS = Object.keys(STORAGE_STEPS) as StorageStepId[];
 const TERMINAL: ReadonlySet<StepState> = new Set(['ok', 'failed', 'skipped', 'cancelled']);
-const SECRET_HEADERS = /^(authorization|x-amz-security-token|cookie|set-cookie)$/i;
 
 function field(values: Values, id: 's3Path' | 'region' | 's3Endpoint' | 'accessKey' | 'secretKey'): string {
   const value = values.fields[id];
   return typeof value === 'string' ? value.trim() : '';
-}
-
-/** Replaces every secret in every string of an event with its mask. */
-function scrubber(secrets: string[]): (event: CheckEvent) => CheckEvent {
-  const live = secrets.filter((s) => s.length >= 4);
-  if (live.length === 0) return (event) => event;
-  return (event) =>
-    JSON.parse(JSON.stringify(event), (_key, value: unknown) =>
-      typeof value === 'string' ? live.reduce((text, s) => text.split(s).join(maskSecret(s)), value) : value,
-    ) as CheckEvent;
 }
 
 class StepBoard {
@@ -92,12 +82,6 @@ function requestUrl(req: HttpRequestLike): string {
   }
   const qs = query.toString();
   return `${req.protocol}//${req.hostname}${req.port ? `:${req.port}` : ''}${req.path}${qs ? `?${qs}` : ''}`;
-}
-
-function redactHeaders(headers: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(headers).map(([k, v]) => [k, SECRET_HEADERS.test(k) ? 'redacted' : String(v)]),
-  );
 }
 
 function probeError(name: string, message: string, res?: HttpResponseLike): Error {
@@ -159,8 +143,10 @@ interface Probe {
 export const storageChain: Chain = async (values, opts) => {
   const accessKey = field(values, 'accessKey');
   const secretKey = field(values, 'secretKey');
-  const scrub = scrubber([accessKey, secretKey]);
-  const emit: Emit = (event) => opts.emit(scrub(event));
+  const scrubber = new SecretScrubber(maskSecret);
+  scrubber.add(accessKey);
+  scrubber.add(secretKey);
+  const emit: Emit = (event) => opts.emit(scrubber.scrubDeep(event));
   const board = new StepBoard(emit);
   const location = parseS3Path(field(values, 's3Path'));
   const probe: Probe = {
@@ -194,7 +180,7 @@ export const storageChain: Chain = async (values, opts) => {
   else if (probe.compatible && !probe.endpoint) refuse('S3_NO_ENDPOINT');
   else {
     try {
-      await run(probe, opts, board, emit, baseContext);
+      await run(probe, opts, board, emit, baseContext, scrubber);
     } catch (error) {
       const step = board.current();
       const diagnosis = diagnoseStorageError(error, baseContext(step));
@@ -214,6 +200,7 @@ async function run(
   board: StepBoard,
   emit: Emit,
   baseContext: (step: StorageStepId) => ProbeContext,
+  scrubber: SecretScrubber,
 ): Promise<void> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   board.update('storage.head', 'running');
@@ -252,8 +239,8 @@ async function run(
             url,
             ...(status !== undefined ? { status } : {}),
             durationMs: Math.round(performance.now() - started),
-            requestHeaders: redactHeaders(req.headers),
-            responseHeaders: redactHeaders(responseHeaders),
+            requestHeaders: redactHeaders(req.headers, scrubber),
+            responseHeaders: redactHeaders(responseHeaders, scrubber),
             ...(error ? { error } : {}),
           },
         });

@@ -2,28 +2,10 @@
 // and secret scrubbing.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { encodeQuery, parseCredential } from '../../src/catalog/auth.js';
+import { encodeQuery } from '../../src/catalog/auth.js';
 import { normaliseBaseUrl } from '../../src/catalog/chain.js';
 import { retryAfterMs } from '../../src/catalog/http.js';
-import { REDACTED, SecretScrubber, safeUrl } from '../../src/catalog/redact.js';
-
-describe('parseCredential', () => {
-  it('splits on the first colon, so the secret may contain colons', () => {
-    fc.assert(
-      fc.property(
-        fc.string().filter((s) => !s.includes(':')),
-        fc.string(),
-        (id, secret) => {
-          expect(parseCredential(`${id}:${secret}`)).toEqual({ clientId: id, clientSecret: secret });
-        },
-      ),
-    );
-  });
-
-  it('without a colon the whole string is the secret', () => {
-    expect(parseCredential('just-a-secret')).toEqual({ clientSecret: 'just-a-secret' });
-  });
-});
+import { REDACTED, SecretScrubber, safeUrl } from '../../src/check/scrub.js';
 
 describe('encodeQuery', () => {
   it('is RFC 3986 (only unreserved characters and %XX) and decodes back to the same values', () => {

@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, ConfigStore } from '../../src/config/store.js';
@@ -45,7 +45,9 @@ describe('config store', () => {
 
   it('rejects invalid profile names with the rule and an example', () => {
     const store = new ConfigStore(tempConfigDir());
-    expect(() => store.saveProfile('has space', sample('none'), 'env', [])).toThrow(/use letters, digits.*e\.g\. prod-lake/);
+    expect(() => store.saveProfile('has space', sample('none'), 'env', [])).toThrow(
+      /use letters, digits.*e\.g\. prod-lake/,
+    );
   });
 });
 

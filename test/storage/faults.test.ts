@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { REDACTED } from '../../src/check/scrub.js';
 import { EMPTY_LIST, type FakeS3, fakeS3, type Handler, s3Error, xml } from './fake-s3.js';
 import { runStorage, storageValues } from './harness.js';
 
@@ -197,7 +198,7 @@ describe('storage probe against misbehaving endpoints', () => {
     const run = await probe((_req, res) => xml(res, 404, ''));
     const traces = run.events.flatMap((e) => (e.type === 'trace' ? [e.entry] : []));
     expect(traces.length).toBeGreaterThan(0);
-    for (const t of traces) expect(t.requestHeaders.authorization).toBe('redacted');
+    for (const t of traces) expect(t.requestHeaders.authorization).toBe(REDACTED);
     expect(JSON.stringify(run.events)).not.toContain(KEYS.secretKey);
     expect(JSON.stringify(run.events)).not.toContain(KEYS.accessKey);
   });

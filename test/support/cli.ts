@@ -18,7 +18,9 @@ export function tempConfigDir(): string {
 
 /** Spawns `floe ARGS` with a clean FLOE_* environment plus `env`; `input` goes to stdin. */
 export function runCli(args: string[], opts: { env?: NodeJS.ProcessEnv; input?: string } = {}): CliResult {
-  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('FLOE_') || k.startsWith('FLOE_TEST')));
+  const base = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith('FLOE_') || k.startsWith('FLOE_TEST')),
+  );
   const result = spawnSync(process.execPath, [BIN, ...args], {
     env: { ...base, CI: 'true', ...opts.env },
     input: opts.input ?? '',

@@ -21,7 +21,7 @@ import {
 import { badShape, type ClassifyContext, diagnoseFailure, type Route, readJson } from './classify.js';
 import { probeConnection } from './connect.js';
 import { diagnosis } from './diagnoses.js';
-import { HttpClient, type HttpRequest, NetworkFailure } from './http.js';
+import { HttpClient, type HttpRequest, type HttpResponse, NetworkFailure } from './http.js';
 
 export const CATALOG_STEPS = [
   { id: 'catalog.connect', title: 'Connect to the catalog' },
@@ -193,7 +193,24 @@ class Run {
   }
 
   /** Sends a request; a network failure becomes a failed outcome (null diagnosis if cancelled). */
-  private async exchange(step: CatalogStepId, req: HttpRequest) {
+  /** Sends `req` and reads its JSON body; a failure comes back as the step's outcome. */
+  private async fetchJson(
+    step: CatalogStepId,
+    route: Route,
+    req: HttpRequest,
+  ): Promise<{ outcome: Outcome } | { value: unknown; res: HttpResponse; ctx: ClassifyContext }> {
+    const sent = await this.exchange(step, req);
+    if (sent.outcome) return { outcome: sent.outcome };
+    const ctx = this.ctx(step, route);
+    const json = readJson(req, sent.res, ctx);
+    if ('diagnosis' in json) return { outcome: { ok: false as const, diagnosis: json.diagnosis } };
+    return { value: json.value, res: sent.res, ctx };
+  }
+
+  private async exchange(
+    step: CatalogStepId,
+    req: HttpRequest,
+  ): Promise<{ res: HttpResponse; outcome?: undefined } | { res?: undefined; outcome: Outcome }> {
     try {
       const prepare = this.signer ? (r: HttpRequest) => this.signer!.sign(r) : undefined;
       return { res: await this.http.send(req, prepare) };
@@ -270,16 +287,14 @@ class Run {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams(form).toString(),
     };
-    const sent = await this.exchange('catalog.token', req);
-    if (!sent.res) return sent.outcome;
-    const ctx = this.ctx('catalog.token', 'token');
-    const json = readJson(req, sent.res, ctx);
-    if ('diagnosis' in json) return { ok: false, diagnosis: json.diagnosis };
-    const body = isStringRecord(json.value) ? json.value : {};
+    const got = await this.fetchJson('catalog.token', 'token', req);
+    if ('outcome' in got) return got.outcome;
+    const { value, res, ctx } = got;
+    const body = isStringRecord(value) ? value : {};
     if (typeof body.access_token !== 'string' || !body.access_token)
       return {
         ok: false,
-        diagnosis: badShape('CATALOG_BAD_RESPONSE', req, sent.res, ctx, 'has no "access_token"'),
+        diagnosis: badShape('CATALOG_BAD_RESPONSE', req, res, ctx, 'has no "access_token"'),
       };
     this.scrubber.add(body.access_token);
     if (typeof body.refresh_token === 'string') this.scrubber.add(body.refresh_token);
@@ -290,7 +305,7 @@ class Run {
         diagnosis: badShape(
           'CATALOG_BAD_RESPONSE',
           req,
-          sent.res,
+          res,
           ctx,
           `has token_type "${tokenType}" (expected bearer or N_A)`,
         ),
@@ -393,19 +408,17 @@ class Run {
     const warehouse = text(this.values, 's3Path');
     const url = new URL(`${this.base}/v1/config${warehouse ? `?${encodeQuery({ warehouse })}` : ''}`);
     const req: HttpRequest = { method: 'GET', url, headers: this.authHeaders() };
-    const sent = await this.exchange('catalog.config', req);
-    if (!sent.res) return sent.outcome;
-    const ctx = this.ctx('catalog.config', 'config');
-    const json = readJson(req, sent.res, ctx);
-    if ('diagnosis' in json) return { ok: false, diagnosis: json.diagnosis };
-    const config = json.value;
+    const got = await this.fetchJson('catalog.config', 'config', req);
+    if ('outcome' in got) return got.outcome;
+    const { value, res, ctx } = got;
+    const config = value;
     if (!isStringRecord(config) || !isStringRecord(config.defaults) || !isStringRecord(config.overrides))
       return {
         ok: false,
         diagnosis: badShape(
           'CATALOG_BAD_CONFIG',
           req,
-          sent.res,
+          res,
           ctx,
           'lacks the "defaults" and "overrides" objects',
         ),
@@ -420,7 +433,7 @@ class Run {
         diagnosis: badShape(
           'CATALOG_BAD_CONFIG',
           req,
-          sent.res,
+          res,
           ctx,
           'has "endpoints" that is not a list of strings',
         ),
@@ -453,12 +466,10 @@ class Run {
     const path = `/v1/${this.prefix ? `${this.prefix}/` : ''}namespaces`;
     const url = new URL(`${this.base}${path}?${encodeQuery({ pageToken: '', pageSize: '1' })}`);
     const req: HttpRequest = { method: 'GET', url, headers: this.authHeaders() };
-    const sent = await this.exchange('catalog.namespaces', req);
-    if (!sent.res) return sent.outcome;
-    const ctx = this.ctx('catalog.namespaces', 'namespaces');
-    const json = readJson(req, sent.res, ctx);
-    if ('diagnosis' in json) return { ok: false, diagnosis: json.diagnosis };
-    const body = json.value;
+    const got = await this.fetchJson('catalog.namespaces', 'namespaces', req);
+    if ('outcome' in got) return got.outcome;
+    const { value, res, ctx } = got;
+    const body = value;
     const list = isStringRecord(body) ? body.namespaces : undefined;
     if (
       !isStringRecord(body) ||
@@ -470,7 +481,7 @@ class Run {
     )
       return {
         ok: false,
-        diagnosis: badShape('CATALOG_BAD_RESPONSE', req, sent.res, ctx, 'is not a namespace list'),
+        diagnosis: badShape('CATALOG_BAD_RESPONSE', req, res, ctx, 'is not a namespace list'),
       };
     const count = Array.isArray(list) ? list.length : 0;
     const more = typeof body['next-page-token'] === 'string' ? ' (more pages)' : '';

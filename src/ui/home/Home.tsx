@@ -1,10 +1,10 @@
 import { Box, Text, useApp, useInput } from 'ink';
-import TextInput from 'ink-text-input';
 import { useEffect, useReducer, useState } from 'react';
 import type { Context } from '../../cli/context.js';
 import { KeychainUnavailableError } from '../../secrets/store.js';
 import { listWindow, truncate, wrappedRows } from '../components/layout.js';
 import { chromeRows, type Hint, Screen } from '../components/Screen.js';
+import { TextInput } from '../components/TextInput.js';
 import { useTerminalSize } from '../components/useTerminalSize.js';
 import {
   deleteProfile,
@@ -178,6 +178,7 @@ export function Home({ ctx, onAction }: HomeProps) {
               value={state.mode.value}
               placeholder={state.mode.purpose === 'new' ? 'e.g. prod-lake' : ''}
               onChange={(value) => dispatch({ type: 'input', value })}
+              width={width - 2}
             />
           </Box>
         </Box>

@@ -3,6 +3,7 @@ import { Box, type Key, Text, useInput, useStdout } from 'ink';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import type { Job, JobsApi, LogPage, Task } from '../../management/types.js';
 import { KeyHints } from '../components/KeyHints.js';
+import { editLine, lineAtEnd } from '../components/line.js';
 import { humaniseCron } from './cron.js';
 import {
   ageStamp,
@@ -14,7 +15,6 @@ import {
   stateLook,
   streamsSummary,
 } from './format.js';
-import { editLine } from './line.js';
 import {
   type DetailState,
   detailJob,
@@ -432,7 +432,10 @@ export function JobsBrowser(props: JobsBrowserProps) {
       typeSecret('');
       return commands.cancelPassword();
     }
-    const { value, submitted } = editLine(secret.current, input, key);
+    const {
+      line: { value },
+      submitted,
+    } = editLine(lineAtEnd(secret.current), input, key);
     typeSecret(submitted ? '' : value);
     if (submitted) commands.submitPassword(value);
   };
@@ -508,14 +511,20 @@ export function JobsBrowser(props: JobsBrowserProps) {
     const overlay = current.overlay;
     if (overlay.kind === 'filter') {
       if (key.escape) return dispatch({ type: 'filter-clear' });
-      const { value, submitted } = editLine(current.filter, input, key);
+      const {
+        line: { value },
+        submitted,
+      } = editLine(lineAtEnd(current.filter), input, key);
       if (value !== current.filter) dispatch({ type: 'filter-change', text: value });
       if (submitted) dispatch({ type: 'filter-apply' });
       return;
     }
     if (overlay.kind === 'project') {
       if (key.escape) return dispatch({ type: 'overlay-close' });
-      const { value, submitted } = editLine(overlay.draft, input, key);
+      const {
+        line: { value },
+        submitted,
+      } = editLine(lineAtEnd(overlay.draft), input, key);
       if (value !== overlay.draft) dispatch({ type: 'project-change', draft: value });
       if (submitted) submitProject(value);
       return;

@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
-import TextInput from 'ink-text-input';
 import { listWindow, truncate, wrappedRows } from '../components/layout.js';
+import { TextInput } from '../components/TextInput.js';
 import { isFileReference } from './json-file.js';
 import { displayValue, type Row, type RowId } from './model.js';
 
@@ -65,6 +65,7 @@ export function Form({ rows, values, focus, errors, notes, width, height, onEdit
                     placeholder={placeholder(row)}
                     mask={row.secret && !(row.type === 'json' && isFileReference(value)) ? MASK : undefined}
                     onChange={(next) => onEdit(row.id, next)}
+                    width={valueWidth}
                   />
                 </Box>
               ) : typeof value === 'boolean' ? (

@@ -126,6 +126,14 @@ describe('home screen', () => {
     expect(onAction).toHaveBeenCalledExactlyOnceWith({ type: 'new', name: 'staging' });
   });
 
+  it('keeps every character of a name typed back to back, before the screen redraws', async () => {
+    const { r, onAction } = await start(await withProfiles());
+    await r.press('n');
+    await r.burst(...'staging-eu-west');
+    await r.press(KEY.enter);
+    expect(onAction).toHaveBeenCalledExactlyOnceWith({ type: 'new', name: 'staging-eu-west' });
+  });
+
   it('asks where to write the export, instead of printing secrets on screen', async () => {
     const { r, onAction } = await start(await withProfiles());
     await r.press(KEY.down, 'x');

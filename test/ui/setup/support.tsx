@@ -72,6 +72,8 @@ export interface Rendered {
   frames(): string[];
   /** Sends each key (or pasted string) as its own input event, inside act(). */
   press(...keys: string[]): Promise<void>;
+  /** Sends each key as its own input event, back to back in one act(): no frame is rendered between them. */
+  burst(...keys: string[]): Promise<void>;
   unmount(): Promise<void>;
 }
 
@@ -101,6 +103,11 @@ export async function renderScreen(tree: ReactElement, columns = 80, rows = 24):
           // Ink holds a lone ESC until setImmediate, to tell it from an escape sequence.
           await new Promise<void>((resolve) => setImmediate(resolve));
         });
+    },
+    async burst(...keys) {
+      await act(async () => {
+        for (const key of keys) stdin.write(key);
+      });
     },
     async unmount() {
       await act(async () => {

@@ -120,6 +120,14 @@ describe('setup wizard', () => {
     expect(ctx.config.getProfile('prod')).toBeUndefined();
   });
 
+  it('keeps every character typed back to back, before the screen redraws', async () => {
+    const { r } = await start(testContext());
+    await chooseAuth(r, 'token');
+    await r.burst(...'http://localhost:8181/api/catalog');
+    await r.press(KEY.down);
+    expect(r.frame()).toMatch(/REST Catalog URL\* +http:\/\/localhost:8181\/api\/catalog\n/);
+  });
+
   it('goes back with Esc without losing anything typed', async () => {
     const { r } = await start(testContext());
     await chooseAuth(r, 'sigv4');

@@ -1,7 +1,11 @@
 import { Box, Text } from 'ink';
+import { memo } from 'react';
 
-/** The one-line key-hint footer every screen shows, e.g. [["↑/↓", "move"], ["Enter", "next"]]. */
-export function KeyHints({ hints }: { hints: [key: string, action: string][] }) {
+/**
+ * The one-line key-hint footer every screen shows, e.g. [["↑/↓", "move"], ["Enter", "next"]]. Memoised:
+ * pass a constant list and the footer is not re-rendered on every key.
+ */
+export const KeyHints = memo(function KeyHints({ hints }: { hints: [key: string, action: string][] }) {
   return (
     <Box flexWrap="wrap" columnGap={2}>
       {hints.map(([key, action]) => (
@@ -11,4 +15,4 @@ export function KeyHints({ hints }: { hints: [key: string, action: string][] }) 
       ))}
     </Box>
   );
-}
+});

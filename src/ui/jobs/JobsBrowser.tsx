@@ -1,8 +1,9 @@
 // The jobs browser screen: renders JobsState and maps keys to reducer actions and hook commands.
 import { Box, type Key, Text, useInput, useStdout } from 'ink';
-import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { memo, type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import type { Job, JobsApi, LogPage, Task } from '../../management/types.js';
 import { KeyHints } from '../components/KeyHints.js';
+import { truncate } from '../components/layout.js';
 import { editLine, lineAtEnd } from '../components/line.js';
 import { humaniseCron } from './cron.js';
 import {
@@ -94,73 +95,102 @@ function frequency(cron: string, wide: boolean): string {
 /** Column widths including one space of padding; the name takes what is left. */
 const COLUMNS = { marker: 2, route: 19, state: 12, when: 11, lastRun: 13, active: 9 };
 
-/** Glyph and relative time in one column, for narrow terminals (the glyph names the state; ? explains). */
-function LastRunShort({ job, now }: { job: Job; now: number }) {
-  const look = stateLook(job.last_run_state);
-  return (
-    <Text color={look.color}>
-      {look.glyph} {look === NEVER ? NEVER.word : (relativeTime(job.last_run_time, now) ?? look.word)}
-    </Text>
-  );
+interface TableLayout {
+  nameWidth: number;
+  freqWidth: number;
+  /** At 110 columns and more the frequency shows its cron expression too. */
+  wide: boolean;
+  /** Below 100 columns the state word moves to the detail view so names keep about 23 characters at 80. */
+  compact: boolean;
 }
 
-function JobTable({ state, columns, now }: { state: JobsState; columns: number; now: number }) {
+function tableLayout(columns: number): TableLayout {
   const wide = columns >= 110;
-  // Below 100 columns the state word moves to the detail view so names keep about 23 characters at 80.
   const compact = columns < 100;
   const freqWidth = wide ? 28 : 13;
   const runWidth = compact ? COLUMNS.lastRun : COLUMNS.state + COLUMNS.when;
   const fixed = COLUMNS.marker + COLUMNS.route + freqWidth + runWidth + COLUMNS.active;
-  const nameWidth = Math.max(8, columns - fixed);
+  return { nameWidth: Math.max(8, columns - fixed), freqWidth, wide, compact };
+}
+
+/** `text` cut and padded to a column of `width`, its last character a space. */
+function cell(text: string, width: number): string {
+  return `${truncate(text, width - 1).padEnd(width - 1)} `;
+}
+
+/** The state column's text: glyph and word, or on narrow terminals glyph and relative time. */
+function runText(job: Job, now: number, compact: boolean): string {
+  const look = stateLook(job.last_run_state);
+  if (!compact) return `${look.glyph} ${look.word}`;
+  return `${look.glyph} ${look === NEVER ? NEVER.word : (relativeTime(job.last_run_time, now) ?? look.word)}`;
+}
+
+const TableHeader = memo(function TableHeader({ layout }: { layout: TableLayout }) {
+  const { nameWidth, freqWidth, compact } = layout;
+  return (
+    <Text wrap="truncate-end">
+      {cell('', COLUMNS.marker)}
+      {cell('NAME', nameWidth)}
+      {cell('SOURCE → DEST', COLUMNS.route)}
+      {cell('FREQUENCY', freqWidth)}
+      {compact
+        ? cell('LAST RUN', COLUMNS.lastRun)
+        : cell('LAST RUN', COLUMNS.state) + cell('WHEN', COLUMNS.when)}
+      {'STATUS'}
+    </Text>
+  );
+});
+
+/** One table row as one line of text; only the coloured spans are nested. */
+const JobRow = memo(function JobRow({
+  job,
+  selected,
+  layout,
+  now,
+}: {
+  job: Job;
+  selected: boolean;
+  layout: TableLayout;
+  now: number;
+}) {
+  const { nameWidth, freqWidth, wide, compact } = layout;
+  const name = truncate(job.name, nameWidth - 1);
+  const look = stateLook(job.last_run_state);
+  return (
+    <Text wrap="truncate-end">
+      {selected ? <Text color="cyan">› </Text> : '  '}
+      <Text bold={selected} inverse={selected}>
+        {name}
+      </Text>
+      {' '.repeat(Math.max(0, nameWidth - [...name].length))}
+      {cell(route(job), COLUMNS.route)}
+      {cell(frequency(job.frequency, wide), freqWidth)}
+      <Text color={look.color}>
+        {cell(runText(job, now, compact), compact ? COLUMNS.lastRun : COLUMNS.state)}
+      </Text>
+      {compact ? '' : cell(relativeTime(job.last_run_time, now) ?? NEVER.word, COLUMNS.when)}
+      <ActiveText active={job.activate} />
+    </Text>
+  );
+});
+
+function JobTable({ state, columns, now }: { state: JobsState; columns: number; now: number }) {
+  const layout = useMemo(() => tableLayout(columns), [columns]);
   const rows = state.visible.slice(state.top, state.top + state.pageSize);
   return (
     <Box flexDirection="column">
-      <Box>
-        <Cell width={COLUMNS.marker}> </Cell>
-        <Cell width={nameWidth}>NAME</Cell>
-        <Cell width={COLUMNS.route}>SOURCE → DEST</Cell>
-        <Cell width={freqWidth}>FREQUENCY</Cell>
-        {compact ? (
-          <Cell width={COLUMNS.lastRun}>LAST RUN</Cell>
-        ) : (
-          <>
-            <Cell width={COLUMNS.state}>LAST RUN</Cell>
-            <Cell width={COLUMNS.when}>WHEN</Cell>
-          </>
-        )}
-        <Cell width={COLUMNS.active}>STATUS</Cell>
-      </Box>
-      {rows.map((index, offset) => {
-        const job = state.data.jobs[index]!;
-        const selected = state.top + offset === state.cursor;
-        return (
-          <Box key={job.id}>
-            <Cell width={COLUMNS.marker}>{selected ? <Text color="cyan">›</Text> : ' '}</Cell>
-            <Cell width={nameWidth}>
-              <Text bold={selected} inverse={selected}>
-                {job.name}
-              </Text>
-            </Cell>
-            <Cell width={COLUMNS.route}>{route(job)}</Cell>
-            <Cell width={freqWidth}>{frequency(job.frequency, wide)}</Cell>
-            {compact ? (
-              <Cell width={COLUMNS.lastRun}>
-                <LastRunShort job={job} now={now} />
-              </Cell>
-            ) : (
-              <>
-                <Cell width={COLUMNS.state}>
-                  <StateText state={job.last_run_state} />
-                </Cell>
-                <Cell width={COLUMNS.when}>{relativeTime(job.last_run_time, now) ?? NEVER.word}</Cell>
-              </>
-            )}
-            <Cell width={COLUMNS.active}>
-              <ActiveText active={job.activate} />
-            </Cell>
-          </Box>
-        );
-      })}
+      <TableHeader layout={layout} />
+      {rows.map((index, offset) => (
+        // Keyed by position on screen: a new filter or page updates the rows in place.
+        <JobRow
+          // biome-ignore lint/suspicious/noArrayIndexKey: rows are screen lines, keyed by their line
+          key={offset}
+          job={state.data.jobs[index]!}
+          selected={state.top + offset === state.cursor}
+          layout={layout}
+          now={now}
+        />
+      ))}
       {rows.length === 0 && (
         <Text wrap="truncate-end">
           {'  '}No job matches “{state.filter}”. Esc clears the filter.
@@ -316,6 +346,64 @@ function Detail({ state, height, now }: { state: JobsState; height: number; now:
     </Box>
   );
 }
+
+/** Footers as constants, so the memoised footer only re-renders when the screen's keys change. */
+const HINTS = {
+  relogin: [['Ctrl-C', 'quit']],
+  password: [
+    ['Enter', 'sign in'],
+    ['Esc', 'cancel'],
+  ],
+  help: [['Esc/?', 'close help']],
+  expired: [
+    ['R', 'sign in'],
+    ['q', 'quit'],
+  ],
+  loading: [
+    ['P', 'project'],
+    ['q', 'quit'],
+  ],
+  error: [
+    ['R', 'retry'],
+    ['P', 'project'],
+    ['q', 'quit'],
+  ],
+  detail: [
+    ['Esc', 'back'],
+    ['Tab', 'runs/logs'],
+    ['Enter', 'logs'],
+    ['[/]', 'older/newer'],
+    ['n/p/c', 'actions'],
+    ['?', 'help'],
+  ],
+  empty: [
+    ['R', 'refresh'],
+    ['P', 'project'],
+    ['q', 'quit'],
+  ],
+  list: [
+    ['↑↓', 'move'],
+    ['/', 'filter'],
+    ['s', 'sort'],
+    ['Enter', 'open'],
+    ['n/p/c', 'actions'],
+    ['R', 'refresh'],
+    ['?', 'help'],
+    ['q', 'quit'],
+  ],
+  filter: [
+    ['Enter', 'apply'],
+    ['Esc', 'clear'],
+  ],
+  project: [
+    ['Enter', 'switch'],
+    ['Esc', 'cancel'],
+  ],
+  confirm: [
+    ['y', 'yes'],
+    ['n/Esc', 'no'],
+  ],
+} satisfies Record<string, Hints>;
 
 const HELP: Hints = [
   ['↑/↓  j/k', 'move'],
@@ -568,7 +656,7 @@ export function JobsBrowser(props: JobsBrowserProps) {
   let hints: Hints;
   if (state.session === 'relogin') {
     body = <Message tone="info" title="Session expired: signing in again…" lines={[]} />;
-    hints = [['Ctrl-C', 'quit']];
+    hints = HINTS.relogin;
   } else if (state.session === 'password') {
     body = (
       <Box flexDirection="column" paddingTop={1} paddingLeft={2}>
@@ -581,13 +669,10 @@ export function JobsBrowser(props: JobsBrowserProps) {
         </Box>
       </Box>
     );
-    hints = [
-      ['Enter', 'sign in'],
-      ['Esc', 'cancel'],
-    ];
+    hints = HINTS.password;
   } else if (state.overlay.kind === 'help') {
     body = <Help />;
-    hints = [['Esc/?', 'close help']];
+    hints = HINTS.help;
   } else if (state.session === 'expired' || state.failure?.kind === 'unauthorized') {
     body = (
       <Message
@@ -596,33 +681,16 @@ export function JobsBrowser(props: JobsBrowserProps) {
         lines={['You are signed out of the OLake server.', '', 'R to sign in again · q to quit']}
       />
     );
-    hints = [
-      ['R', 'sign in'],
-      ['q', 'quit'],
-    ];
+    hints = HINTS.expired;
   } else if (state.phase === 'loading') {
     body = <Message tone="info" title={`Loading the jobs of project ${state.project}…`} lines={[]} />;
-    hints = [
-      ['P', 'project'],
-      ['q', 'quit'],
-    ];
+    hints = HINTS.loading;
   } else if (state.phase === 'error' && state.failure) {
     body = failureScreen(state.failure, state.project, state.refreshing);
-    hints = [
-      ['R', 'retry'],
-      ['P', 'project'],
-      ['q', 'quit'],
-    ];
+    hints = HINTS.error;
   } else if (state.view === 'detail' && state.detail) {
     body = <Detail state={state} height={panes} now={now} />;
-    hints = [
-      ['Esc', 'back'],
-      ['Tab', 'runs/logs'],
-      ['Enter', 'logs'],
-      ['[/]', 'older/newer'],
-      ['n/p/c', 'actions'],
-      ['?', 'help'],
-    ];
+    hints = HINTS.detail;
   } else if (state.data.jobs.length === 0) {
     body = (
       <Message
@@ -631,23 +699,10 @@ export function JobsBrowser(props: JobsBrowserProps) {
         lines={['Create one in the OLake UI, then press R. P switches to another project.']}
       />
     );
-    hints = [
-      ['R', 'refresh'],
-      ['P', 'project'],
-      ['q', 'quit'],
-    ];
+    hints = HINTS.empty;
   } else {
     body = <JobTable state={state} columns={columns} now={now} />;
-    hints = [
-      ['↑↓', 'move'],
-      ['/', 'filter'],
-      ['s', 'sort'],
-      ['Enter', 'open'],
-      ['n/p/c', 'actions'],
-      ['R', 'refresh'],
-      ['?', 'help'],
-      ['q', 'quit'],
-    ];
+    hints = HINTS.list;
   }
 
   let status: ReactNode = null;
@@ -660,10 +715,7 @@ export function JobsBrowser(props: JobsBrowserProps) {
         <Text inverse> </Text>
       </Text>
     );
-    hints = [
-      ['Enter', 'apply'],
-      ['Esc', 'clear'],
-    ];
+    hints = HINTS.filter;
   } else if (state.session === 'ok' && overlay.kind === 'project') {
     status = (
       <Text wrap="truncate-start">
@@ -671,20 +723,14 @@ export function JobsBrowser(props: JobsBrowserProps) {
         <Text inverse> </Text>
       </Text>
     );
-    hints = [
-      ['Enter', 'switch'],
-      ['Esc', 'cancel'],
-    ];
+    hints = HINTS.project;
   } else if (state.session === 'ok' && overlay.kind === 'confirm') {
     status = (
       <Text color="yellow" bold wrap="truncate-end">
         ? {ACTION_QUESTIONS[overlay.action](shorten(overlay.name, columns - 45))} y/N
       </Text>
     );
-    hints = [
-      ['y', 'yes'],
-      ['n/Esc', 'no'],
-    ];
+    hints = HINTS.confirm;
   } else if (state.notice) {
     const { tone, text } = state.notice;
     status = (

@@ -66,7 +66,15 @@ export async function saveProfile(
 ): Promise<void> {
   const previous = ctx.config.getProfile(name);
   const stored = await ctx.vault.saveProfileSecrets(name, values, storage);
-  if (previous && previous.secretStorage !== storage)
-    await ctx.vault.deleteProfileSecrets(name, previous.secretStorage);
+  if (previous && previous.secretStorage !== storage) {
+    try {
+      await ctx.vault.deleteProfileSecrets(name, previous.secretStorage);
+    } catch (error) {
+      if (!(error instanceof KeychainUnavailableError)) throw error;
+      process.stderr.write(
+        `floe: the old keychain entries of "${name}" could not be removed: ${error.reason}\n`,
+      );
+    }
+  }
   ctx.config.saveProfile(name, values, storage, stored);
 }

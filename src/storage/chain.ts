@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { pipeline, Readable, Transform } from 'node:stream';
 import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
 import { redactHeaders, SecretScrubber } from '../check/scrub.js';
-import type { Chain, ChainOptions, CheckEvent, Emit, Step, StepState } from '../check/types.js';
+import type { Chain, ChainOptions, Emit, Step, StepState } from '../check/types.js';
 import { maskSecret, type Values } from '../destination/fields.js';
 import {
   diagnoseStorageError,

@@ -5,37 +5,12 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
+import { importSources } from './lib/sources.mjs';
 import { ROOT, startTerminal } from './lib/terminal.mjs';
 
 const OUT = join(ROOT, 'screenshots');
 /** Job seeds are fixed by the sandbox; a fixed count keeps the list the same from run to run. */
 const JOBS = 24;
-
-/** The sandbox and the config store are TypeScript: bundle them for this script (deps stay in node_modules). */
-async function loadSources() {
-  const dir = join(ROOT, 'node_modules', '.cache', 'floe-screenshots');
-  mkdirSync(dir, { recursive: true });
-  const outfile = join(dir, 'sources.mjs');
-  await build({
-    stdin: {
-      contents: [
-        "export { startSandbox, SANDBOX } from './src/sandbox/index.ts';",
-        "export { ConfigStore } from './src/config/store.ts';",
-      ].join('\n'),
-      resolveDir: ROOT,
-      loader: 'ts',
-    },
-    outfile,
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    packages: 'external',
-    logLevel: 'warning',
-  });
-  return import(outfile);
-}
 
 /**
  * @param {import('./lib/terminal.mjs').Terminal} terminal
@@ -60,7 +35,10 @@ async function fill(t, label, value) {
   await t.press(value, 'enter');
 }
 
-const { startSandbox, SANDBOX, ConfigStore } = await loadSources();
+const { startSandbox, SANDBOX, ConfigStore } = await importSources({
+  'src/sandbox/index.ts': ['startSandbox', 'SANDBOX'],
+  'src/config/store.ts': ['ConfigStore'],
+});
 const sandbox = await startSandbox({ jobs: JOBS, ports: { s3: 9000 } });
 const configDir = mkdtempSync(join(tmpdir(), 'floe-screenshots-'));
 /** @type {import('./lib/terminal.mjs').Terminal[]} */

@@ -27,13 +27,18 @@ export interface TerminalOptions {
   args?: string[];
   /** Run this program and its arguments instead of `node bin/floe.js ARGS`. */
   command?: string[];
-  /** Added to the environment (FLOE_* and CI are not inherited). */
+  /** Added to the environment (FLOE_*, CI and NODE_ENV are not inherited). */
   env?: Record<string, string>;
   cols?: number;
   rows?: number;
   /** false sets NO_COLOR; default true (FORCE_COLOR=3). */
   color?: boolean;
+  /** Keep the screen after each chunk of output, for `frames`. */
+  keepFrames?: boolean;
 }
+
+/** Text the screen contains, a pattern it matches or a test it passes (given the lines joined with "\n"). */
+export type Expected = string | RegExp | ((screen: string) => boolean);
 
 export interface SvgOptions {
   title?: string;
@@ -43,20 +48,30 @@ export interface SvgOptions {
 }
 
 export interface Terminal {
+  /** The program's process id. */
+  readonly pid: number;
   /** The visible lines, trailing spaces trimmed. */
   screen(): string[];
-  /** Resolves with the screen once it contains the text (or matches the pattern); rejects with the screen. */
-  waitFor(expected: string | RegExp, options?: { timeoutMs?: number }): Promise<string[]>;
+  /**
+   * Resolves with the screen on the first parsed output after which it shows what is expected; rejects
+   * with the screen after `timeoutMs` (default 15 s) or when the program exited without it.
+   */
+  waitFor(expected: Expected, options?: { timeoutMs?: number }): Promise<string[]>;
   /** Sends keys (names of KEYS, else literal text), waiting for the app to redraw after each. */
   press(...keys: string[]): Promise<void>;
+  /** Sends `data` as it is, at once, without waiting. */
+  write(data: string): void;
   /** The exit code (128 + n for a signal n). */
   exit(): Promise<number>;
   /** Every byte the program wrote. */
   raw(): string;
   /** Lines of any frame so far that were wider than the terminal. */
   wrappedLines(): string[];
+  /** With `keepFrames`, the screen (lines joined with "\n") after each chunk of output so far. */
+  frames(): string[];
   toSvg(options?: SvgOptions): string;
-  kill(): void;
+  /** Sends `signal` (default SIGKILL) if the program still runs. */
+  kill(signal?: string): void;
 }
 
 export declare function startTerminal(options?: TerminalOptions): Terminal;

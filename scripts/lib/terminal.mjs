@@ -41,27 +41,36 @@ const QUIET_MS = 40;
  * @typedef {object} TerminalOptions
  * @property {string[]} [args] arguments of `floe`
  * @property {string[]} [command] run this program and its arguments instead of `node bin/floe.js ARGS`
- * @property {Record<string, string>} [env] added to the environment (FLOE_* and CI are not inherited)
+ * @property {Record<string, string>} [env] added to the environment (FLOE_*, CI and NODE_ENV are not
+ *   inherited)
  * @property {number} [cols] default 80
  * @property {number} [rows] default 24
  * @property {boolean} [color] false sets NO_COLOR; default true (FORCE_COLOR=3)
+ * @property {boolean} [keepFrames] keep the screen after each chunk of output, for `frames`
  */
 
 /**
  * @typedef {object} Terminal
+ * @property {number} pid the program's process id
  * @property {() => string[]} screen the visible lines, trailing spaces trimmed
- * @property {(expected: string | RegExp, options?: { timeoutMs?: number }) => Promise<string[]>} waitFor
- *   resolves with the screen once it contains the text (or matches the pattern, tested against the
- *   lines joined with "\n"); rejects with the current screen after `timeoutMs` (default 15 s)
+ * @property {(expected: Expected, options?: { timeoutMs?: number }) => Promise<string[]>} waitFor
+ *   resolves with the screen on the first parsed output after which it contains the text (or
+ *   matches the pattern, or passes the test; each given the lines joined with "\n"); rejects with the
+ *   current screen after `timeoutMs` (default 15 s) or when the program has exited without it
  * @property {(...keys: string[]) => Promise<void>} press sends keys (names of KEYS, else literal text)
  *   one write each; before each it waits for the output to settle (see `quiet`), after each for
  *   the app to redraw (at most KEY_SETTLE_MS)
+ * @property {(data: string) => void} write sends `data` as it is, at once, without waiting
  * @property {() => Promise<number>} exit resolves with the exit code (128 + n for a signal n)
  * @property {() => string} raw every byte the program wrote, escape sequences included
  * @property {() => string[]} wrappedLines lines of any frame so far that were wider than the terminal
+ * @property {() => string[]} frames with `keepFrames`, the screen (lines joined with "\n") after each
+ *   chunk of output so far; else none
  * @property {(options?: SvgOptions) => string} toSvg the screen as an SVG image
- * @property {() => void} kill ends the program (SIGKILL) if it still runs
+ * @property {(signal?: string) => void} kill sends `signal` (default SIGKILL) if the program still runs
  */
+
+/** @typedef {string | RegExp | ((screen: string) => boolean)} Expected */
 
 /**
  * @typedef {object} SvgOptions
@@ -75,13 +84,22 @@ const QUIET_MS = 40;
  * @param {TerminalOptions} [options]
  * @returns {Terminal}
  */
-export function startTerminal({ args = [], command, env = {}, cols = 80, rows = 24, color = true } = {}) {
+export function startTerminal({
+  args = [],
+  command,
+  env = {},
+  cols = 80,
+  rows = 24,
+  color = true,
+  keepFrames = false,
+} = {}) {
   /** @type {Record<string, string>} */
   const base = {};
   for (const [key, value] of Object.entries(process.env))
     if (
       value !== undefined &&
       key !== 'CI' &&
+      key !== 'NODE_ENV' &&
       key !== 'NO_COLOR' &&
       key !== 'FORCE_COLOR' &&
       !key.startsWith('FLOE_')
@@ -108,6 +126,8 @@ export function startTerminal({ args = [], command, env = {}, cols = 80, rows = 
   let lastOutputAt = 0;
   /** @type {Set<() => void>} */
   const listeners = new Set();
+  /** @type {string[]} */
+  const frames = [];
   child.onData((data) => {
     raw += data;
     let ends = 0;
@@ -120,6 +140,7 @@ export function startTerminal({ args = [], command, env = {}, cols = 80, rows = 
       lastOutputAt = performance.now();
       frameEnds += ends;
       noteWrapped();
+      if (keepFrames) frames.push(screen().join('\n'));
       for (const listener of [...listeners]) listener();
     });
   });
@@ -135,15 +156,18 @@ export function startTerminal({ args = [], command, env = {}, cols = 80, rows = 
       if (!wrapped.includes(text)) wrapped.push(text);
     }
   };
+  let running = true;
   /** @type {Promise<number>} */
   const exited = new Promise((resolve) =>
-    child.onExit(({ exitCode, signal }) => resolve(signal ? 128 + signal : exitCode)),
+    child.onExit(({ exitCode, signal }) =>
+      // After the output already received is parsed, so that a last frame still counts.
+      term.write('', () => {
+        running = false;
+        for (const listener of [...listeners]) listener();
+        resolve(signal ? 128 + signal : exitCode);
+      }),
+    ),
   );
-  let running = true;
-  exited.then(() => {
-    running = false;
-    for (const listener of [...listeners]) listener();
-  });
 
   const screen = () => {
     const buffer = term.buffer.active;
@@ -152,10 +176,11 @@ export function startTerminal({ args = [], command, env = {}, cols = 80, rows = 
     );
   };
 
-  /** @param {string | RegExp} expected */
+  /** @param {Expected} expected */
   const matches = (expected) => {
     const text = screen().join('\n');
-    return typeof expected === 'string' ? text.includes(expected) : expected.test(text);
+    if (typeof expected === 'string') return text.includes(expected);
+    return typeof expected === 'function' ? expected(text) : expected.test(text);
   };
 
   /**
@@ -206,6 +231,7 @@ export function startTerminal({ args = [], command, env = {}, cols = 80, rows = 
     });
 
   return {
+    pid: child.pid,
     screen,
     async waitFor(expected, { timeoutMs = 15_000 } = {}) {
       if (await until(() => matches(expected), timeoutMs)) return screen();
@@ -226,12 +252,14 @@ export function startTerminal({ args = [], command, env = {}, cols = 80, rows = 
         await until(redrawn, KEY_SETTLE_MS);
       }
     },
+    write: (data) => child.write(data),
     exit: () => exited,
     raw: () => raw,
     wrappedLines: () => [...wrapped],
+    frames: () => [...frames],
     toSvg: (options) => screenToSvg(term, options),
-    kill() {
-      if (running) child.kill('SIGKILL');
+    kill(signal = 'SIGKILL') {
+      if (running) child.kill(signal);
     },
   };
 }

@@ -9,6 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
+import type { Terminal } from '../../scripts/lib/terminal.mjs';
 import { type CatalogEmulator, startCatalogEmulator } from '../../src/sandbox/catalog/index.js';
 import { type OlakeUiEmulator, seedJobs, startOlakeUiEmulator } from '../../src/sandbox/olake-ui/index.js';
 import { S3RVER_ACCESS_KEY, type S3Server, startS3Server } from '../../src/sandbox/s3.js';
@@ -17,11 +18,11 @@ import {
   baseEnv,
   filesUnder,
   findLeaks,
-  type Pty,
   type Run,
   runFloe,
   type Secret,
   type Seen,
+  send,
   startPty,
 } from './support.js';
 
@@ -130,37 +131,38 @@ async function floe(
   return run;
 }
 
-const ptys: Pty[] = [];
-function pty(args: string[], rows = 24): Pty {
-  const { NO_COLOR: _, ...colours } = env();
-  const terminal = startPty(args, colours, { cols: 80, rows });
+const ptys: Terminal[] = [];
+function pty(args: string[], rows = 24): Terminal {
+  const terminal = startPty(args, { HOME: home, FLOE_CONFIG_DIR: configDir }, rows);
   ptys.push(terminal);
   return terminal;
 }
 
 /** Keeps a terminal's screens and raw stream, then fails on any static sentinel in them. */
-function expectCleanTerminal(where: string, terminal: Pty) {
+function expectCleanTerminal(where: string, terminal: Terminal) {
+  const frames = terminal.frames();
   const mine: Seen[] = [
-    ...terminal.frames.map((text, i) => ({ where: `${where} frame ${i}`, text })),
+    ...frames.map((text, i) => ({ where: `${where} frame ${i}`, text })),
     // A secret wrapped at the right margin continues on the next row.
-    ...terminal.frames.map((text, i) => ({
+    ...frames.map((text, i) => ({
       where: `${where} frame ${i} unwrapped`,
       text: text.replace(/\n/g, ''),
     })),
     { where: `${where} raw`, text: terminal.raw() },
   ];
   seen.push(...mine);
-  expect(terminal.frames.length).toBeGreaterThan(0);
+  expect(frames.length).toBeGreaterThan(0);
   expect(findLeaks(mine, STATIC_SECRETS)).toEqual([]);
 }
 
 /** Opens the HTTP trace of a finished connection test and scrolls through it, one line at a time. */
-async function scrollTrace(terminal: Pty) {
-  await terminal.send('v', /HTTP trace \(\d+\)/);
+async function scrollTrace(terminal: Terminal) {
+  await send(terminal, 'v', /HTTP trace \(\d+\)/);
   for (;;) {
-    const at = /lines (\d+)–(\d+) of (\d+)/.exec(terminal.screen());
+    const at = /lines (\d+)–(\d+) of (\d+)/.exec(terminal.screen().join('\n'));
     if (!at || at[2] === at[3]) return;
-    await terminal.send(
+    await send(
+      terminal,
       '\u001B[B',
       new RegExp(`lines ${Number(at[1]) + 1}–${Number(at[2]) + 1} of ${at[3]}`),
     );
@@ -331,45 +333,45 @@ describe.sequential('secret-leak audit', () => {
       for (const auth of ['token', 'oauth2'] as const) {
         const terminal = pty(['setup', '--profile', `audit-wizard-${auth}`]);
         await terminal.waitFor(/Authentication type/);
-        await terminal.send('\u001B[B', /› ● Bearer token/);
-        if (auth === 'oauth2') await terminal.send('\u001B[B', /› ● OAuth2/);
-        await terminal.send('\r', /› REST Catalog URL\*/);
-        await terminal.send(bearer.url, /REST Catalog URL\*\s+http/);
-        await terminal.send('\r', /› S3 Path\*/);
-        await terminal.send(`s3://${BUCKET}/wizard`, /S3 Path\*\s+s3:/);
-        await terminal.send('\r', /› Region\*/);
-        await terminal.send('us-east-1', /Region\*\s+us-east-1/);
+        await send(terminal, '\u001B[B', /› ● Bearer token/);
+        if (auth === 'oauth2') await send(terminal, '\u001B[B', /› ● OAuth2/);
+        await send(terminal, '\r', /› REST Catalog URL\*/);
+        await send(terminal, bearer.url, /REST Catalog URL\*\s+http/);
+        await send(terminal, '\r', /› S3 Path\*/);
+        await send(terminal, `s3://${BUCKET}/wizard`, /S3 Path\*\s+s3:/);
+        await send(terminal, '\r', /› Region\*/);
+        await send(terminal, 'us-east-1', /Region\*\s+us-east-1/);
         if (auth === 'token') {
-          await terminal.send('\r', /› Token\*/);
-          await terminal.send(WIZARD_TOKEN, /› Token\*\s+•+/);
+          await send(terminal, '\r', /› Token\*/);
+          await send(terminal, WIZARD_TOKEN, /› Token\*\s+•+/);
         } else {
-          await terminal.send('\r', /› REST Auth URI\*/);
-          await terminal.send(bearer.tokenUrl, /REST Auth URI\*\s+http/);
-          await terminal.send('\r', /› REST Credential\*/);
-          await terminal.send(`${WIZARD_CLIENT_ID}:${WIZARD_CLIENT_SECRET}`, /› REST Credential\*\s+•+/);
-          await terminal.send('\r', /› REST Scope/);
-          await terminal.send(SCOPE, /REST Scope\*?\s+catalog/);
+          await send(terminal, '\r', /› REST Auth URI\*/);
+          await send(terminal, bearer.tokenUrl, /REST Auth URI\*\s+http/);
+          await send(terminal, '\r', /› REST Credential\*/);
+          await send(terminal, `${WIZARD_CLIENT_ID}:${WIZARD_CLIENT_SECRET}`, /› REST Credential\*\s+•+/);
+          await send(terminal, '\r', /› REST Scope/);
+          await send(terminal, SCOPE, /REST Scope\*?\s+catalog/);
         }
-        await terminal.send('\r', /Object storage/);
-        await terminal.send('\u001B[B', /› ● S3-compatible/);
-        await terminal.send('\r', /› S3 Endpoint\*/);
-        await terminal.send(s3.url, /S3 Endpoint\*\s+http/);
-        await terminal.send('\r', /› Access Key/);
-        await terminal.send(S3RVER_ACCESS_KEY, /› Access Key\*?\s+•+/);
-        await terminal.send('\r', /› Secret Key/);
-        await terminal.send(WIZARD_SECRET_KEY, /› Secret Key\*\s+•+/);
-        await terminal.send('\r', /› Target OLake Version/);
-        await terminal.send('\r', /› Catalog Name/);
-        await terminal.send('\r', /› Enable Arrow Writes/);
-        await terminal.send('\r', /› Disable Identifier Tables/);
-        await terminal.send('\r', /Review/);
+        await send(terminal, '\r', /Object storage/);
+        await send(terminal, '\u001B[B', /› ● S3-compatible/);
+        await send(terminal, '\r', /› S3 Endpoint\*/);
+        await send(terminal, s3.url, /S3 Endpoint\*\s+http/);
+        await send(terminal, '\r', /› Access Key/);
+        await send(terminal, S3RVER_ACCESS_KEY, /› Access Key\*?\s+•+/);
+        await send(terminal, '\r', /› Secret Key/);
+        await send(terminal, WIZARD_SECRET_KEY, /› Secret Key\*\s+•+/);
+        await send(terminal, '\r', /› Target OLake Version/);
+        await send(terminal, '\r', /› Catalog Name/);
+        await send(terminal, '\r', /› Enable Arrow Writes/);
+        await send(terminal, '\r', /› Disable Identifier Tables/);
+        await send(terminal, '\r', /Review/);
         // Saving runs the connection test with the typed secrets; its trace is audited too.
-        await terminal.send('\r', /Saved profile/);
+        await send(terminal, '\r', /Saved profile/);
         await terminal.waitFor(/All checks passed[\s\S]*r re-run/);
         await scrollTrace(terminal);
-        expect(terminal.frames.join('\n')).toContain('> authorization: [redacted]');
-        await terminal.send('q', /[\s\S]*/);
-        expect(await terminal.exited).toBe(0);
+        expect(terminal.frames().join('\n')).toContain('> authorization: [redacted]');
+        await terminal.press('q');
+        expect(await terminal.exit()).toBe(0);
         expectCleanTerminal(`wizard ${auth}`, terminal);
       }
       const stored = keychain();
@@ -432,10 +434,10 @@ describe.sequential('secret-leak audit', () => {
         const terminal = pty(['test', '--profile', `audit-${profile}`], 200);
         await terminal.waitFor(/r re-run/);
         await scrollTrace(terminal);
-        await terminal.send('q', /[\s\S]*/);
-        expect(await terminal.exited).toBe(profile === 'none' ? 1 : 0);
+        await terminal.press('q');
+        expect(await terminal.exit()).toBe(profile === 'none' ? 1 : 0);
         // The trace was on screen, its credentials shown as redacted.
-        if (profile !== 'none') expect(terminal.frames.join('\n')).toContain('> authorization: [redacted]');
+        if (profile !== 'none') expect(terminal.frames().join('\n')).toContain('> authorization: [redacted]');
         expectCleanTerminal(`test screen ${profile}`, terminal);
       }
     },
@@ -546,12 +548,12 @@ describe.sequential('secret-leak audit', () => {
 
       const browser = pty(['jobs']);
       await browser.waitFor(/6 jobs/);
-      await browser.send('\r', /Runs \(\d+\)/);
-      await browser.send('\r', /^(?![\s\S]*[Ll]oading)[\s\S]*Run \d{4}-/);
-      await browser.send('\u001B', /6 jobs/);
-      await browser.send('R', /6 jobs/);
-      await browser.send('q', /[\s\S]*/);
-      expect(await browser.exited).toBe(0);
+      await send(browser, '\r', /Runs \(\d+\)/);
+      await send(browser, '\r', /^(?![\s\S]*[Ll]oading)[\s\S]*Run \d{4}-/);
+      await send(browser, '\u001B', /6 jobs/);
+      await send(browser, 'R', /6 jobs/);
+      await browser.press('q');
+      expect(await browser.exit()).toBe(0);
       expectCleanTerminal('jobs browser', browser);
 
       const logout = await floe('logout', ['logout']);

@@ -2,19 +2,19 @@
 // Writes bench/RESULTS.md. Run with `npm run bench` (builds first).
 //
 // The emulators (REST catalog, s3rver, OLake UI) and the connection-test orchestrator are TypeScript
-// modules that dist/ does not export, so the bench bundles them with esbuild into a temporary
-// directory (beside a symlink to node_modules, so their packages resolve) and runs them in this
-// process. In-process emulators, unlike a spawned `floe sandbox`, let the bench seed 10,000 jobs,
-// switch on the catalog's slow fault and put a delaying proxy in front of s3rver; and each half of
-// the connection test can be timed alone.
+// modules that dist/ does not export, so the bench bundles them with esbuild (scripts/lib/sources.mjs)
+// and runs them in this process. In-process emulators, unlike a spawned `floe sandbox`, let the bench
+// seed 10,000 jobs, switch on the catalog's slow fault and put a delaying proxy in front of s3rver;
+// and each half of the connection test can be timed alone. Screens are read through the real-terminal
+// harness (scripts/lib/terminal.mjs).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { KEYS, startPty } from './pty.mjs';
+import { importSources } from '../scripts/lib/sources.mjs';
+import { BIN as bin, KEYS, ROOT, startTerminal } from '../scripts/lib/terminal.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const PTY_RUNS = Number(process.env.BENCH_PTY_RUNS ?? 7);
@@ -29,8 +29,6 @@ const SETTLE_MS = 500;
 /** Pause between a key's frame and the next key: a brisk typist's ~10 keys a second. */
 const TYPE_GAP_MS = 100;
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const bin = join(ROOT, 'bin/floe.js');
 const started = performance.now();
 const loadBefore = loadavg();
 
@@ -54,13 +52,19 @@ function timeCommand(args) {
   return performance.now() - start;
 }
 
+/** Ends a terminal's program and resolves once it has exited. */
+function stop(term) {
+  term.kill();
+  return term.exit();
+}
+
 /** Time from spawning `command` on a pty to `pattern` on its screen. */
 async function timeToFrame(command, pattern, env = {}) {
   const start = performance.now();
-  const term = startPty(command, { env, cwd: ROOT });
+  const term = startTerminal({ command, env });
   await term.waitFor(pattern);
   const ms = performance.now() - start;
-  await term.stop();
+  await stop(term);
   return ms;
 }
 
@@ -84,7 +88,7 @@ async function interleaved(tasks, runs, warmups) {
 async function keystroke(term, key, pattern) {
   const start = performance.now();
   term.write(key);
-  await term.waitFor(pattern, 3000);
+  await term.waitFor(pattern, { timeoutMs: 3000 });
   return performance.now() - start;
 }
 
@@ -93,30 +97,6 @@ function peakRssMiB(pid) {
   const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
   if (kb === undefined) throw new Error(`no VmHWM for pid ${pid}`);
   return Number(kb) / 1024;
-}
-
-/** The emulators, the connection-test orchestrator and the validator, bundled from src/ for this process. */
-async function loadSources(dir) {
-  const outfile = join(dir, 'sources.mjs');
-  await build({
-    stdin: {
-      contents: [
-        "export { startSandbox, SANDBOX } from './src/sandbox/index.ts';",
-        "export { runCheck, loadChains } from './src/check/run.ts';",
-        "export { validate } from './src/destination/schema.ts';",
-      ].join('\n'),
-      resolveDir: ROOT,
-      loader: 'ts',
-    },
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    packages: 'external',
-    outfile,
-    logLevel: 'warning',
-  });
-  return import(pathToFileURL(outfile).href);
 }
 
 /**
@@ -262,10 +242,7 @@ const URL_TYPED = 'http://localhost:8181/api/catalog';
 const urlField = (screen) => /REST Catalog URL\*(?: {1,}(\S*))?$/m.exec(screen)?.[1] ?? '';
 
 async function openSetupUrlField() {
-  const term = startPty([process.execPath, bin, 'setup'], {
-    env: { FLOE_CONFIG_DIR: emptyConfig },
-    cwd: ROOT,
-  });
+  const term = startTerminal({ args: ['setup'], env: { FLOE_CONFIG_DIR: emptyConfig } });
   await term.waitFor(/Authentication type/);
   await sleep(SETTLE_MS);
   term.write(KEYS.enter);
@@ -288,7 +265,7 @@ async function openSetupUrlField() {
     }
     await sleep(TYPE_GAP_MS);
   }
-  await term.stop();
+  await stop(term);
   const ms = median(samples);
   results.push({
     id: 'keystroke',
@@ -305,11 +282,11 @@ async function openSetupUrlField() {
   for (const key of URL_TYPED) {
     const before = urlField(term.screen());
     term.write(key);
-    await term.waitFor((screen) => urlField(screen) !== before, 5000).catch(() => {});
+    await term.waitFor((screen) => urlField(screen) !== before, { timeoutMs: 5000 }).catch(() => {});
   }
   await sleep(SETTLE_MS);
   const shown = urlField(term.screen());
-  await term.stop();
+  await stop(term);
   results.push({
     id: 'typeahead',
     what: 'setup form: each key sent as soon as the previous one is on screen',
@@ -323,7 +300,11 @@ async function openSetupUrlField() {
 
 // ---- jobs browser with 10,000 jobs ------------------------------------------------------------
 
-const sources = await loadSources(buildDir);
+const sources = await importSources({
+  'src/sandbox/index.ts': ['startSandbox', 'SANDBOX'],
+  'src/check/run.ts': ['runCheck', 'loadChains'],
+  'src/destination/schema.ts': ['validate'],
+});
 const seedStart = performance.now();
 const sandbox = await sources.startSandbox({ jobs: JOBS, ports: { catalog: 0, olake: 0, s3: 0 } });
 const seedMs = performance.now() - seedStart;
@@ -334,11 +315,11 @@ try {
   let lost = 0;
   for (let run = 0; run < JOBS_RUNS; run++) {
     const start = performance.now();
-    const term = startPty([process.execPath, bin, 'jobs', '--url', sandbox.olake.url, '--refresh', '600'], {
+    const term = startTerminal({
+      args: ['jobs', '--url', sandbox.olake.url, '--refresh', '600'],
       env: { FLOE_CONFIG_DIR: tempDir('config'), FLOE_PASSWORD: sources.SANDBOX.olake.password },
-      cwd: ROOT,
     });
-    await term.waitFor(/^› \S+_\d+ /m, 30_000);
+    await term.waitFor(/^› \S+_\d+ /m, { timeoutMs: 30_000 });
     firstRows.push(performance.now() - start);
     await sleep(SETTLE_MS);
     term.write('/');
@@ -356,7 +337,7 @@ try {
       await sleep(TYPE_GAP_MS);
     }
     rss.push(peakRssMiB(term.pid));
-    await term.stop();
+    await stop(term);
   }
   const rows = median(firstRows);
   results.push({

@@ -280,12 +280,12 @@ async function openSetupUrlField() {
 {
   const term = await openSetupUrlField();
   for (const key of URL_TYPED) {
-    const before = urlField(term.screen());
+    const before = urlField(term.screen().join('\n'));
     term.write(key);
     await term.waitFor((screen) => urlField(screen) !== before, { timeoutMs: 5000 }).catch(() => {});
   }
   await sleep(SETTLE_MS);
-  const shown = urlField(term.screen());
+  const shown = urlField(term.screen().join('\n'));
   await stop(term);
   results.push({
     id: 'typeahead',
@@ -332,7 +332,7 @@ try {
         filterKeys.push(await keystroke(term, key, new RegExp(`^/${escapeRegExp(filter)}$`, 'm')));
       } catch {
         lost++;
-        filter = /^\/(.*)$/m.exec(term.screen())?.[1] ?? filter;
+        filter = /^\/(.*)$/m.exec(term.screen().join('\n'))?.[1] ?? filter;
       }
       await sleep(TYPE_GAP_MS);
     }

@@ -3,7 +3,8 @@
 import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer as createTcpServer, type Server } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
+import { type AddressInfo, createServer as createTcpServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -476,6 +477,26 @@ describe('bearer and OAuth2', () => {
     const d = expectDiagnosis(result, 'CATALOG_TOKEN_URL_NOT_FOUND', 'catalog.token');
     expect(d.evidence).toMatchObject({ status: 404, url: `${emu.url}/v1/oauth/tokens` });
     expect(result.warnings[0]).toContain('deprecated');
+  });
+
+  it('CATALOG_TOKEN_URL_NOT_FOUND: a REST Auth URI that does not take POST (405)', async () => {
+    const emu = await start({ auth: 'bearer', clients: [client] });
+    const getOnly = createHttpServer((_req, res) => res.writeHead(405, { allow: 'GET, HEAD' }).end());
+    await new Promise<void>((resolve) => getOnly.listen(0, '127.0.0.1', resolve));
+    const { port } = getOnly.address() as AddressInfo;
+    try {
+      const result = await runChain(
+        values('oauth2', {
+          catalogUrl: emu.url,
+          oauth2Uri: `http://127.0.0.1:${port}/realms/olake`,
+          credential: 'olake:right-secret',
+        }),
+      );
+      const d = expectDiagnosis(result, 'CATALOG_TOKEN_URL_NOT_FOUND', 'catalog.token');
+      expect(d.evidence.status).toBe(405);
+    } finally {
+      getOnly.close();
+    }
   });
 
   it('CATALOG_OAUTH_ERROR: Google rejects an assertion signed with another key (invalid_grant)', async () => {

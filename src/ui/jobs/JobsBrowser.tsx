@@ -653,6 +653,7 @@ export function JobsBrowser(props: JobsBrowserProps) {
   const stamp = state.refreshing && state.phase === 'ready' ? 'refreshing…' : ageStamp(state.loadedAt, now);
 
   let body: ReactNode;
+  let clipBody = true;
   let hints: Hints;
   if (state.session === 'relogin') {
     body = <Message tone="info" title="Session expired: signing in again…" lines={[]} />;
@@ -702,6 +703,9 @@ export function JobsBrowser(props: JobsBrowserProps) {
     hints = HINTS.empty;
   } else {
     body = <JobTable state={state} columns={columns} now={now} />;
+    // The table is sized to the page already; not clipping it spares Ink cutting every line each frame
+    // (half its frame time). Below 80 columns the footer may wrap onto a second line, so clip there.
+    clipBody = columns < 80;
     hints = HINTS.list;
   }
 
@@ -765,7 +769,7 @@ export function JobsBrowser(props: JobsBrowserProps) {
           <Text dimColor> {stamp}</Text>
         </Box>
       </Box>
-      <Box flexDirection="column" flexGrow={1} flexShrink={1} overflow="hidden">
+      <Box flexDirection="column" flexGrow={1} flexShrink={1} overflow={clipBody ? 'hidden' : 'visible'}>
         {body}
       </Box>
       {status && <Box flexShrink={0}>{status}</Box>}

@@ -410,34 +410,19 @@ class Run {
     const req: HttpRequest = { method: 'GET', url, headers: this.authHeaders() };
     const got = await this.fetchJson('catalog.config', 'config', req);
     if ('outcome' in got) return got.outcome;
-    const { value, res, ctx } = got;
-    const config = value;
+    const { value: config, res, ctx } = got;
+    const bad = (why: string): Outcome => ({
+      ok: false,
+      diagnosis: badShape('CATALOG_BAD_CONFIG', req, res, ctx, why),
+    });
     if (!isStringRecord(config) || !isStringRecord(config.defaults) || !isStringRecord(config.overrides))
-      return {
-        ok: false,
-        diagnosis: badShape(
-          'CATALOG_BAD_CONFIG',
-          req,
-          res,
-          ctx,
-          'lacks the "defaults" and "overrides" objects',
-        ),
-      };
+      return bad('lacks the "defaults" and "overrides" objects');
     const { defaults, overrides } = config;
     if (
       config.endpoints !== undefined &&
       (!Array.isArray(config.endpoints) || !config.endpoints.every((e) => typeof e === 'string'))
     )
-      return {
-        ok: false,
-        diagnosis: badShape(
-          'CATALOG_BAD_CONFIG',
-          req,
-          res,
-          ctx,
-          'has "endpoints" that is not a list of strings',
-        ),
-      };
+      return bad('has "endpoints" that is not a list of strings');
     this.endpoints = config.endpoints as string[] | undefined;
     const merged = { ...defaults, ...overrides };
     this.prefix = typeof merged.prefix === 'string' && merged.prefix ? merged.prefix : undefined;

@@ -14,15 +14,7 @@ export class UsageError extends Error {
 }
 
 /** A failure to explain to the user (never with a stack trace): exit 1 unless told otherwise. */
-export class FloeError extends Error {
-  constructor(
-    message: string,
-    readonly hint?: string,
-    readonly exitCode: number = EXIT.FAILURE,
-  ) {
-    super(message);
-  }
-}
+export { FloeError } from '../errors.js';
 
 function truthy(value: string | undefined): boolean {
   return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';

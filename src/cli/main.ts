@@ -1,6 +1,4 @@
 // Entry point of the bundled CLI. Each command lives in its own module, imported only when run.
-import { ConfigError } from '../config/store.js';
-import { KeychainUnavailableError } from '../secrets/store.js';
 import { EXIT, FloeError, UsageError } from './io.js';
 
 declare const __FLOE_VERSION__: string;
@@ -71,10 +69,6 @@ function report(error: unknown): number {
     process.stderr.write(`floe: ${error.message}\n`);
     if (error.hint) process.stderr.write(`${error.hint}\n`);
     return error.exitCode;
-  }
-  if (error instanceof ConfigError || error instanceof KeychainUnavailableError) {
-    process.stderr.write(`floe: ${error.message}\n`);
-    return EXIT.FAILURE;
   }
   const message = error instanceof Error ? error.message : String(error);
   process.stderr.write(`floe: unexpected error: ${message}\n`);

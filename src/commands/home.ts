@@ -4,7 +4,6 @@
 import { openContext } from '../cli/context.js';
 import { canPrompt, EXIT, FloeError, UsageError } from '../cli/io.js';
 import { type CommandModule, usage } from '../cli/main.js';
-import { KeychainUnavailableError } from '../secrets/store.js';
 import type { HomeAction } from '../ui/home/model.js';
 import { plainHome } from '../ui/home/model.js';
 
@@ -53,11 +52,8 @@ export async function homeLoop(
     try {
       if ((await (await load(command[0])).run(command[1])) === EXIT.INTERRUPTED) return EXIT.INTERRUPTED;
     } catch (error) {
-      if (error instanceof FloeError) {
-        stderr.write(`floe: ${error.message}\n${error.hint ? `${error.hint}\n` : ''}`);
-      } else if (error instanceof KeychainUnavailableError) {
-        stderr.write(`floe: ${error.message}\n`);
-      } else throw error;
+      if (!(error instanceof FloeError)) throw error;
+      stderr.write(`floe: ${error.message}\n${error.hint ? `${error.hint}\n` : ''}`);
     }
   }
 }

@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import Conf from 'conf';
 import { z } from 'zod';
 import { AUTH_TYPES, FIELDS, STORAGE_KINDS, type Values } from '../destination/fields.js';
+import { FloeError } from '../errors.js';
 import type { SecretStorage } from '../secrets/store.js';
 
 export const SCHEMA_VERSION = 1;
@@ -39,7 +40,7 @@ const fileSchema = z.object({
 });
 type ConfigFile = z.infer<typeof fileSchema>;
 
-export class ConfigError extends Error {}
+export class ConfigError extends FloeError {}
 
 export function configDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.FLOE_CONFIG_DIR) return env.FLOE_CONFIG_DIR;

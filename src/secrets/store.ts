@@ -1,6 +1,7 @@
 // Secret storage behind one small interface. Backends: the OS keychain (keytar), a 0600 plaintext
 // file used only with explicit consent, and the environment (read-only; it always wins).
 import type { SecretEnv } from '../destination/fields.js';
+import { FloeError } from '../errors.js';
 
 export type SecretStorage = 'keychain' | 'file' | 'env';
 
@@ -14,7 +15,7 @@ export interface SecretBackend {
 }
 
 /** The keychain cannot be used; `reason` is one sentence a user can act on. */
-export class KeychainUnavailableError extends Error {
+export class KeychainUnavailableError extends FloeError {
   constructor(readonly reason: string) {
     super(`The OS keychain cannot be used: ${reason}`);
   }

@@ -2,16 +2,12 @@
 // pseudo-terminal whose every screen is kept, from scripts/lib/terminal.mjs), a record of everything
 // a user or a log collector could see, and a search of it for secrets in their plain, URL-encoded and
 // JSON-escaped forms.
-import { spawn as spawnChild } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, startTerminal, type Terminal } from '../../scripts/lib/terminal.mjs';
+import { startTerminal, type Terminal } from '../../scripts/lib/terminal.mjs';
+import { type Run, spawnCli } from '../support/cli.js';
 
-export interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+export type { Run };
 
 /** Something a user or a log collector could see, by where it was seen. */
 export interface Seen {
@@ -32,27 +28,8 @@ export function baseEnv(home: string, configDir: string): Record<string, string>
   return { ...env, HOME: home, FLOE_CONFIG_DIR: configDir, NO_COLOR: '1' };
 }
 
-/** `floe ARGS` without a terminal; asynchronous so the emulators in this process keep answering. */
-export function runFloe(args: string[], env: Record<string, string>, input = ''): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawnChild(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-    child.stdin.end(input);
-  });
-}
+/** `floe ARGS` without a terminal. */
+export const runFloe = spawnCli;
 
 /**
  * `floe ARGS` on a pseudo-terminal 80 columns wide and `rows` high that keeps every screen; `env` is

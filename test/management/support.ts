@@ -1,17 +1,12 @@
 // Runs the built CLI (bin/floe.js → dist/) in a child process, asynchronously so that emulators in
 // this process keep answering.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { type Run, spawnCli } from '../support/cli.js';
 
-const BIN = resolve(import.meta.dirname, '../../bin/floe.js');
-
-export interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+export type { Run };
 
 export function tempConfigDir(): string {
   return mkdtempSync(join(tmpdir(), 'floe-mgmt-'));
@@ -27,20 +22,7 @@ export function floe(
     if (value === undefined) delete env[key];
     else env[key] = value;
   }
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => {
-      stdout += c.toString();
-    });
-    child.stderr.on('data', (c: Buffer) => {
-      stderr += c.toString();
-    });
-    child.on('error', fail);
-    child.on('close', (code) => done({ code, stdout, stderr }));
-    child.stdin.end(options.input ?? '');
-  });
+  return spawnCli(args, env, options.input);
 }
 
 /** Accounts of service "floe" in the Secret Service, as `secret-tool search --all` lists them. */

@@ -1,5 +1,5 @@
 // Runs the built CLI (dist/, from `npm run build`) as a user would, without a TTY.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,4 +28,40 @@ export function runCli(args: string[], opts: { env?: NodeJS.ProcessEnv; input?: 
     timeout: 60_000,
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+export interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * `floe ARGS` with exactly `env`, asynchronously, so that emulators in this process keep answering.
+ * Killed after `timeoutMs`.
+ */
+export function spawnCli(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  input = '',
+  timeoutMs = 60_000,
+): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+    child.stdin.end(input);
+  });
 }

@@ -2,13 +2,11 @@
 // the keys, and a clean exit. The catalog and bucket are a loopback server that accepts
 // connections and never answers, so requests stay in flight until they are aborted.
 import { createServer, type Server, type Socket } from 'node:net';
-import xterm from '@xterm/headless';
-import { spawn } from 'node-pty';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { startTerminal } from '../../../scripts/lib/terminal.mjs';
 import { ConfigStore } from '../../../src/config/store.js';
 import { tempConfigDir } from '../../support/cli.js';
 
-const BIN = new URL('../../../bin/floe.js', import.meta.url).pathname;
 const TOKEN = 'SENTINEL-pty-token-61af';
 
 let server: Server;
@@ -48,44 +46,11 @@ afterAll(async () => {
 });
 
 function startFloe(args: string[]) {
-  const term = new xterm.Terminal({ cols: 80, rows: 24, allowProposedApi: true });
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(([k]) => !k.startsWith('FLOE_') && k !== 'CI'),
-  ) as Record<string, string>;
-  const pty = spawn(process.execPath, [BIN, ...args], {
-    cols: 80,
-    rows: 24,
-    env: { ...env, TERM: 'xterm-256color', FLOE_CONFIG_DIR: configDir, FLOE_TOKEN: TOKEN },
-  });
-  let raw = '';
-  const waiters: { test: () => boolean; resolve: () => void }[] = [];
-  const screen = () =>
-    Array.from({ length: term.rows }, (_, i) =>
-      (term.buffer.active.getLine(term.buffer.active.viewportY + i)?.translateToString(true) ?? '').trimEnd(),
-    ).join('\n');
-  pty.onData((data) => {
-    raw += data;
-    term.write(data, () => {
-      for (const w of [...waiters]) if (w.test()) waiters.splice(waiters.indexOf(w), 1) && w.resolve();
-    });
-  });
+  const terminal = startTerminal({ args, env: { FLOE_CONFIG_DIR: configDir, FLOE_TOKEN: TOKEN } });
   onTestFailed(() => {
-    console.error(`screen at failure:\n${screen()}\nlast output: ${JSON.stringify(raw.slice(-400))}`);
+    console.error(`screen at failure:\n${terminal.screen().join('\n')}`);
   });
-  const exited = new Promise<number>((resolve) => pty.onExit(({ exitCode }) => resolve(exitCode)));
-  return {
-    screen,
-    raw: () => raw,
-    exited,
-    write: (data: string) => pty.write(data),
-    /** Resolves once the screen contains `text` (the test's timeout fails it otherwise). */
-    waitFor: (text: string) =>
-      new Promise<void>((resolve) => {
-        const test = () => screen().includes(text);
-        if (test()) resolve();
-        else waiters.push({ test, resolve });
-      }),
-  };
+  return terminal;
 }
 
 describe('floe test on a terminal', () => {
@@ -94,13 +59,13 @@ describe('floe test on a terminal', () => {
     await floe.waitFor('Connection test · silent');
     // A finished step means the screen has been up for a while, its keyboard handler included.
     await floe.waitFor('✓ Connect to the catalog');
-    expect(floe.screen()).toMatch(/Testing… \d+\/\d+ steps done/);
-    expect(floe.screen()).toContain('Esc cancel');
+    expect(floe.screen().join('\n')).toMatch(/Testing… \d+\/\d+ steps done/);
+    expect(floe.screen().join('\n')).toContain('Esc cancel');
     floe.write('\u001B');
     await floe.waitFor('Test cancelled');
-    expect(floe.screen()).toMatch(/⊘ /);
+    expect(floe.screen().join('\n')).toMatch(/⊘ /);
     floe.write('q');
-    expect(await floe.exited).toBe(1);
+    expect(await floe.exit()).toBe(1);
     expect(floe.raw()).not.toContain(TOKEN);
   });
 
@@ -109,9 +74,9 @@ describe('floe test on a terminal', () => {
     await floe.waitFor('✓ Connect to the catalog');
     floe.write('v');
     await floe.waitFor('HTTP trace (');
-    for (const line of floe.screen().split('\n')) expect(line.length).toBeLessThanOrEqual(80);
+    for (const line of floe.screen()) expect(line.length).toBeLessThanOrEqual(80);
     floe.write('\x03');
-    expect(await floe.exited).toBe(130);
+    expect(await floe.exit()).toBe(130);
     expect(floe.raw()).toContain('\u001B[?25h');
     expect(floe.raw()).not.toContain(TOKEN);
   });

@@ -449,63 +449,28 @@ const byId = Object.fromEntries(results.map((r) => [r.id, r]));
 const x = (id) => `${byId[id].ratio.toFixed(2)}×`;
 /** Why a target is missed: findings from profiling, and the fix the code needs. Shown when missed. */
 const WHY = {
-  home: () => `The floor is Ink itself: in this run a bundled one-line Ink app takes ${x('ink-development')} \`node -e 0\`
-(${x('ink-production')} built with NODE_ENV=production), so 2.0× leaves floe almost nothing of its own on Node 20
-on this machine; floe's home frame takes ${x('home')}. A profile (\`node --cpu-prof\`, unminified build) shows
-ESM loading and compiling, React's first render and Yoga's WebAssembly set-up, and no slow floe code;
-the home screen loads 1.33 MB of JavaScript in 16 files. By package (unminified sizes):
-react-reconciler 1,079 KiB, zod 737 KiB, ajv 238 KiB, yoga-layout 144 KiB, ink 117 KiB, semver 71 KiB,
-fast-uri 44 KiB. Fixes for the lead, in order of effect:
-1. \`scripts/build.mjs\`: add \`'process.env.NODE_ENV': '"production"'\` to \`define\`. Without it esbuild
-   bundles both React builds and, NODE_ENV being unset at run time, floe runs React's development
-   build (the profile's \`jsx\` and \`react_stack_bottom_frame\` frames). With it dist/ goes from 7.9 MB to
-   2.7 MB, the home path from 1.33 MB to 1.06 MB, and, measured interleaved against today's dist/
-   (8 start-ups, 18 keys each), the home frame from 492 to 428 ms median and the 10k filter keystroke
-   from 177 to 109 ms.
-2. The home path loads \`conf\` and all of zod through \`src/config/store.ts\`. conf brings ajv,
-   ajv-formats, fast-uri and semver (~370 KiB unminified) for schema and migration features floe does
-   not use: reading the one JSON file directly and writing it with \`atomically\` (conf's own atomic
-   writer) drops them. \`zod/mini\` (in zod 4.6) instead of \`zod\` in \`src/config/store.ts\`,
-   \`src/destination/schema.ts\`, \`src/check/types.ts\` and \`src/management/*\` cuts most of zod's share.
-3. On Node ≥ 22.1, \`module.enableCompileCache?.()\` at the top of \`bin/floe.js\` reuses the compiled
-   bundle between runs (a no-op on Node 20, where this bench runs).`,
-  typeahead:
-    () => `A real bug, not a timing: a key that arrives right after a frame is applied to the previous
-value. ink-text-input's \`useInput\` handler closes over the \`value\` prop, and Ink re-subscribes it in
-a passive \`useEffect\`, which runs after the frame is written. A key read in between computes the
-next value from the old one, so the previous character is overwritten (see the field above). The
-jobs browser's filter, whose frames are slower, has lost keys the same way in some runs even with
-keys ${TYPE_GAP_MS} ms apart (the filter row's notes count them). Fix: a small \`src/ui/components/TextInput.tsx\` used by the forms and the filter, whose input handler keeps
-the value and cursor in a \`useRef\`, updated in the handler itself (\`ref.current = next\` before
-\`onChange(next)\`) and re-synchronised from props on render, so consecutive keys chain whatever the
-render timing.`,
+  home: () => `The floor is Ink itself: in this run a bundled one-line Ink app takes ${x('ink-production')} \`node -e 0\`
+(built like dist/, with NODE_ENV=production), so 2.0× leaves floe almost nothing of its own on Node 20 on
+this machine; floe's home frame takes ${x('home')}. A profile (\`node --cpu-prof\`) shows ESM loading and
+compiling, React's first render and Yoga's WebAssembly set-up, and no slow floe code. Done: React's
+production build (dist/ from 7.9 to 2.7 MB), an entry chunk that loads nothing but the command table
+(\`floe --help\` is ${x('help')}), and the compile cache on Node ≥ 22.1. Not done: the home screen still
+loads \`conf\` (with ajv, ajv-formats, fast-uri and semver, ~370 KiB unminified) and all of zod, the
+project's chosen config and validation libraries; replacing them (a direct atomic JSON write,
+\`zod/mini\`) would save tens of milliseconds and still leave floe above 2.0×.`,
+  typeahead: () => `A key that arrives right after a frame was applied to the previous value. The forms use
+\`src/ui/components/TextInput.tsx\`, whose handler keeps the value in a ref, so this should not happen:
+a loss here is a regression (\`test/ui/components/TextInput.test.tsx\` types back to back).`,
   'jobs-rss':
-    () => `Most of the peak is fixed cost, not the 10,000 jobs. Measured apart from this run (one session
-each, a second after the first frame): \`node\` alone 40 MiB, \`import('ink')\` 86 MiB, floe's home screen
-79 MiB, \`floe jobs\` with 50 jobs 127 MiB and with 10,000 jobs 129–132 MiB; filtering and GC timing
-add the rest. The jobs path adds npm undici (1,059 KiB unminified, with its llhttp WebAssembly:
-about 20 MiB after one request), tough-cookie with tldts, and zod. The 10,000-job list is a 4.4 MB
-response that \`ManagementClient#parse\` (\`src/management/client.ts\`) holds as text, \`JSON.parse\`s and
-copies again through zod's \`safeParse\`, so all three are alive at the peak. Fixes for the lead:
-(1) the production React build (see the home frame; about 3 MiB here); (2) validate the list entries
-with a schema of only the fields the browser shows (zod strips the rest, so the kept copy is smaller)
-and drop the text before validating. Related limit: \`MAX_BODY_BYTES\` is 8 MiB, so with jobs shaped like
-the emulator's (~440 bytes each, no stream configs) a project of about 19,000 jobs can no longer be
-listed; real jobs with configs reach it sooner.`,
+    () => `Most of the peak is fixed cost, not the 10,000 jobs: \`import('ink')\` alone is about 86 MiB and
+\`floe jobs\` with 50 jobs about 127 MiB. The 10,000-job list is a 4.4 MB response that
+\`src/management/client.ts\` holds as text, parses and copies through zod, all alive at the peak;
+validating only the fields the browser shows and dropping the text first would lower it.`,
   'jobs-filter':
-    () => `Filtering is cheap: the reducer's \`refilter\` over 10,000 precomputed keys takes about 1 ms a key.
-A profile restricted to the keystroke windows (production React build) puts the time in Ink: React's
-render and commit about a quarter, Ink's output pass (tokenising, \`string-width\` and \`slice-ansi\` over
-every cell of the frame) about a third, Yoga layout about a tenth, and unmounting and mounting the
-visible rows about a seventh, because rows are keyed by job id and a new filter replaces all of them.
-Fixes for the lead in \`src/ui/jobs/JobsBrowser.tsx\`: (1) the production React build (see the home
-frame); (2) key the table rows by their position on screen, not \`job.id\`, so a new filter updates the
-same 19 rows in place; (3) render each row as one \`<Text>\` line built from padded, truncated column
-strings (coloured spans as nested \`<Text>\`) instead of a \`<Box>\` with six \`Cell\` boxes, cutting
-the Yoga nodes per frame from about 250 to about 25. Measured apart from this run on patched builds
-(3 interleaved sessions each, 18 keys): today's dist/ 151 ms median, with (1) 84 ms, with (1) and (2)
-73 ms; (3) is not prototyped. Ink's full-screen output pass alone costs tens of milliseconds a frame
-on this shared machine, so 30 ms needs all three.`,
+    () => `Filtering itself takes about 1 ms a key over 10,000 precomputed keys; the rest is Ink's output
+pass and React. Rows are keyed by screen position and drawn as one \`<Text>\` line each, the header and
+footer are memoised, and the table is not clipped at 80 columns and wider; a miss here on a loaded
+machine is Ink's full-screen output pass.`,
 };
 
 const cpu = cpus();

@@ -8,10 +8,12 @@ import {
   FIELDS,
   type FieldDef,
   type FieldId,
+  fieldText,
   STORAGE_KINDS,
   type StorageKind,
   type Values,
 } from '../destination/fields.js';
+import { fillFromPreset, PRESET_IDS, PRESETS, type PresetId } from '../destination/presets.js';
 import type { FieldIssue } from '../destination/schema.js';
 import { fromEnv } from '../secrets/store.js';
 import { readStdin, UsageError } from './io.js';
@@ -21,12 +23,14 @@ type Option = { type: 'string' | 'boolean' };
 /** parseArgs options for every destination field plus the choice flags. */
 export function destinationOptions(): Record<string, Option> {
   const options: Record<string, Option> = {
+    preset: { type: 'string' },
     'auth-type': { type: 'string' },
     storage: { type: 'string' },
     'target-version': { type: 'string' },
   };
   for (const def of FIELDS) {
     if (def.flag) options[def.flag] = { type: def.type === 'boolean' ? 'boolean' : 'string' };
+    for (const alias of def.flagAliases ?? []) options[alias] = { type: 'string' };
     if (def.secretFlag)
       options[def.secretFlag] = { type: def.secretFlag.endsWith('-stdin') ? 'boolean' : 'string' };
   }
@@ -45,12 +49,17 @@ export function howToSupply(def: FieldDef): string {
 
 export function destinationFlagHelp(): string {
   const rows: [string, string][] = [
-    ['--auth-type TYPE', `${AUTH_TYPES.join(' | ')}`],
+    ['--preset NAME', `${PRESET_IDS.join(' | ')} (default rest)`],
+    ['--auth-type TYPE', `${AUTH_TYPES.join(' | ')} (default: the preset's first)`],
     ['--storage KIND', `${STORAGE_KINDS.join(' | ')} (default aws)`],
     ['--target-version V', 'OLake version the destination targets (default latest)'],
   ];
   for (const def of FIELDS) {
-    if (def.flag) rows.push([`--${def.flag}${def.type === 'boolean' ? '' : ' VALUE'}`, def.label]);
+    if (def.flag)
+      rows.push([
+        `--${def.flag}${def.type === 'boolean' ? '' : ' VALUE'}`,
+        `${def.label}${def.flagAliases ? ` (also --${def.flagAliases.join(', --')})` : ''}`,
+      ]);
     if (def.secretFlag)
       rows.push([
         def.secretFlag.endsWith('-stdin') ? `--${def.secretFlag}` : `--${def.secretFlag} PATH`,
@@ -83,6 +92,11 @@ export async function valuesFromFlags(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<Values> {
   const values: Values = { ...base, fields: { ...base.fields } };
+  if (typeof parsed.preset === 'string') {
+    const preset = oneOf<PresetId>('preset', parsed.preset, PRESET_IDS);
+    if (preset !== values.preset && !parsed['auth-type']) values.authType = PRESETS[preset].authTypes[0]!;
+    values.preset = preset;
+  }
   if (typeof parsed['auth-type'] === 'string')
     values.authType = oneOf<AuthType>('auth-type', parsed['auth-type'], AUTH_TYPES);
   if (typeof parsed.storage === 'string')
@@ -99,7 +113,10 @@ export async function valuesFromFlags(
     ]);
 
   for (const def of FIELDS) {
-    const flagValue = def.flag ? parsed[def.flag] : undefined;
+    const alias = def.flagAliases?.find((a) => parsed[a] !== undefined);
+    if (alias && def.flag && parsed[def.flag] !== undefined)
+      throw new UsageError([`--${alias} is another name for --${def.flag}: give one of them`]);
+    const flagValue = def.flag ? (parsed[def.flag] ?? (alias ? parsed[alias] : undefined)) : undefined;
     if (flagValue !== undefined) values.fields[def.id] = flagValue;
     const envValue = def.env ? fromEnv(def.env, env) : undefined;
     if (envValue !== undefined) values.fields[def.id] = envValue;
@@ -109,7 +126,7 @@ export async function valuesFromFlags(
         : readSecretFile(def.secretFlag, String(parsed[def.secretFlag]));
     }
   }
-  return values;
+  return fillFromPreset(values, base.preset === values.preset ? base : undefined);
 }
 
 function readSecretFile(flag: string, path: string): string {
@@ -121,17 +138,22 @@ function readSecretFile(flag: string, path: string): string {
   }
 }
 
-const CHOICE_FLAGS = { authType: 'auth-type', storage: 'storage', targetVersion: 'target-version' } as const;
+const CHOICE_FLAGS = {
+  preset: 'preset',
+  authType: 'auth-type',
+  storage: 'storage',
+  targetVersion: 'target-version',
+} as const;
 
 /** Usage lines for validation issues: missing fields name how to supply them, broken rules name the flag. */
-export function issueLines(issues: FieldIssue[]): { missing: string[]; invalid: string[] } {
+export function issueLines(issues: FieldIssue[], values?: Values): { missing: string[]; invalid: string[] } {
   const missing: string[] = [];
   const invalid: string[] = [];
   for (const issue of issues) {
     const def = issue.field in FIELD_BY_ID ? FIELD_BY_ID[issue.field as FieldId] : undefined;
     if (def && issue.rule.startsWith('is required')) {
       missing.push(
-        `missing ${def.label}: pass ${howToSupply(def)}${issue.rule === 'is required' ? '' : ` (${issue.rule})`}`,
+        `missing ${fieldText(def, values).label}: pass ${howToSupply(def)}${issue.rule === 'is required' ? '' : ` (${issue.rule})`}`,
       );
     } else {
       const flag = def

@@ -65,7 +65,7 @@ export async function run(argv: string[]): Promise<number> {
   for (const def of redacted) delete imported.values.fields[def.id];
   const result = validate(imported.values);
   if (!result.ok) {
-    const { missing, invalid } = issueLines(result.issues);
+    const { missing, invalid } = issueLines(result.issues, imported.values);
     throw new FloeError(
       `Cannot import ${file}: ${[...invalid, ...missing].map((l) => l.replace(/^--[a-z0-9-]+: /, '')).join('; ')}`,
     );

@@ -86,7 +86,7 @@ export async function run(argv: string[]): Promise<number> {
 
   const result = validate(values);
   if (!result.ok) {
-    const { missing, invalid } = issueLines(result.issues);
+    const { missing, invalid } = issueLines(result.issues, values);
     const lines = [...invalid, ...missing];
     if (!canPrompt() && missing.length > 0 && !flags.yes)
       lines.push('no terminal to prompt on: pass the flags above (floe setup --help lists them)');

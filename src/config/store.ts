@@ -6,16 +6,22 @@ import { dirname, join } from 'node:path';
 import Conf from 'conf';
 import { z } from 'zod';
 import { AUTH_TYPES, FIELDS, STORAGE_KINDS, type Values } from '../destination/fields.js';
+import { PRESET_IDS } from '../destination/presets.js';
 import { FloeError } from '../errors.js';
 import type { SecretStorage } from '../secrets/store.js';
 
 export const SCHEMA_VERSION = 1;
 
 const profileSchema = z.object({
+  /** Absent in profiles written before presets: the generic REST catalog. */
+  preset: z.enum(PRESET_IDS).default('rest'),
   authType: z.enum(AUTH_TYPES),
   storage: z.enum(STORAGE_KINDS),
   targetVersion: z.string(),
-  fields: z.record(z.string(), z.union([z.string(), z.boolean()])),
+  /** `s3Path` is the Warehouse's name before presets. */
+  fields: z
+    .record(z.string(), z.union([z.string(), z.boolean()]))
+    .transform(({ s3Path, ...fields }) => (s3Path === undefined ? fields : { warehouse: s3Path, ...fields })),
   /** Where this profile's secrets live. */
   secretStorage: z.enum(['keychain', 'file', 'env']),
   /** Secret fields that were stored (so a missing one can be reported by name). */
@@ -123,6 +129,7 @@ export class ConfigStore {
       if (!def.secret && value !== undefined) fields[def.id] = value;
     }
     this.#data.profiles[name] = {
+      preset: values.preset,
       authType: values.authType,
       storage: values.storage,
       targetVersion: values.targetVersion,
@@ -154,6 +161,7 @@ export class ConfigStore {
 /** A stored profile as values, without secrets. */
 export function profileValues(profile: StoredProfile): Values {
   return {
+    preset: profile.preset,
     authType: profile.authType,
     storage: profile.storage,
     targetVersion: profile.targetVersion,

@@ -1,5 +1,7 @@
 // The destination's field registry: every field declared once, as data. The form, validation,
-// review screen, flags, import and export are all driven from this table.
+// review screen, flags, import and export are all driven from this table; what differs per catalog
+// (Warehouse's meaning, Region, suggested and forced values) comes from the preset table (presets.ts).
+import { GOOGLE_MIN_VERSION, PRESETS, type PresetId, S3_URL_RULE } from './presets.js';
 
 export const AUTH_TYPES = ['none', 'token', 'oauth2', 'sigv4', 'google'] as const;
 export type AuthType = (typeof AUTH_TYPES)[number];
@@ -37,7 +39,7 @@ export const STORAGE_INFO: Record<StorageKind, { label: string; help: string }> 
 
 export type FieldId =
   | 'catalogUrl'
-  | 's3Path'
+  | 'warehouse'
   | 'region'
   | 'token'
   | 'oauth2Uri'
@@ -50,9 +52,11 @@ export type FieldId =
   | 'gcpAuthScopes'
   | 'gcpProjectId'
   | 's3Endpoint'
+  | 'dataLocation'
   | 'accessKey'
   | 'secretKey'
   | 'catalogName'
+  | 'icebergDb'
   | 'arrowWrites'
   | 'noIdentifierFields';
 
@@ -61,6 +65,8 @@ export type Section = 'catalog' | 'auth' | 'storage' | 'advanced';
 
 /** Everything the user chose or typed. Strings for text fields, booleans for switches. */
 export interface Values {
+  /** The catalog preset (presets.ts); `rest` is the generic REST catalog. */
+  preset: PresetId;
   authType: AuthType;
   storage: StorageKind;
   /** OLake version the destination targets: `latest` or `x.y.z`. */
@@ -85,11 +91,13 @@ export interface FieldDef {
   type: 'text' | 'boolean' | 'json';
   /** Secret values never reach the config file, argv, logs or frames. */
   secret: boolean;
-  /** The key in OLake's destination.json `writer` object. */
-  writerKey: string;
+  /** The key in OLake's destination.json `writer` object; none for floe's own fields. */
+  writerKey?: string;
   section: Section;
   /** Non-interactive flag. Secrets have no value flag: `secretFlag` reads them from stdin or a file. */
   flag?: string;
+  /** Older names of `flag`, still accepted. */
+  flagAliases?: string[];
   secretFlag?: string;
   env?: SecretEnv;
   /** Whether the field is asked at all for these values. */
@@ -99,7 +107,14 @@ export interface FieldDef {
   /** Value used when the field is left empty. */
   defaultValue?: string | boolean;
   /** The field's format rule; returns the broken rule or null. */
-  rule?: (value: string) => string | null;
+  rule?: (value: string, v: Values) => string | null;
+  /** Label, help and example when they depend on the preset. */
+  text?: (v: Values) => Pick<FieldDef, 'label' | 'help' | 'example'>;
+}
+
+/** The field's label, help and example for these values (the preset may change them). */
+export function fieldText(def: FieldDef, v?: Values): Pick<FieldDef, 'label' | 'help' | 'example'> {
+  return v && def.text ? def.text(v) : { label: def.label, help: def.help, example: def.example };
 }
 
 export const DEFAULT_CATALOG_NAME = 'olake_iceberg';
@@ -125,6 +140,9 @@ export function versionAtLeast(version: string, min: string): boolean {
   return true;
 }
 
+const s3Url = (value: string) =>
+  /^s3a?:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/\S*)?$/.test(value) ? null : S3_URL_RULE;
+
 const httpUrl = (what: string) => (value: string) => {
   let url: URL;
   try {
@@ -145,6 +163,11 @@ export const FIELDS: readonly FieldDef[] = [
     label: 'REST Catalog URL',
     help: 'Base URL of the Iceberg REST catalog, with its base path, e.g. http://localhost:8181/api/catalog',
     example: 'http://localhost:8181',
+    text: (v) => ({
+      label: 'REST Catalog URL',
+      help: `Base URL of the Iceberg REST catalog, with its base path, e.g. ${PRESETS[v.preset].urlExample}`,
+      example: PRESETS[v.preset].urlExample,
+    }),
     type: 'text',
     secret: false,
     writerKey: 'rest_catalog_url',
@@ -155,21 +178,20 @@ export const FIELDS: readonly FieldDef[] = [
     rule: httpUrl('http(s)'),
   },
   {
-    id: 's3Path',
-    label: 'S3 Path',
-    help: 'Bucket (and optional prefix) for data and metadata, sent as the warehouse, e.g. s3://warehouse/olake',
-    example: 's3://warehouse',
+    id: 'warehouse',
+    label: 'Warehouse',
+    help: PRESETS.rest.warehouse.help,
+    example: PRESETS.rest.warehouse.example,
+    text: (v) => PRESETS[v.preset].warehouse,
     type: 'text',
     secret: false,
     writerKey: 'iceberg_s3_path',
     section: 'catalog',
-    flag: 's3-path',
+    flag: 'warehouse',
+    flagAliases: ['s3-path'],
     applies: always,
     required: always,
-    rule: (value) =>
-      /^s3a?:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/[^\s]*)?$/.test(value)
-        ? null
-        : 'must be s3://bucket[/prefix] with a 3–63 character bucket name (lowercase letters, digits, dots, hyphens)',
+    rule: (value, v) => PRESETS[v.preset].warehouse.rule(value),
   },
   {
     id: 'region',
@@ -182,7 +204,7 @@ export const FIELDS: readonly FieldDef[] = [
     section: 'catalog',
     flag: 'region',
     applies: always,
-    required: always,
+    required: (v) => PRESETS[v.preset].regionRequired,
     rule: (value) =>
       /^[a-z0-9]+(-[a-z0-9]+)*$/.test(value)
         ? null
@@ -220,7 +242,7 @@ export const FIELDS: readonly FieldDef[] = [
   {
     id: 'credential',
     label: 'REST Credential',
-    help: 'OAuth2 client as <client_id>:<client_secret> (split on the first colon), e.g. olake:s3cr3t',
+    help: 'OAuth2 client as <client_id>:<client_secret> (split on the first colon; a bare secret sends no id)',
     example: 'olake-client:s3cr3t',
     type: 'text',
     secret: true,
@@ -231,17 +253,15 @@ export const FIELDS: readonly FieldDef[] = [
     applies: auth('oauth2'),
     required: auth('oauth2'),
     rule: (value) => {
-      const i = value.indexOf(':');
-      if (i <= 0)
-        return 'must be <client_id>:<client_secret> with a non-empty client id before the first colon';
-      if (i === value.length - 1) return 'must have a client secret after the first colon';
+      if (/\s/.test(value)) return 'must not contain spaces or line breaks';
+      if (value.endsWith(':')) return 'must have a client secret after the first colon';
       return null;
     },
   },
   {
     id: 'scope',
     label: 'REST Scope',
-    help: 'OAuth2 scope to request, e.g. PRINCIPAL_ROLE:ALL (Polaris), lakekeeper, catalog',
+    help: 'OAuth2 scope to request; empty means catalog (Polaris: PRINCIPAL_ROLE:ALL, Databricks: all-apis)',
     example: 'PRINCIPAL_ROLE:ALL',
     type: 'text',
     secret: false,
@@ -249,7 +269,7 @@ export const FIELDS: readonly FieldDef[] = [
     section: 'auth',
     flag: 'scope',
     applies: auth('oauth2'),
-    required: auth('oauth2'),
+    required: never,
     rule: (value) => (/[\s]{2,}|^\s|\s$/.test(value) ? 'must be space-separated scope names' : null),
   },
   {
@@ -375,6 +395,19 @@ export const FIELDS: readonly FieldDef[] = [
     rule: httpUrl('http(s)'),
   },
   {
+    id: 'dataLocation',
+    label: 'Data Location',
+    help: 'Where floe’s storage check writes its probe, e.g. s3://bucket/prefix; empty: the Warehouse if it is s3://, else the catalog’s own default location. Never exported.',
+    example: 's3://warehouse/olake',
+    type: 'text',
+    secret: false,
+    section: 'storage',
+    flag: 'data-location',
+    applies: always,
+    required: never,
+    rule: s3Url,
+  },
+  {
     id: 'accessKey',
     label: 'Access Key',
     help: 'Access key id for the bucket; leave both keys empty to use the runtime environment’s credentials',
@@ -420,6 +453,20 @@ export const FIELDS: readonly FieldDef[] = [
       /^[a-z_]+$/.test(value) ? null : 'only lowercase letters a–z and underscores (_) are allowed',
   },
   {
+    id: 'icebergDb',
+    label: 'Iceberg DB',
+    help: 'Namespace for streams that name no destination database (OLake’s fallback); empty: none',
+    example: 'olake_iceberg',
+    type: 'text',
+    secret: false,
+    writerKey: 'iceberg_db',
+    section: 'advanced',
+    flag: 'iceberg-db',
+    applies: always,
+    required: never,
+    rule: (value) => (/\s/.test(value) ? 'must be a namespace name without spaces' : null),
+  },
+  {
     id: 'arrowWrites',
     label: 'Enable Arrow Writes',
     help: 'Use OLake’s Arrow-based writer (faster for wide tables); default off',
@@ -462,7 +509,12 @@ export function applicableFields(v: Values, section?: Section): FieldDef[] {
 }
 
 export function emptyValues(authType: AuthType = 'none'): Values {
-  return { authType, storage: 'aws', targetVersion: 'latest', fields: {} };
+  return { preset: 'rest', authType, storage: 'aws', targetVersion: 'latest', fields: {} };
+}
+
+/** Google auth and the gcp_* keys need this OLake version. */
+export function googleSupported(v: Values): boolean {
+  return versionAtLeast(v.targetVersion, GOOGLE_MIN_VERSION);
 }
 
 /** `••••` plus the last 4 characters (nothing of short secrets). */

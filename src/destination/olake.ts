@@ -1,5 +1,6 @@
 // OLake's destination.json, both ways: `{"type":"ICEBERG","writer":{…}}` with the writer keys of
-// olake destination/iceberg/config.go (v0.9.4). The writer keys come from the field registry.
+// olake destination/iceberg/config.go (v0.9.4). The writer keys come from the field registry, the
+// catalog flavours (`catalog_type`) and what OLake forces for each from the preset table.
 import {
   type AuthType,
   applicableFields,
@@ -8,7 +9,17 @@ import {
   FIELDS,
   type FieldId,
   type Values,
+  versionAtLeast,
 } from './fields.js';
+import {
+  FLAVOUR_MIN_VERSION,
+  OLAKE_FLAVOURS,
+  type OlakeFlavour,
+  PRESET_OF_FLAVOUR,
+  PRESETS,
+  type PresetId,
+  presetFromUrl,
+} from './presets.js';
 import { normalize } from './schema.js';
 
 export interface DestinationJson {
@@ -32,16 +43,26 @@ const REST_AUTH_TYPE: Record<AuthType, string> = {
 export const REDACTED = '<redacted>';
 
 /**
+ * The `catalog_type` written: the preset's named flavour for OLake ≥ 0.9.1 (which maps it to `rest`
+ * and applies what it forces), else `rest`, with the forced values written out all the same.
+ */
+export function exportedCatalogType(values: Values): OlakeFlavour {
+  const { flavour } = PRESETS[values.preset];
+  return versionAtLeast(values.targetVersion, FLAVOUR_MIN_VERSION) ? flavour : 'rest';
+}
+
+/**
  * Builds destination.json from validated values. `rest_signing_v_4` is always written: OLake passes it
- * on as `rest.sigv4-enabled`, and OLake v0.2.0–v0.9.0 UIs defaulted it to true.
+ * on as `rest.sigv4-enabled`, and OLake v0.2.0–v0.9.0 UIs defaulted it to true. Fields without a
+ * writer key (the Data Location) are floe's own and never written.
  */
 export function toDestinationJson(input: Values, opts: { redact?: boolean } = {}): DestinationJson {
   const values = normalize(input);
-  const writer: Record<string, string | boolean> = { catalog_type: 'rest' };
+  const writer: Record<string, string | boolean> = { catalog_type: exportedCatalogType(values) };
   writer.rest_auth_type = REST_AUTH_TYPE[values.authType];
   for (const def of applicableFields(values)) {
     let value = values.fields[def.id] ?? def.defaultValue;
-    if (value === undefined) continue;
+    if (value === undefined || def.writerKey === undefined) continue;
     if (def.secret && opts.redact && typeof value === 'string') value = REDACTED;
     writer[def.writerKey] = value;
   }
@@ -64,7 +85,6 @@ export interface ImportResult {
 }
 
 const IGNORED_KEYS: Record<string, string> = {
-  iceberg_db: 'dropped from OLake’s spec after v0.2.0; streams set their own destination database',
   normalization: 'a per-stream setting (streams.json) since OLake PR #237, no longer a writer key',
   s3_path_style: 'forced on by OLake whenever an S3 Endpoint is set',
   s3_use_ssl: 'not offered for REST catalogs; the S3 Endpoint’s scheme decides',
@@ -74,21 +94,14 @@ const IGNORED_KEYS: Record<string, string> = {
   sink_rpc_server_host: 'internal to OLake',
 };
 
-const REST_FLAVOURS = ['rest', 'lakekeeper', 'nessie', 's3tables', 'unity', 'polaris', 'biglake'];
-
 export class ImportError extends Error {}
 
-function inferAuthType(w: Record<string, unknown>, notes: string[]): AuthType {
+function inferAuthType(w: Record<string, unknown>, flavour: OlakeFlavour, notes: string[]): AuthType {
   const raw = typeof w.rest_auth_type === 'string' ? w.rest_auth_type.trim() : '';
   const lower = raw.toLowerCase();
   const has = (k: string) => typeof w[k] === 'string' && (w[k] as string) !== '';
-  if (w.rest_signing_v_4 === true || lower === 'sigv4') return 'sigv4';
-  if (
-    lower === 'google' ||
-    lower === 'gcp' ||
-    lower.endsWith('googleauthmanager') ||
-    w.catalog_type === 'biglake'
-  )
+  if (w.rest_signing_v_4 === true || lower === 'sigv4' || flavour === 's3tables') return 'sigv4';
+  if (lower === 'google' || lower === 'gcp' || lower.endsWith('googleauthmanager') || flavour === 'biglake')
     return 'google';
   let type: AuthType;
   if (has('credential')) type = 'oauth2';
@@ -116,16 +129,15 @@ export function fromDestinationJson(input: unknown): ImportResult {
   if (root.type !== undefined && root.type !== 'ICEBERG')
     throw new ImportError(`"type" is "${String(root.type)}", but floe handles only ICEBERG destinations`);
   const w = writer as Record<string, unknown>;
-  const catalogType = typeof w.catalog_type === 'string' ? w.catalog_type : 'glue';
-  if (!REST_FLAVOURS.includes(catalogType))
+  const catalogType = typeof w.catalog_type === 'string' && w.catalog_type ? w.catalog_type : 'glue';
+  const flavour = OLAKE_FLAVOURS.find((f) => f === catalogType.toLowerCase());
+  if (!flavour)
     throw new ImportError(
-      `catalog_type is "${catalogType}", but floe handles only REST catalogs (${REST_FLAVOURS.join(', ')})`,
+      `catalog_type is "${catalogType}", but floe handles only REST catalogs (${OLAKE_FLAVOURS.join(', ')})`,
     );
   const notes: string[] = [];
   const ignored: { key: string; why: string }[] = [];
-  if (catalogType !== 'rest')
-    notes.push(`catalog_type "${catalogType}" is a REST flavour; exported again as "rest"`);
-  const values = emptyValues(inferAuthType(w, notes));
+  const values = emptyValues(inferAuthType(w, flavour, notes));
   if (typeof w.s3_endpoint === 'string' && w.s3_endpoint !== '') values.storage = 's3-compatible';
   const byKey = new Map(FIELDS.map((f) => [f.writerKey, f]));
   for (const [key, value] of Object.entries(w)) {
@@ -145,9 +157,58 @@ export function fromDestinationJson(input: unknown): ImportResult {
   }
   for (const def of FIELDS) {
     if (values.fields[def.id] !== undefined && !def.applies(values) && def.id !== 'sigv4') {
-      ignored.push({ key: def.writerKey, why: `not used with authentication type "${values.authType}"` });
+      ignored.push({
+        key: def.writerKey ?? def.id,
+        why: `not used with authentication type "${values.authType}"`,
+      });
       delete values.fields[def.id as FieldId];
     }
   }
+  values.preset = importedPreset(flavour, values);
+  applyForced(values, notes);
+  defaultTokenUrl(values, notes);
   return { values, ignored, notes };
+}
+
+/**
+ * The preset of a named flavour; for `rest`, one recognised by its URL when the file already has what
+ * that preset needs (so importing never imposes a value the file did not have).
+ */
+function importedPreset(flavour: OlakeFlavour, values: Values): PresetId {
+  if (flavour !== 'rest') return PRESET_OF_FLAVOUR[flavour];
+  const url = values.fields.catalogUrl;
+  const candidate = typeof url === 'string' ? presetFromUrl(url) : 'rest';
+  const preset = PRESETS[candidate];
+  const warehouse = values.fields.warehouse;
+  const fits =
+    preset.flavour === 'rest' &&
+    preset.authTypes.includes(values.authType) &&
+    typeof warehouse === 'string' &&
+    preset.warehouse.rule(warehouse) === null &&
+    Object.entries(preset.forced ?? {}).every(([id, v]) => values.fields[id as FieldId] === v);
+  return fits ? candidate : 'rest';
+}
+
+/** What OLake forces for the flavour (config.go Validate) replaces what the file says, with a note. */
+function applyForced(values: Values, notes: string[]): void {
+  const preset = PRESETS[values.preset];
+  for (const [id, forced] of Object.entries(preset.forced ?? {}) as [FieldId, string | boolean][]) {
+    const had = values.fields[id];
+    if (had !== undefined && had !== forced)
+      notes.push(
+        `${FIELDS.find((f) => f.id === id)?.writerKey} ${JSON.stringify(had)} is replaced by ${JSON.stringify(forced)}: OLake forces it for catalog_type "${preset.flavour}"`,
+      );
+    values.fields[id] = forced;
+  }
+}
+
+/** Iceberg's own fallback for an OAuth2 client without a token URL, written out (it is deprecated). */
+function defaultTokenUrl(values: Values, notes: string[]): void {
+  const url = values.fields.catalogUrl;
+  if (values.authType !== 'oauth2' || values.fields.oauth2Uri !== undefined || typeof url !== 'string')
+    return;
+  values.fields.oauth2Uri = `${url.replace(/\/+$/, '')}/v1/oauth/tokens`;
+  notes.push(
+    `oauth2_uri is empty: set to ${values.fields.oauth2Uri}, the deprecated endpoint Iceberg falls back to; prefer your identity provider's token endpoint`,
+  );
 }

@@ -2,6 +2,7 @@
 // This is the only validation there is: the wizard, flags and import all go through it.
 import { z } from 'zod';
 import {
+  AUTH_TYPE_INFO,
   AUTH_TYPES,
   type AuthType,
   applicableFields,
@@ -9,14 +10,17 @@ import {
   FIELDS,
   type FieldDef,
   type FieldId,
+  fieldText,
   filled,
+  googleSupported,
   STORAGE_KINDS,
   type Values,
 } from './fields.js';
+import { GOOGLE_MIN_VERSION, PRESET_IDS, PRESETS } from './presets.js';
 
 export interface FieldIssue {
-  /** A field id, or `authType` / `storage` / `targetVersion`. */
-  field: FieldId | 'authType' | 'storage' | 'targetVersion';
+  /** A field id, or `preset` / `authType` / `storage` / `targetVersion`. */
+  field: FieldId | 'preset' | 'authType' | 'storage' | 'targetVersion';
   label: string;
   rule: string;
   example: string;
@@ -25,13 +29,15 @@ export interface FieldIssue {
 }
 
 const META = {
+  preset: { label: 'Catalog', example: 'polaris' },
   authType: { label: 'Authentication Type', example: 'oauth2' },
   storage: { label: 'Storage', example: 's3-compatible' },
   targetVersion: { label: 'Target OLake Version', example: '0.9.4' },
 } as const;
 
-function issue(field: FieldIssue['field'], rule: string): FieldIssue {
-  const def = field in META ? META[field as keyof typeof META] : FIELD_BY_ID[field as FieldId];
+function issue(field: FieldIssue['field'], rule: string, values?: Values): FieldIssue {
+  const def =
+    field in META ? META[field as keyof typeof META] : fieldText(FIELD_BY_ID[field as FieldId], values);
   return {
     field,
     label: def.label,
@@ -45,11 +51,54 @@ function valueSchema(def: FieldDef) {
   return def.type === 'boolean' ? z.boolean().optional() : z.string().optional();
 }
 
+/**
+ * C0 and C1 control characters and bidirectional overrides: no catalog, key or URL holds them, and on a
+ * terminal they move the cursor, retitle the window or reorder text. A service-account JSON may span lines.
+ */
+const CONTROL = /[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/;
+const CONTROL_IN_JSON = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/;
+
+/** The rule a value of `def` breaks for these values, or null. */
+function brokenRule(def: FieldDef, value: string, values: Values): string | null {
+  if ((def.type === 'json' ? CONTROL_IN_JSON : CONTROL).test(value))
+    return 'must not contain control characters (escape sequences, tabs or line breaks)';
+  const forced = PRESETS[values.preset].forced?.[def.id];
+  if (typeof forced === 'string' && value !== forced)
+    return `must be ${forced} for ${PRESETS[values.preset].label} (OLake forces it)`;
+  return def.rule ? def.rule(value, values) : null;
+}
+
+/** Choices that the preset or the target OLake version rule out. */
+function choiceIssues(values: Values): { path: string[]; message: string }[] {
+  const preset = PRESETS[values.preset];
+  const out: { path: string[]; message: string }[] = [];
+  if (!preset.authTypes.includes(values.authType))
+    out.push({
+      path: ['authType'],
+      message: `must be one of ${preset.authTypes.join(', ')} for ${preset.label}`,
+    });
+  else if (values.authType === 'google' && !googleSupported(values))
+    out.push({
+      path: ['targetVersion'],
+      message: `must be ${GOOGLE_MIN_VERSION} or later for ${AUTH_TYPE_INFO.google.label} authentication (or latest)`,
+    });
+  for (const def of FIELDS) {
+    const forced = preset.forced?.[def.id];
+    if (typeof forced === 'boolean' && values.fields[def.id] === !forced)
+      out.push({
+        path: ['fields', def.id],
+        message: `must be ${forced ? 'on' : 'off'} for ${preset.label} (OLake forces it)`,
+      });
+  }
+  return out;
+}
+
 function variant(authType: AuthType) {
   const shape: Partial<Record<FieldId, z.ZodType>> = {};
   for (const def of FIELDS) shape[def.id] = valueSchema(def);
   return z
     .object({
+      preset: z.enum(PRESET_IDS, { error: `must be one of ${PRESET_IDS.join(', ')}` }),
       authType: z.literal(authType),
       storage: z.enum(STORAGE_KINDS, { error: `must be one of ${STORAGE_KINDS.join(', ')}` }),
       targetVersion: z
@@ -59,11 +108,17 @@ function variant(authType: AuthType) {
     })
     .superRefine((v, ctx) => {
       const values = v as Values;
+      for (const { path, message } of choiceIssues(values)) ctx.addIssue({ code: 'custom', path, message });
       for (const def of applicableFields(values)) {
         const value = values.fields[def.id];
-        const broken = typeof value === 'string' && value.trim() && def.rule ? def.rule(value.trim()) : null;
+        const broken =
+          typeof value === 'string' && value.trim() ? brokenRule(def, value.trim(), values) : null;
         if (broken) ctx.addIssue({ code: 'custom', path: ['fields', def.id], message: broken });
-        else if (def.required(values) && !filled(values, def.id)) {
+        else if (
+          def.required(values) &&
+          !filled(values, def.id) &&
+          !PRESETS[values.preset].forced?.[def.id]
+        ) {
           const why =
             def.id === 'accessKey' || def.id === 'secretKey'
               ? 'is required when the other key is set: give both keys, or neither to use the runtime environment'
@@ -83,24 +138,28 @@ export const valuesSchema = z.discriminatedUnion(
   { error: `must be one of ${AUTH_TYPES.join(', ')}` },
 );
 
-function toIssues(error: z.ZodError): FieldIssue[] {
+function toIssues(error: z.ZodError, values: Values): FieldIssue[] {
   const seen = new Set<string>();
   const out: FieldIssue[] = [];
   for (const i of error.issues) {
     const field = (i.path[0] === 'fields' ? i.path[1] : i.path[0]) as FieldIssue['field'] | undefined;
     if (!field || seen.has(field)) continue;
     seen.add(field);
-    out.push(issue(field, i.message));
+    out.push(issue(field, i.message, values));
   }
   const order = (f: FieldIssue['field']) => (f in META ? -1 : FIELDS.findIndex((d) => d.id === f));
   return out.sort((a, b) => order(a.field) - order(b.field));
 }
 
-/** Drops values of fields that do not apply, trims strings and forces SigV4 on for `sigv4`. */
+/**
+ * Drops values of fields that do not apply, trims strings, sets what OLake forces for the preset's
+ * flavour and forces SigV4 on for `sigv4`.
+ */
 export function normalize(values: Values): Values {
   const fields: Values['fields'] = {};
+  const forced = PRESETS[values.preset].forced ?? {};
   for (const def of applicableFields(values)) {
-    const value = values.fields[def.id];
+    const value = forced[def.id] ?? values.fields[def.id];
     if (typeof value === 'string' && value.trim() !== '') {
       fields[def.id] = value.trim();
     } else if (typeof value === 'boolean') fields[def.id] = value;
@@ -113,7 +172,7 @@ export type ValidationResult = { ok: true; values: Values } | { ok: false; issue
 
 export function validate(values: Values): ValidationResult {
   const result = valuesSchema.safeParse(values);
-  if (!result.success) return { ok: false, issues: toIssues(result.error) };
+  if (!result.success) return { ok: false, issues: toIssues(result.error, values) };
   return { ok: true, values: normalize(values) };
 }
 

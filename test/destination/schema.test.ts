@@ -18,7 +18,7 @@ const SA = JSON.stringify({
 
 function complete(authType: AuthType): Values {
   const v = emptyValues(authType);
-  v.fields = { catalogUrl: 'http://localhost:8181', s3Path: 's3://warehouse', region: 'us-east-1' };
+  v.fields = { catalogUrl: 'http://localhost:8181', warehouse: 's3://warehouse', region: 'us-east-1' };
   if (authType === 'token') v.fields.token = 'tok-123';
   if (authType === 'oauth2')
     Object.assign(v.fields, { oauth2Uri: 'http://idp/token', credential: 'id:secret', scope: 'catalog' });
@@ -28,11 +28,11 @@ function complete(authType: AuthType): Values {
 }
 
 const REQUIRED: Record<AuthType, string[]> = {
-  none: ['catalogUrl', 's3Path', 'region'],
-  token: ['catalogUrl', 's3Path', 'region', 'token'],
-  oauth2: ['catalogUrl', 's3Path', 'region', 'oauth2Uri', 'credential', 'scope'],
-  sigv4: ['catalogUrl', 's3Path', 'region', 'signingName', 'signingRegion'],
-  google: ['catalogUrl', 's3Path', 'region', 'gcpServiceAccountJson'],
+  none: ['catalogUrl', 'warehouse', 'region'],
+  token: ['catalogUrl', 'warehouse', 'region', 'token'],
+  oauth2: ['catalogUrl', 'warehouse', 'region', 'oauth2Uri', 'credential'],
+  sigv4: ['catalogUrl', 'warehouse', 'region', 'signingName', 'signingRegion'],
+  google: ['catalogUrl', 'warehouse', 'region', 'gcpServiceAccountJson'],
 };
 
 describe('required fields per authentication type', () => {
@@ -135,16 +135,18 @@ describe('field rules (properties)', () => {
     expect(splitCredential('only-secret')).toEqual({ clientSecret: 'only-secret' });
   });
 
-  it('REST Credential must have a client id and a secret', () => {
+  it('REST Credential: id:secret or, as Iceberg allows, a bare secret; never an empty secret', () => {
     const v = complete('oauth2');
-    for (const bad of ['nocolon', ':secret', 'id:']) {
+    for (const bad of ['id:', 'id:with space']) {
       v.fields.credential = bad;
       expect(validateField(v, 'credential')?.message).toMatch(
         /^REST Credential: must .+ \(e\.g\. olake-client:s3cr3t\)$/,
       );
     }
-    v.fields.credential = 'id:sec:with:colons';
-    expect(validateField(v, 'credential')).toBeNull();
+    for (const good of ['id:sec:with:colons', 'bare-secret', ':secret']) {
+      v.fields.credential = good;
+      expect(validateField(v, 'credential'), good).toBeNull();
+    }
   });
 
   it('accepts http(s) catalog URLs with ports and base paths, rejects the rest', () => {
@@ -171,15 +173,17 @@ describe('field rules (properties)', () => {
     }
   });
 
-  it('accepts s3://bucket[/prefix] S3 paths, rejects the rest', () => {
+  it('Data Location accepts s3://bucket[/prefix], rejects the rest', () => {
     fc.assert(
       fc.property(
         fc.stringMatching(/^[a-z0-9][a-z0-9-]{1,20}[a-z0-9]$/),
         fc.array(fc.stringMatching(/^[A-Za-z0-9_.-]{1,10}$/), { maxLength: 3 }),
         (bucket, prefix) => {
           const v = complete('none');
-          v.fields.s3Path = `s3://${bucket}${prefix.map((p) => `/${p}`).join('')}`;
-          expect(validateField(v, 's3Path')).toBeNull();
+          v.fields.dataLocation = `s3://${bucket}${prefix.map((p) => `/${p}`).join('')}`;
+          expect(validateField(v, 'dataLocation')).toBeNull();
+          v.fields.warehouse = v.fields.dataLocation;
+          expect(validateField(v, 'warehouse')).toBeNull();
         },
       ),
     );
@@ -192,9 +196,43 @@ describe('field rules (properties)', () => {
       's3://bucket with space',
     ]) {
       const v = complete('none');
-      v.fields.s3Path = bad;
-      expect(validateField(v, 's3Path')?.rule, bad).toMatch(/s3:\/\/bucket/);
+      v.fields.dataLocation = bad;
+      expect(validateField(v, 'dataLocation')?.message, bad).toMatch(
+        /^Data Location: must be s3:\/\/bucket\[\/prefix\] .+ \(e\.g\. s3:\/\/warehouse\/olake\)$/,
+      );
     }
+  });
+
+  it('a generic Warehouse is a name or a valid s3:// location', () => {
+    const v = complete('none');
+    for (const good of ['warehouse', 'olake_catalog', 's3://lake/olake', 'project-uuid/demo']) {
+      v.fields.warehouse = good;
+      expect(validateField(v, 'warehouse'), good).toBeNull();
+    }
+    for (const bad of ['s3://ab', 'two words']) {
+      v.fields.warehouse = bad;
+      expect(validateField(v, 'warehouse')?.message, bad).toMatch(
+        /^Warehouse: must .+ \(e\.g\. s3:\/\/warehouse\)$/,
+      );
+    }
+  });
+
+  it('no text field takes control characters or bidi overrides; the JSON key may span lines', () => {
+    for (const bad of ['http://host\x1b]0;pwned\x07', 'http://host/\x9b2J', 'http://ho\u202est']) {
+      const v = complete('none');
+      v.fields.catalogUrl = bad;
+      expect(validateField(v, 'catalogUrl')?.rule).toBe(
+        'must not contain control characters (escape sequences, tabs or line breaks)',
+      );
+    }
+    const t = complete('token');
+    t.fields.token = 'tok\x1b[2Jen';
+    expect(validateField(t, 'token')?.field).toBe('token');
+    const g = complete('google');
+    g.fields.gcpServiceAccountJson = SA.replace('{', '{\n  ');
+    expect(validateField(g, 'gcpServiceAccountJson')).toBeNull();
+    g.fields.gcpServiceAccountJson = SA.replace('{', '{\x1b[2J');
+    expect(validateField(g, 'gcpServiceAccountJson')?.rule).toMatch(/control characters/);
   });
 
   it('Google service-account JSON needs client_email and private_key', () => {

@@ -378,7 +378,7 @@ try {
       targetVersion: 'latest',
       fields: {
         catalogUrl: sandbox.catalog.url,
-        s3Path: sources.SANDBOX.s3Path,
+        warehouse: sources.SANDBOX.s3Path,
         region: sources.SANDBOX.region,
         oauth2Uri: sandbox.catalog.tokenUrl,
         credential: `${sources.SANDBOX.oauth.clientId}:${sources.SANDBOX.oauth.clientSecret}`,

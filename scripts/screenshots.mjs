@@ -55,7 +55,7 @@ try {
   for (const note of sandbox.notices) process.stdout.write(`sandbox: ${note}\n`);
   const config = new ConfigStore(configDir);
   const storageFields = {
-    s3Path: SANDBOX.s3Path,
+    warehouse: SANDBOX.s3Path,
     region: SANDBOX.region,
     s3Endpoint: sandbox.s3.url,
   };

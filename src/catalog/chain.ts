@@ -5,10 +5,13 @@ import type { Chain, ChainOptions, Diagnosis, Step } from '../check/types.js';
 import {
   AUTH_TYPE_INFO,
   DEFAULT_GCP_SCOPES,
+  FIELD_BY_ID,
   type FieldId,
+  fieldText,
   splitCredential,
   type Values,
 } from '../destination/fields.js';
+import { PRESETS } from '../destination/presets.js';
 import {
   encodeQuery,
   GoogleKeyError,
@@ -34,6 +37,9 @@ export type CatalogStepId = (typeof CATALOG_STEPS)[number]['id'];
 export const LIST_NAMESPACES_ENDPOINT = 'GET /v1/{prefix}/namespaces';
 
 type Outcome = { ok: true; detail: string } | { ok: false; diagnosis: Diagnosis | null } | { skip: string };
+
+/** Config properties that name where the catalog's data lives (Polaris, Nessie, other servers). */
+const LOCATION_PROPERTIES = ['default-base-location', 'warehouse', 'location'];
 
 function text(values: Values, id: FieldId): string {
   const value = values.fields[id];
@@ -71,6 +77,8 @@ class Run {
   private token?: string;
   private signer?: SigV4Signer;
   private base = '';
+  /** The `uri` the server's config sent, when floe switched to it. */
+  private serverUri?: string;
   private prefix?: string;
   private endpoints?: string[];
 
@@ -101,11 +109,18 @@ class Run {
   }
 
   private ctx(step: CatalogStepId, route: Route): ClassifyContext {
+    const { label, example } = fieldText(FIELD_BY_ID.warehouse, this.values);
     return {
       step,
       route,
       scrubber: this.scrubber,
       ...(this.signer ? { signingScope: this.signer.scope() } : {}),
+      warehouse: {
+        label,
+        example,
+        value: text(this.values, 'warehouse'),
+        catalog: PRESETS[this.values.preset].label,
+      },
     };
   }
 
@@ -216,13 +231,22 @@ class Run {
       return { res: await this.http.send(req, prepare) };
     } catch (error) {
       if (!(error instanceof NetworkFailure)) throw error;
-      return {
-        outcome: {
-          ok: false as const,
-          diagnosis: diagnoseFailure(step, req, error, this.scrubber, this.opts.timeoutMs),
-        },
-      };
+      const found = diagnoseFailure(step, req, error, this.scrubber, this.opts.timeoutMs);
+      return { outcome: { ok: false as const, diagnosis: found && this.fromServerUri(req, found) } };
     }
+  }
+
+  /** A failure on the host that the server's config supplied (overrides.uri) says where it came from. */
+  private fromServerUri(req: HttpRequest, found: Diagnosis): Diagnosis {
+    if (!this.serverUri || req.url.origin !== new URL(this.serverUri).origin) return found;
+    const configured = normaliseBaseUrl(text(this.values, 'catalogUrl')) ?? '';
+    return diagnosis('CATALOG_SERVER_URI_UNREACHABLE', found.step, {
+      what: `${found.what}: the catalog’s config told floe to use ${safeUrl(this.serverUri, this.scrubber)} (overrides.uri) instead of ${safeUrl(configured, this.scrubber)}`,
+      evidence: {
+        ...found.evidence,
+        extra: { ...found.evidence.extra, networkDiagnosis: found.code, serverUri: safeUrl(this.serverUri) },
+      },
+    });
   }
 
   private async connect(): Promise<Outcome> {
@@ -405,7 +429,7 @@ class Run {
       const problem = await this.setUpSigV4();
       if (problem || this.opts.signal.aborted) return { ok: false, diagnosis: problem };
     }
-    const warehouse = text(this.values, 's3Path');
+    const warehouse = text(this.values, 'warehouse');
     const url = new URL(`${this.base}/v1/config${warehouse ? `?${encodeQuery({ warehouse })}` : ''}`);
     const req: HttpRequest = { method: 'GET', url, headers: this.authHeaders() };
     const got = await this.fetchJson('catalog.config', 'config', req);
@@ -425,6 +449,10 @@ class Run {
       return bad('has "endpoints" that is not a list of strings');
     this.endpoints = config.endpoints as string[] | undefined;
     const merged = { ...defaults, ...overrides };
+    const property = LOCATION_PROPERTIES.find(
+      (p) => typeof merged[p] === 'string' && /^(s3a?|gs):\/\/\S+$/.test(merged[p] as string),
+    );
+    this.opts.shared?.setCatalogLocation(property ? { url: merged[property] as string, property } : null);
     this.prefix = typeof merged.prefix === 'string' && merged.prefix ? merged.prefix : undefined;
     const parts = [this.prefix ? `prefix “${this.prefix}”` : 'no prefix'];
     const overridden = Object.keys(overrides);
@@ -434,6 +462,7 @@ class Run {
     if (typeof merged.uri === 'string' && merged.uri) {
       const uri = normaliseBaseUrl(merged.uri);
       if (uri) {
+        if (uri !== this.base) this.serverUri = uri;
         this.base = uri;
         parts.push(`uri → ${safeUrl(uri, this.scrubber)}`);
       } else {

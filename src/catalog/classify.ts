@@ -15,6 +15,8 @@ export interface ClassifyContext {
   scrubber: SecretScrubber;
   /** SigV4 credential scope used (`date/region/service/aws4_request`), shown on signature errors. */
   signingScope?: string;
+  /** The Warehouse as the preset names it, for a remedy that fits the catalog. */
+  warehouse?: { label: string; example: string; value: string; catalog: string };
   now?: () => number;
 }
 
@@ -206,14 +208,31 @@ export function diagnoseResponse(req: HttpRequest, res: HttpResponse, ctx: Class
 
   if (ctx.route === 'token') {
     const oauthCode = info.code && OAUTH_CODES[info.code];
+    if (oauthCode === 'CATALOG_OAUTH_UNAUTHORIZED_CLIENT' && res.status === 401)
+      return make(oauthCode, `${answered} unauthorized_client: wrong client id or secret`);
     if (oauthCode) return make(oauthCode, `The token endpoint answered ${info.code}`);
     if (res.status === 404 || res.status === 405)
       return make('CATALOG_TOKEN_URL_NOT_FOUND', `${answered}: no token endpoint there`);
+    // Nessie answers 501 NotImplemented: it has no token endpoint of its own (IcebergApiV1ResourceBase).
+    if (res.status === 501 || /^NotImplemented/i.test(info.code ?? ''))
+      return make(
+        'CATALOG_TOKEN_URL_NOT_FOUND',
+        `${answered}: this server has no token endpoint`,
+        {},
+        'The server does not issue tokens (Nessie answers 501 NotImplemented): tokens come from an external identity provider.',
+      );
     if (info.code && res.status >= 400 && res.status < 500 && !isHtml(res))
       return make('CATALOG_OAUTH_ERROR', `The token endpoint answered ${info.code}`);
   }
 
   const htmlNote = isHtml(res) ? ' (an HTML page)' : '';
+  const warehouseRefused =
+    ctx.route === 'config' &&
+    res.status >= 400 &&
+    ![401, 403, 419, 503].includes(res.status) &&
+    /warehouse/i.test(`${info.code ?? ''} ${message}`);
+  if (warehouseRefused || (res.status === 404 && /warehouse/i.test(`${info.code ?? ''} ${message}`)))
+    return warehouseDiagnosis(make, answered, res.status, ctx);
   if (res.status === 503) {
     const retry = res.headers['retry-after'];
     return make(
@@ -234,8 +253,6 @@ export function diagnoseResponse(req: HttpRequest, res: HttpResponse, ctx: Class
   }
   if (res.status === 403) return make('CATALOG_FORBIDDEN', `${answered}${htmlNote}`);
   if (res.status === 404) {
-    if (/warehouse/i.test(`${info.code ?? ''} ${message}`))
-      return make('CATALOG_WAREHOUSE_NOT_FOUND', `${answered}: unknown warehouse`);
     if (ctx.route === 'config') return make('CATALOG_CONFIG_NOT_FOUND', `${answered}${htmlNote}`);
     if (ctx.route === 'namespaces') return make('CATALOG_PREFIX_NOT_FOUND', `${answered}${htmlNote}`);
   }
@@ -246,6 +263,29 @@ export function diagnoseResponse(req: HttpRequest, res: HttpResponse, ctx: Class
     `${answered} with ${res.headers['content-type'] ?? 'no content type'} instead of JSON`,
     { bodyStart: ctx.scrubber.scrub(clip(res.body.slice(0, 80))) },
   );
+}
+
+type Make = (
+  code: CatalogDiagnosisCode,
+  what: string,
+  extra?: Record<string, string>,
+  cause?: string,
+) => Diagnosis;
+
+/** A refused warehouse, with a remedy in the catalog's own terms (a name, an ARN, a location…). */
+function warehouseDiagnosis(make: Make, answered: string, status: number, ctx: ClassifyContext): Diagnosis {
+  const wh = ctx.warehouse;
+  const d = make(
+    'CATALOG_WAREHOUSE_NOT_FOUND',
+    `${answered}: ${status === 404 ? 'unknown warehouse' : 'the warehouse was refused'}`,
+    wh ? { warehouse: ctx.scrubber.scrub(wh.value) || '(empty)' } : {},
+  );
+  if (!wh) return d;
+  return {
+    ...d,
+    cause: `${wh.catalog} does not serve the ${wh.label} “${ctx.scrubber.scrub(wh.value) || '(empty)'}”.`,
+    remedy: `Set ${wh.label} to one that exists in the catalog, e.g. ${wh.example} (floe setup --warehouse …), or create it there.`,
+  };
 }
 
 /** The JSON body of a 2xx answer, or the diagnosis of why it is unusable. */

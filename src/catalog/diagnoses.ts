@@ -83,14 +83,14 @@ const TABLE = {
     remedy: 'Fix the base path so that <url>/v1/config answers the catalog config.',
   },
   CATALOG_WAREHOUSE_NOT_FOUND: {
-    summary: 'The catalog does not know the warehouse sent from the S3 Path.',
-    cause: 'The catalog expects another warehouse name or location than the S3 Path.',
-    remedy: 'Create the warehouse in the catalog, or set the S3 Path to the warehouse the catalog serves.',
+    summary: 'The catalog refused the warehouse: unknown, missing, or not the kind of value it expects.',
+    cause: 'The catalog expects another warehouse name or location than the one sent.',
+    remedy: 'Create the warehouse in the catalog, or set Warehouse to one the catalog serves.',
   },
   CATALOG_PREFIX_NOT_FOUND: {
     summary: 'The namespace listing answered 404: the prefix or warehouse is wrong.',
     cause: 'The catalog returned a prefix its own routes do not serve, or the warehouse selects no catalog.',
-    remedy: 'Check the warehouse (S3 Path) and the catalog’s warehouse settings.',
+    remedy: 'Check the Warehouse and the catalog’s warehouse settings.',
   },
   CATALOG_BAD_CONFIG: {
     summary: 'GET /v1/config answered JSON that is not a catalog config.',
@@ -125,11 +125,12 @@ const TABLE = {
       'Supply the correct client_id:client_secret, re-issue or refresh the secret, then verify with GET <url>/v1/config and a Bearer header.',
   },
   CATALOG_OAUTH_UNAUTHORIZED_CLIENT: {
-    summary: 'The token endpoint answered unauthorized_client: the client may not use client credentials.',
+    summary:
+      'The token endpoint answered unauthorized_client: a wrong client id or secret (Polaris), or a client without the client_credentials grant.',
     cause:
-      'The OAuth2 client is not allowed the client_credentials grant (e.g. a public client in Keycloak).',
+      'Most likely a wrong client id or secret: Polaris and Snowflake Open Catalog answer a wrong one with 401 unauthorized_client. Otherwise the client is not allowed the client_credentials grant (e.g. a Keycloak client without service accounts).',
     remedy:
-      'Supply credentials of a client allowed the client_credentials grant (enable service accounts), re-issue tokens or refresh secrets, and verify with GET <url>/v1/config and a Bearer header.',
+      'Check the client id and secret in REST Credential (re-issue the secret if it was rotated); if they are right, allow the client the client_credentials grant (enable service accounts). Verify with GET <url>/v1/config and a Bearer header.',
   },
   CATALOG_OAUTH_INVALID_SCOPE: {
     summary: 'The token endpoint answered invalid_scope.',
@@ -142,7 +143,7 @@ const TABLE = {
     remedy: 'Check the REST Auth URI, credential and scope against the identity provider’s settings.',
   },
   CATALOG_TOKEN_URL_NOT_FOUND: {
-    summary: 'The token URL answered 404/405: no OAuth2 token endpoint there.',
+    summary: 'The token URL answered 404/405/501: no OAuth2 token endpoint there.',
     cause:
       'The catalog uses an external identity provider, or REST Auth URI is wrong; <url>/v1/oauth/tokens is deprecated and often absent.',
     remedy:
@@ -192,6 +193,13 @@ const TABLE = {
     summary: 'The catalog answered 503 Service Unavailable.',
     cause: 'The catalog is starting, overloaded or in maintenance.',
     remedy: 'Wait and retry; check the catalog’s health and logs.',
+  },
+  CATALOG_SERVER_URI_UNREACHABLE: {
+    summary: 'The catalog’s config sent a base URI (overrides.uri) that floe cannot reach.',
+    cause:
+      'The server advertises the URI it was configured with or derived from proxy headers, e.g. an internal host name.',
+    remedy:
+      'Make the server advertise a URI reachable from here: Lakekeeper’s LAKEKEEPER__BASE_URI, or the X-Forwarded-Host/-Proto/-Port headers of the proxy in front of it.',
   },
   CATALOG_SERVER_ERROR: {
     summary: 'The catalog (or a proxy in front of it) answered a 5xx server error.',

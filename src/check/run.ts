@@ -4,7 +4,7 @@ import type { Values } from '../destination/fields.js';
 import type { CheckDiagnosisCode } from './diagnoses.js';
 import { eventRedactor } from './redact.js';
 import { type CheckState, checkReducer, initialCheckState, toReport, unfinishedSteps } from './reducer.js';
-import type { Chain, CheckEvent, CheckReport } from './types.js';
+import { type Chain, type CheckEvent, type CheckReport, sharedFacts } from './types.js';
 
 export interface Chains {
   catalog: Chain;
@@ -71,9 +71,16 @@ export async function runCheck(values: Values, opts: RunCheckOptions): Promise<C
     opts.onEvent?.(masked);
   };
 
+  const shared = sharedFacts();
   const run = async (name: keyof Chains) => {
     try {
-      await chains[name](values, { emit, signal, timeoutMs: opts.timeoutMs, readOnly: opts.readOnly });
+      await chains[name](values, {
+        emit,
+        signal,
+        timeoutMs: opts.timeoutMs,
+        readOnly: opts.readOnly,
+        shared,
+      });
     } catch (error) {
       if (signal.aborted) return;
       const first = state.steps.find((s) => s.chain === name && s.state !== 'ok' && s.state !== 'skipped');
@@ -90,6 +97,8 @@ export async function runCheck(values: Values, opts: RunCheckOptions): Promise<C
       });
       for (const step of unfinishedSteps(state, 'failed'))
         if (step.chain === name) emit({ type: 'step', step });
+    } finally {
+      if (name === 'catalog') shared.setCatalogLocation(null);
     }
   };
 

@@ -67,6 +67,29 @@ export type CheckReport = z.infer<typeof checkReportSchema>;
 
 export type Emit = (event: CheckEvent) => void;
 
+/** A location the catalog's own config names, e.g. Polaris `default-base-location`. */
+export interface CatalogLocation {
+  /** `s3://…` (or `gs://…`). */
+  url: string;
+  /** The config property it came from. */
+  property: string;
+}
+
+/** What one chain learns that the other may need, while both run. */
+export interface SharedFacts {
+  /** Resolves once the catalog's config was read (or could not be): its data location, or null. */
+  catalogLocation: Promise<CatalogLocation | null>;
+  setCatalogLocation(location: CatalogLocation | null): void;
+}
+
+export function sharedFacts(): SharedFacts {
+  let resolve: (location: CatalogLocation | null) => void = () => {};
+  const catalogLocation = new Promise<CatalogLocation | null>((r) => {
+    resolve = r;
+  });
+  return { catalogLocation, setCatalogLocation: (location) => resolve(location) };
+}
+
 export interface ChainOptions {
   emit: Emit;
   signal: AbortSignal;
@@ -74,6 +97,8 @@ export interface ChainOptions {
   timeoutMs: number;
   /** Storage only: skip PutObject/GetObject/DeleteObject. */
   readOnly?: boolean;
+  /** Shared between the chains of one run; absent when a chain runs alone. */
+  shared?: SharedFacts;
 }
 
 /**

@@ -40,12 +40,13 @@ removes its temporary data. Exit codes: 0 ok (--open: the home screen was left),
 /** The sandbox as a profile: OAuth2 against the catalog, s3rver as the object store. */
 export function sandboxValues(sandbox: Sandbox): Values {
   return {
+    preset: 'rest',
     authType: 'oauth2',
     storage: 's3-compatible',
     targetVersion: 'latest',
     fields: {
       catalogUrl: sandbox.catalog.url,
-      s3Path: SANDBOX.s3Path,
+      warehouse: SANDBOX.s3Path,
       region: SANDBOX.region,
       oauth2Uri: sandbox.catalog.tokenUrl,
       credential: `${SANDBOX.oauth.clientId}:${SANDBOX.oauth.clientSecret}`,

@@ -59,7 +59,7 @@ const MIN_SECRET_KEY = 8;
 /** Kept verbatim inside single quotes by both docker compose's .env parser and a POSIX shell. */
 const ENV_SAFE = /^[\x21-\x26\x28-\x5b\x5d-\x7e]+$/;
 
-function text(values: Values, id: 's3Path' | 'region' | 'accessKey' | 'secretKey'): string {
+function text(values: Values, id: 'warehouse' | 'region' | 'accessKey' | 'secretKey'): string {
   const value = values.fields[id];
   return typeof value === 'string' ? value.trim() : '';
 }
@@ -85,8 +85,8 @@ function profileKeys(profile: ProfileInput): { accessKey: string; secretKey: str
 
 export function planStack(profile: ProfileInput | undefined, random: Random = randomHex): StackPlan {
   const notes: string[] = [];
-  const s3Path = profile ? text(profile.values, 's3Path') : '';
-  const location = s3Path ? parseS3Path(s3Path) : null;
+  const warehouse = profile ? text(profile.values, 'warehouse') : '';
+  const location = warehouse ? parseS3Path(warehouse) : null;
   if (profile && !location)
     notes.push(`Profile "${profile.name}" has no usable S3 Path: the stack uses s3://${DEFAULTS.bucket}.`);
   const bucket = location?.bucket ?? DEFAULTS.bucket;
@@ -101,7 +101,7 @@ export function planStack(profile: ProfileInput | undefined, random: Random = ra
     throw new FloeError(`The region "${region}" of profile "${profile?.name}" is not a region name.`, fix);
   const settings: StackSettings = {
     ...(profile ? { profile: profile.name } : {}),
-    warehouse: location ? s3Path : `s3://${bucket}`,
+    warehouse: location ? warehouse : `s3://${bucket}`,
     bucket,
     region,
   };

@@ -15,14 +15,14 @@ import {
   type StorageStepId,
   storageDiagnosis,
 } from './diagnoses.js';
-import { parseS3Path, type S3Location } from './s3path.js';
+import { parseS3Path, profileDataLocation, type S3Location } from './s3path.js';
 
 /** No S3 answer to these requests comes near this; a bigger body is not S3. */
 const MAX_BODY_BYTES = 1 << 20;
 const STEP_IDS = Object.keys(STORAGE_STEPS) as StorageStepId[];
 const TERMINAL: ReadonlySet<StepState> = new Set(['ok', 'failed', 'skipped', 'cancelled']);
 
-function field(values: Values, id: 's3Path' | 'region' | 's3Endpoint' | 'accessKey' | 'secretKey'): string {
+function field(values: Values, id: 'region' | 's3Endpoint' | 'accessKey' | 'secretKey'): string {
   const value = values.fields[id];
   return typeof value === 'string' ? value.trim() : '';
 }
@@ -148,7 +148,8 @@ export const storageChain: Chain = async (values, opts) => {
   scrubber.add(secretKey);
   const emit: Emit = (event) => opts.emit(scrubber.scrubDeep(event));
   const board = new StepBoard(emit);
-  const location = parseS3Path(field(values, 's3Path'));
+  const source = profileDataLocation(values) ?? (await catalogDataLocation(opts));
+  const location = source ? parseS3Path(source.url) : null;
   const probe: Probe = {
     location: location ?? { bucket: '', prefix: '' },
     region: field(values, 'region') || 'us-east-1',
@@ -176,11 +177,19 @@ export const storageChain: Chain = async (values, opts) => {
   };
 
   if (opts.signal.aborted) board.finish(true);
-  else if (!location) refuse('S3_INVALID_PATH');
+  else if (!source) refuse('S3_NO_DATA_LOCATION');
+  else if (source.url.startsWith('gs://')) {
+    for (const id of STEP_IDS)
+      board.update(id, 'skipped', { detail: 'Google Cloud Storage: this check covers S3 only' });
+    emit({
+      type: 'warning',
+      message: `The data location ${source.url} (from the ${source.from}) is in Google Cloud Storage: floe's storage check covers S3 only`,
+    });
+  } else if (!location) refuse('S3_INVALID_PATH');
   else if (probe.compatible && !probe.endpoint) refuse('S3_NO_ENDPOINT');
   else {
     try {
-      await run(probe, opts, board, emit, baseContext, scrubber);
+      await run(probe, source.from, opts, board, emit, baseContext, scrubber);
     } catch (error) {
       const step = board.current();
       const diagnosis = diagnoseStorageError(error, baseContext(step));
@@ -191,11 +200,23 @@ export const storageChain: Chain = async (values, opts) => {
   board.finish(opts.signal.aborted);
 };
 
+/** The location the catalog's config names, once the catalog chain has read it (null: none). */
+async function catalogDataLocation(opts: ChainOptions): Promise<{ url: string; from: string } | null> {
+  if (!opts.shared) return null;
+  const aborted = new Promise<null>((resolve) => {
+    if (opts.signal.aborted) resolve(null);
+    opts.signal.addEventListener('abort', () => resolve(null), { once: true });
+  });
+  const found = await Promise.race([opts.shared.catalogLocation, aborted]);
+  return found ? { url: found.url, from: `catalog's ${found.property}` } : null;
+}
+
 type S3Module = typeof import('@aws-sdk/client-s3');
 type Outcome<T> = { ok: true; value: T } | { ok: false };
 
 async function run(
   probe: Probe,
+  from: string,
   opts: ChainOptions,
   board: StepBoard,
   emit: Emit,
@@ -337,7 +358,8 @@ async function run(
     const head = await attempt(
       'storage.head',
       (abortSignal) => client.send(new sdk.HeadBucketCommand({ Bucket: bucket }), { abortSignal }),
-      (out) => `bucket "${bucket}" exists${out.BucketRegion ? ` in ${out.BucketRegion}` : ''}`,
+      (out) =>
+        `bucket "${bucket}" exists${out.BucketRegion ? ` in ${out.BucketRegion}` : ''} (from the ${from})`,
     );
     if (!head.ok) return;
     const list = await attempt(

@@ -5,7 +5,9 @@ import type { StorageKind } from '../destination/fields.js';
 
 /** Every storage diagnosis code, one line each (the source of docs/diagnoses.md). */
 export const STORAGE_DIAGNOSES = {
-  S3_INVALID_PATH: 'The S3 Path is not s3://bucket[/prefix]',
+  S3_INVALID_PATH: 'The data location is not s3://bucket[/prefix]',
+  S3_NO_DATA_LOCATION:
+    'No data location is known: the Warehouse is a name, the profile has no Data Location and the catalog names none',
   S3_NO_ENDPOINT: 'S3-compatible storage is selected but no S3 Endpoint is set',
   S3_NO_SUCH_BUCKET: 'The bucket does not exist (NoSuchBucket, or 404 on HeadBucket)',
   S3_INVALID_BUCKET_NAME: 'The store rejects the bucket name (InvalidBucketName)',
@@ -239,9 +241,17 @@ function text(code: StorageDiagnosisCode, f: ErrorFacts, ctx: ProbeContext): Tex
   switch (code) {
     case 'S3_INVALID_PATH':
       return {
-        what: 'The S3 Path cannot be parsed',
+        what: 'The data location cannot be parsed',
         cause: 'It must be s3://bucket or s3://bucket/prefix',
-        remedy: 'Set S3 Path to e.g. s3://warehouse/olake',
+        remedy: 'Set Data Location to e.g. s3://warehouse/olake',
+      };
+    case 'S3_NO_DATA_LOCATION':
+      return {
+        what: 'No data location to test: the Warehouse is not an s3:// location and nothing else names one',
+        cause:
+          'Catalogs such as Polaris, Lakekeeper, Unity or Glue name a warehouse, not a bucket; the catalog’s config gave no default location either',
+        remedy:
+          'Set Data Location to the bucket (and prefix) OLake writes to, e.g. floe setup --data-location s3://bucket/prefix',
       };
     case 'S3_NO_ENDPOINT':
       return {
@@ -252,14 +262,15 @@ function text(code: StorageDiagnosisCode, f: ErrorFacts, ctx: ProbeContext): Tex
     case 'S3_NO_SUCH_BUCKET':
       return {
         what: `Bucket "${ctx.bucket}" does not exist at ${where(ctx)}`,
-        cause: 'The bucket name in S3 Path is misspelt, was never created, or lives at another endpoint',
-        remedy: `Create bucket "${ctx.bucket}" or correct the S3 Path${ctx.endpoint ? ' / S3 Endpoint' : ' / Region'}`,
+        cause:
+          'The bucket name in the data location is misspelt, was never created, or lives at another endpoint',
+        remedy: `Create bucket "${ctx.bucket}" or correct the Data Location${ctx.endpoint ? ' / S3 Endpoint' : ' / Region'}`,
       };
     case 'S3_INVALID_BUCKET_NAME':
       return {
         what: `The store rejects the bucket name "${ctx.bucket}"`,
         cause: 'Bucket names are 3–63 characters: lowercase letters, digits, dots and hyphens',
-        remedy: 'Correct the bucket name in S3 Path',
+        remedy: 'Correct the bucket name in the Data Location (or the Warehouse)',
       };
     case 'S3_ACCESS_DENIED_READ':
       return {

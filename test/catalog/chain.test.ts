@@ -246,7 +246,7 @@ describe('requests', () => {
   it('strips trailing slashes, keeps the base path, sends the warehouse and never prefixes /v1/config', async () => {
     const emu = await start({ basePath: '/api/catalog', prefix: 'wh-1' });
     const result = await runChain(
-      values('none', { catalogUrl: `${emu.url}///`, s3Path: 's3://bucket/olake data' }),
+      values('none', { catalogUrl: `${emu.url}///`, warehouse: 's3://bucket/olake data' }),
     );
     allOk(result);
     expect(emu.requests.map((r) => r.url)).toEqual([

@@ -43,6 +43,15 @@ function expectDiagnosis(result: RunResult, code: string, step: string): Diagnos
   return d;
 }
 
+/** A loopback port that was bound and closed again: connecting to it is refused. */
+async function refusedPort(): Promise<number> {
+  const server = createTcpServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
 const SIGV4 = {
   auth: 'sigv4' as const,
   sigv4: {
@@ -87,10 +96,7 @@ describe('network', () => {
   });
 
   it('CATALOG_CONNECTION_REFUSED: a port bound and then closed', async () => {
-    const server = createTcpServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as { port: number };
-    await new Promise((resolve) => server.close(resolve));
+    const port = await refusedPort();
     const d = expectDiagnosis(
       await runChain(values('none', { catalogUrl: `http://127.0.0.1:${port}` })),
       'CATALOG_CONNECTION_REFUSED',
@@ -285,11 +291,50 @@ describe('HTTP answers', () => {
   it('CATALOG_WAREHOUSE_NOT_FOUND: the catalog does not serve this warehouse', async () => {
     const emu = await start({ warehouses: ['s3://lake'] });
     const d = expectDiagnosis(
-      await runChain(values('none', { catalogUrl: emu.url, s3Path: 's3://other' })),
+      await runChain(values('none', { catalogUrl: emu.url, warehouse: 's3://other' })),
       'CATALOG_WAREHOUSE_NOT_FOUND',
       'catalog.config',
     );
     expect(d.evidence.errorCode).toBe('NoSuchWarehouseException');
+    expect(d.remedy).toMatch(/^Set Warehouse to one that exists in the catalog, e\.g\. s3:\/\/warehouse/);
+  });
+
+  it('CATALOG_WAREHOUSE_NOT_FOUND: a 400 that names the warehouse, with a remedy in the preset’s terms', async () => {
+    const emu = await start();
+    emu.setFault(
+      {
+        kind: 'json',
+        status: 400,
+        body: { error: { code: 400, type: 'BadRequestException', message: 'Please specify a warehouse' } },
+      },
+      'config',
+    );
+    const d = expectDiagnosis(
+      await runChain({
+        ...values('none', { catalogUrl: emu.url, warehouse: 's3://lake' }),
+        preset: 'polaris',
+      }),
+      'CATALOG_WAREHOUSE_NOT_FOUND',
+      'catalog.config',
+    );
+    expect(d.what).toMatch(/answered 400 Bad Request: the warehouse was refused$/);
+    expect(d.cause).toBe('Apache Polaris does not serve the Polaris Catalog Name “s3://lake”.');
+    expect(d.remedy).toMatch(
+      /^Set Polaris Catalog Name to one that exists in the catalog, e\.g\. olake_catalog/,
+    );
+  });
+
+  it('CATALOG_SERVER_URI_UNREACHABLE: the config’s overrides.uri points where floe cannot connect', async () => {
+    const refused = await refusedPort();
+    const emu = await start({ overrides: { uri: `http://127.0.0.1:${refused}/catalog` } });
+    const d = expectDiagnosis(
+      await runChain(values('none', { catalogUrl: emu.url })),
+      'CATALOG_SERVER_URI_UNREACHABLE',
+      'catalog.namespaces',
+    );
+    expect(d.what).toContain(`(overrides.uri) instead of ${emu.url}`);
+    expect(d.evidence.extra?.networkDiagnosis).toBe('CATALOG_CONNECTION_REFUSED');
+    expect(d.remedy).toContain('LAKEKEEPER__BASE_URI');
   });
 
   it('CATALOG_PREFIX_NOT_FOUND: the config advertises a prefix the routes do not serve', async () => {
@@ -443,8 +488,53 @@ describe('bearer and OAuth2', () => {
       'CATALOG_OAUTH_UNAUTHORIZED_CLIENT',
       'catalog.token',
     );
-    expect(d.remedy).toMatch(/correct credentials|re-issue tokens or refresh secrets/);
+    expect(d.what).toBe('The token endpoint answered unauthorized_client');
+    expect(d.remedy).toMatch(/client_credentials grant \(enable service accounts\)/);
     expect(d.remedy).toContain('GET <url>/v1/config');
+  });
+
+  it('CATALOG_OAUTH_UNAUTHORIZED_CLIENT: Polaris answers a wrong secret with 401: "wrong client id or secret" first', async () => {
+    const emu = await start({ auth: 'bearer', clients: [client] });
+    emu.setFault(
+      {
+        kind: 'json',
+        status: 401,
+        body: { error: 'unauthorized_client', error_description: 'The client is not authorized' },
+      },
+      'token',
+    );
+    const d = expectDiagnosis(
+      await runChain(
+        values('oauth2', { catalogUrl: emu.url, oauth2Uri: emu.tokenUrl, credential: 'olake:wrong-secret' }),
+      ),
+      'CATALOG_OAUTH_UNAUTHORIZED_CLIENT',
+      'catalog.token',
+    );
+    expect(d.what).toMatch(/401 Unauthorized unauthorized_client: wrong client id or secret$/);
+    expect(d.cause).toMatch(/^Most likely a wrong client id or secret/);
+    expect(d.remedy).toMatch(/^Check the client id and secret in REST Credential/);
+  });
+
+  it('CATALOG_TOKEN_URL_NOT_FOUND: Nessie answers its token route with 501 NotImplemented', async () => {
+    const emu = await start({ auth: 'bearer', clients: [client] });
+    emu.setFault(
+      {
+        kind: 'json',
+        status: 501,
+        body: { error: { code: 501, type: 'NotImplemented', message: 'Endpoint not implemented' } },
+      },
+      'token',
+    );
+    const d = expectDiagnosis(
+      await runChain(
+        values('oauth2', { catalogUrl: emu.url, oauth2Uri: emu.tokenUrl, credential: 'olake:right-secret' }),
+      ),
+      'CATALOG_TOKEN_URL_NOT_FOUND',
+      'catalog.token',
+    );
+    expect(d.what).toMatch(/501 Not Implemented: this server has no token endpoint$/);
+    expect(d.cause).toContain('Nessie');
+    expect(d.remedy).toContain('identity provider');
   });
 
   it('CATALOG_OAUTH_INVALID_SCOPE: a scope the client may not request', async () => {

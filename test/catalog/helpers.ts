@@ -23,10 +23,11 @@ export interface RunResult {
 
 export function values(authType: AuthType, fields: Partial<Record<FieldId, string>>): Values {
   return {
+    preset: 'rest',
     authType,
     storage: 's3-compatible',
     targetVersion: 'latest',
-    fields: { s3Path: 's3://warehouse', ...fields },
+    fields: { warehouse: 's3://warehouse', ...fields },
   };
 }
 

@@ -26,12 +26,13 @@ let configDir: string;
 beforeAll(async () => {
   const port = await refusedPort();
   const values: Values = {
+    preset: 'rest',
     authType: 'token',
     storage: 's3-compatible',
     targetVersion: 'latest',
     fields: {
       catalogUrl: `http://127.0.0.1:${port}/api/catalog`,
-      s3Path: 's3://warehouse/olake',
+      warehouse: 's3://warehouse/olake',
       region: 'us-east-1',
       s3Endpoint: `http://127.0.0.1:${port}`,
     },

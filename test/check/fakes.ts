@@ -104,12 +104,13 @@ export function fakeChain(chain: Step['chain'], steps: FakeStep[]): FakeChain {
 }
 
 export const VALUES: Values = {
+  preset: 'rest',
   authType: 'token',
   storage: 's3-compatible',
   targetVersion: 'latest',
   fields: {
     catalogUrl: 'http://127.0.0.1:8181',
-    s3Path: 's3://warehouse',
+    warehouse: 's3://warehouse',
     region: 'us-east-1',
     s3Endpoint: 'http://127.0.0.1:9000',
     token: 'SENTINEL-token-5f2c9a',

@@ -43,12 +43,13 @@ beforeAll(async () => {
   configDir = tempDir('floe-e2e-test-');
   const config = new ConfigStore(configDir);
   const profile = (catalogUrl: string) => ({
+    preset: 'rest' as const,
     authType: 'token' as const,
     storage: 's3-compatible' as const,
     targetVersion: 'latest',
     fields: {
       catalogUrl,
-      s3Path: `s3://${storage.bucket}`,
+      warehouse: `s3://${storage.bucket}`,
       region: 'us-east-1',
       s3Endpoint: storage.endpoint,
     },

@@ -14,12 +14,13 @@ function configWithProfile(): string {
   new ConfigStore(dir).saveProfile(
     'refused',
     {
+      preset: 'rest',
       authType: 'none',
       storage: 's3-compatible',
       targetVersion: 'latest',
       fields: {
         catalogUrl: 'http://127.0.0.1:1/api/catalog',
-        s3Path: 's3://warehouse',
+        warehouse: 's3://warehouse',
         region: 'us-east-1',
         s3Endpoint: 'http://127.0.0.1:1',
       },

@@ -41,10 +41,11 @@ async function run(args: string[], options: { input?: string; env?: Record<strin
 
 function profile(url: string): Values {
   return {
+    preset: 'rest',
     authType: 'token',
     storage: 'aws',
     targetVersion: 'latest',
-    fields: { catalogUrl: url, s3Path: 's3://lake/warehouse', region: 'us-east-1', token: TOKEN },
+    fields: { catalogUrl: url, warehouse: 's3://lake/warehouse', region: 'us-east-1', token: TOKEN },
   };
 }
 

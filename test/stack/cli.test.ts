@@ -21,11 +21,11 @@ function outDir(): string {
 }
 
 /** A config directory with an S3-compatible profile "dev" pointing at the stack, keys in the secrets file. */
-function saveProfile(s3Path: string, region: string): string {
+function saveProfile(warehouse: string, region: string): string {
   const config = tempConfigDir();
   const setup = runCli(
     ['setup', '--yes', '--profile', 'dev', '--insecure-storage', '--catalog-url', 'http://localhost:8181']
-      .concat(['--s3-path', s3Path, '--region', region, '--storage', 's3-compatible'])
+      .concat(['--s3-path', warehouse, '--region', region, '--storage', 's3-compatible'])
       .concat(['--s3-endpoint', 'http://localhost:9000']),
     { env: { FLOE_CONFIG_DIR: config, ...KEYS } },
   );

@@ -17,14 +17,14 @@ const itWithSpec = itWithService(specStatus, 'the Compose spec JSON schema');
 const SENTINEL = { accessKey: 'sentinel-access-4f1c', secretKey: 'sentinel-secret-9b2e7d' } as const;
 
 function profileValues(fields: Values['fields'], storage: Values['storage'] = 's3-compatible'): Values {
-  return { authType: 'none', storage, targetVersion: 'latest', fields };
+  return { preset: 'rest', authType: 'none', storage, targetVersion: 'latest', fields };
 }
 
 const PROFILE = {
   name: 'dev',
   values: profileValues({
     catalogUrl: 'http://localhost:8181',
-    s3Path: 's3://lake-data/olake/raw',
+    warehouse: 's3://lake-data/olake/raw',
     region: 'eu-west-1',
     s3Endpoint: 'http://localhost:9000',
     ...SENTINEL,
@@ -200,7 +200,7 @@ describe('secrets', () => {
   it('escapes a $ in a warehouse path so compose does not interpolate it', () => {
     const plan = planStack({
       name: 'p',
-      values: profileValues({ s3Path: 's3://lake/$HOME/x', region: 'us-east-1' }),
+      values: profileValues({ warehouse: 's3://lake/$HOME/x', region: 'us-east-1' }),
     });
     const catalog = doc(plan).services.catalog;
     expect(catalog.environment.CATALOG_WAREHOUSE).toBe('s3://lake/$$HOME/x');

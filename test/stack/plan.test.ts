@@ -10,7 +10,7 @@ import { nextSteps, shellWord } from '../../src/stack/next.js';
 import { planStack } from '../../src/stack/plan.js';
 
 function values(fields: Values['fields'], storage: Values['storage'] = 's3-compatible'): Values {
-  return { authType: 'none', storage, targetVersion: 'latest', fields };
+  return { preset: 'rest', authType: 'none', storage, targetVersion: 'latest', fields };
 }
 
 const KEYS = { accessKey: 'minio-admin', secretKey: 'sentinel-secret-31c9' };
@@ -42,7 +42,7 @@ describe('planStack', () => {
   it("takes the S3 Path, its bucket, the region and an S3-compatible profile's keys", () => {
     const plan = planStack({
       name: 'dev',
-      values: values({ s3Path: 's3://lake-data/olake/raw', region: 'eu-west-1', ...KEYS }),
+      values: values({ warehouse: 's3://lake-data/olake/raw', region: 'eu-west-1', ...KEYS }),
     });
     expect(plan.settings).toEqual({
       profile: 'dev',
@@ -57,7 +57,7 @@ describe('planStack', () => {
   it("does not copy an AWS profile's keys into the stack", () => {
     const plan = planStack({
       name: 'prod',
-      values: values({ s3Path: 's3://prod-lake', region: 'us-west-2', ...KEYS }, 'aws'),
+      values: values({ warehouse: 's3://prod-lake', region: 'us-west-2', ...KEYS }, 'aws'),
     });
     expect(plan.secrets.accessKey).not.toBe(KEYS.accessKey);
     expect(plan.secrets.secretKey).not.toBe(KEYS.secretKey);
@@ -67,7 +67,10 @@ describe('planStack', () => {
   });
 
   it('generates keys for a profile without any, and says so', () => {
-    const plan = planStack({ name: 'nokeys', values: values({ s3Path: 's3://lake', region: 'us-east-1' }) });
+    const plan = planStack({
+      name: 'nokeys',
+      values: values({ warehouse: 's3://lake', region: 'us-east-1' }),
+    });
     expect(plan.profileKeys).toBe(false);
     expect(plan.notes).toEqual(['Profile "nokeys" has no keys: the stack has generated keys.']);
   });
@@ -82,7 +85,7 @@ describe('planStack', () => {
     const short = thrown(() =>
       planStack({
         name: 'dev',
-        values: values({ s3Path: 's3://lake', accessKey: 'ab', secretKey: 'short7!' }),
+        values: values({ warehouse: 's3://lake', accessKey: 'ab', secretKey: 'short7!' }),
       }),
     );
     expect(short.message).toMatch(/at least 3 characters.*at least 8 characters/);
@@ -90,7 +93,7 @@ describe('planStack', () => {
     const quoted = thrown(() =>
       planStack({
         name: 'dev',
-        values: values({ s3Path: 's3://lake', accessKey: "it's-a-key", secretKey: 'long-enough' }),
+        values: values({ warehouse: 's3://lake', accessKey: "it's-a-key", secretKey: 'long-enough' }),
       }),
     );
     expect(quoted.message).toMatch(/without quotes, backslashes/);
@@ -99,10 +102,10 @@ describe('planStack', () => {
 
   it('refuses a bucket or region that is not a valid name', () => {
     expect(
-      thrown(() => planStack({ name: 'x', values: values({ s3Path: 's3://Lake_Data' }) })).message,
+      thrown(() => planStack({ name: 'x', values: values({ warehouse: 's3://Lake_Data' }) })).message,
     ).toMatch(/"Lake_Data" of profile "x" is not a valid S3 bucket name/);
     expect(
-      thrown(() => planStack({ name: 'x', values: values({ s3Path: 's3://lake', region: 'us east;1' }) }))
+      thrown(() => planStack({ name: 'x', values: values({ warehouse: 's3://lake', region: 'us east;1' }) }))
         .message,
     ).toMatch(/region "us east;1"/);
   });
@@ -111,7 +114,7 @@ describe('planStack', () => {
 describe('the stack files', () => {
   const plan = planStack({
     name: 'dev',
-    values: values({ s3Path: 's3://lake', region: 'us-east-1', ...KEYS }),
+    values: values({ warehouse: 's3://lake', region: 'us-east-1', ...KEYS }),
   });
 
   it('writes compose.yaml and a 0600 .env holding the secrets single-quoted', () => {
@@ -162,7 +165,7 @@ describe('next steps', () => {
       values: values({
         catalogUrl: 'http://127.0.0.1:8181/',
         s3Endpoint: 'http://localhost:9000',
-        s3Path: 's3://lake',
+        warehouse: 's3://lake',
         region: 'us-east-1',
         ...KEYS,
       }),

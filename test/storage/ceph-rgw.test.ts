@@ -26,9 +26,9 @@ const ALL_OK = {
 describe('storage probe against Ceph RGW', () => {
   let owner: S3Client;
 
-  const asOwner = (s3Path: string) =>
+  const asOwner = (warehouse: string) =>
     storageValues({
-      s3Path,
+      warehouse,
       s3Endpoint: info?.endpoint,
       accessKey: info?.users.owner.accessKey,
       secretKey: info?.users.owner.secretKey,
@@ -171,7 +171,7 @@ describe('storage probe against Ceph RGW', () => {
   it('a user who may read but not write fails on storage.put with write AccessDenied', async () => {
     const run = await runStorage(
       storageValues({
-        s3Path: 's3://floe-shared/olake',
+        warehouse: 's3://floe-shared/olake',
         s3Endpoint: info?.endpoint,
         accessKey: info?.users.reader.accessKey,
         secretKey: info?.users.reader.secretKey,
@@ -193,7 +193,7 @@ describe('storage probe against Ceph RGW', () => {
 
   it('the aws kind with a localhost endpoint uses virtual-host style: ENOTFOUND, with a path-style remedy', async () => {
     const values = storageValues({
-      s3Path: 's3://floe-ok',
+      warehouse: 's3://floe-ok',
       storage: 'aws',
       s3Endpoint: `http://localhost:${info?.port}`,
       accessKey: info?.users.owner.accessKey,

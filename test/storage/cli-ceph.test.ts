@@ -26,12 +26,13 @@ beforeAll(async () => {
   new ConfigStore(configDir).saveProfile(
     'ceph',
     {
+      preset: 'rest',
       authType: 'none',
       storage: 's3-compatible',
       targetVersion: 'latest',
       fields: {
         catalogUrl: 'http://127.0.0.1:9/api/catalog',
-        s3Path: 's3://floe-cli/olake',
+        warehouse: 's3://floe-cli/olake',
         region: info.region,
         s3Endpoint: info.endpoint,
       },

@@ -19,7 +19,7 @@ async function probe(
 ) {
   server = await fakeS3(handler);
   return runStorage(
-    storageValues({ s3Path: 's3://bucket/olake', s3Endpoint: server.endpoint, ...KEYS, ...over }),
+    storageValues({ warehouse: 's3://bucket/olake', s3Endpoint: server.endpoint, ...KEYS, ...over }),
     {
       timeoutMs,
     },
@@ -124,7 +124,7 @@ describe('storage probe against misbehaving endpoints', () => {
   it('https to a plain-http port is a TLS failure that suggests http://', async () => {
     server = await fakeS3((_req, res) => xml(res, 200, ''));
     const run = await runStorage(
-      storageValues({ s3Path: 's3://bucket', s3Endpoint: `https://127.0.0.1:${server.port}`, ...KEYS }),
+      storageValues({ warehouse: 's3://bucket', s3Endpoint: `https://127.0.0.1:${server.port}`, ...KEYS }),
     );
     const [d] = run.diagnoses;
     expect(d?.code).toBe('S3_TLS');
@@ -136,7 +136,7 @@ describe('storage probe against misbehaving endpoints', () => {
     const endpoint = server.endpoint;
     await server.close();
     server = undefined;
-    const run = await runStorage(storageValues({ s3Path: 's3://bucket', s3Endpoint: endpoint, ...KEYS }));
+    const run = await runStorage(storageValues({ warehouse: 's3://bucket', s3Endpoint: endpoint, ...KEYS }));
     expect(run.diagnoses.map((d) => [d.code, d.evidence.errorCode])).toEqual([
       ['S3_CONNECTION_REFUSED', 'ECONNREFUSED'],
     ]);
@@ -185,7 +185,7 @@ describe('storage probe against misbehaving endpoints', () => {
     const controller = new AbortController();
     controller.abort();
     const run = await runStorage(
-      storageValues({ s3Path: 's3://bucket', s3Endpoint: server.endpoint, ...KEYS }),
+      storageValues({ warehouse: 's3://bucket', s3Endpoint: server.endpoint, ...KEYS }),
       {
         signal: controller.signal,
       },
@@ -224,7 +224,7 @@ describe('storage probe credential failures (default credential chain)', () => {
 
   it('no keys and none in the environment is S3_NO_CREDENTIALS, before any request', async () => {
     server = await fakeS3((_req, res) => xml(res, 200, ''));
-    const run = await runStorage(storageValues({ s3Path: 's3://bucket', s3Endpoint: server.endpoint }));
+    const run = await runStorage(storageValues({ warehouse: 's3://bucket', s3Endpoint: server.endpoint }));
     expect(run.diagnoses.map((d) => [d.step, d.code])).toEqual([['storage.head', 'S3_NO_CREDENTIALS']]);
     expect(run.diagnoses[0]?.remedy).toContain('AWS_ACCESS_KEY_ID');
     expect(server.requests).toEqual([]);
@@ -249,7 +249,7 @@ describe('storage probe credential failures (default credential chain)', () => {
     );
     process.env.AWS_PROFILE = 'writer';
     process.env.AWS_ENDPOINT_URL_STS = server.endpoint;
-    const run = await runStorage(storageValues({ s3Path: 's3://bucket', s3Endpoint: server.endpoint }));
+    const run = await runStorage(storageValues({ warehouse: 's3://bucket', s3Endpoint: server.endpoint }));
     const [d] = run.diagnoses;
     expect(d?.code).toBe('S3_ASSUME_ROLE_DENIED');
     expect(d?.what).toBe(`${principal} is not authorized to perform sts:AssumeRole on ${role}`);

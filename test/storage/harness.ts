@@ -13,7 +13,7 @@ export interface Run {
 }
 
 export function storageValues(fields: {
-  s3Path: string;
+  warehouse: string;
   storage?: StorageKind;
   region?: string;
   s3Endpoint?: string;
@@ -21,7 +21,7 @@ export function storageValues(fields: {
   secretKey?: string;
 }): Values {
   const { storage = 's3-compatible', region = 'us-east-1', ...rest } = fields;
-  return { authType: 'none', storage, targetVersion: 'latest', fields: { region, ...rest } };
+  return { preset: 'rest', authType: 'none', storage, targetVersion: 'latest', fields: { region, ...rest } };
 }
 
 export async function runStorage(

@@ -21,7 +21,7 @@ it('importing the chain does not load @aws-sdk/client-s3; running it does, witho
   try {
     const run = await runStorage(
       storageValues({
-        s3Path: 's3://bucket',
+        warehouse: 's3://bucket',
         s3Endpoint: server.endpoint,
         accessKey: 'AKIA0000',
         secretKey: 'x'.repeat(40),

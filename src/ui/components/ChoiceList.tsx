@@ -12,15 +12,20 @@ export function choiceListRows(choices: readonly Choice[], width: number): numbe
   return choices.reduce((sum, c) => sum + 1 + wrappedRows(c.help, width - 4), 0);
 }
 
-/** A vertical list of choices, each with its help line; the highlighted one is marked › ●. */
+/**
+ * A vertical list of choices, each with its help line; the highlighted one is marked › ●. `compact`
+ * lists the labels only and shows the highlighted choice's help under the list (for long lists).
+ */
 export function ChoiceList({
   choices,
   selected,
   width,
+  compact = false,
 }: {
   choices: readonly Choice[];
   selected: number;
   width: number;
+  compact?: boolean;
 }) {
   return (
     <Box flexDirection="column" width={width}>
@@ -30,11 +35,18 @@ export function ChoiceList({
             {i === selected ? '› ● ' : '  ○ '}
             {choice.label}
           </Text>
-          <Box paddingLeft={4} width={width}>
-            <Text dimColor>{choice.help}</Text>
-          </Box>
+          {!compact && (
+            <Box paddingLeft={4} width={width}>
+              <Text dimColor>{choice.help}</Text>
+            </Box>
+          )}
         </Box>
       ))}
+      {compact && choices[selected] && (
+        <Box marginTop={1} width={width}>
+          <Text dimColor>{choices[selected].help}</Text>
+        </Box>
+      )}
     </Box>
   );
 }

@@ -4,12 +4,12 @@ import type { Context } from '../../cli/context.js';
 import { saveProfile } from '../../cli/profiles.js';
 import {
   AUTH_TYPE_INFO,
-  AUTH_TYPES,
   emptyValues,
   STORAGE_INFO,
   STORAGE_KINDS,
   type Values,
 } from '../../destination/fields.js';
+import { PRESET_IDS, PRESETS } from '../../destination/presets.js';
 import { KeychainUnavailableError, type SecretStorage } from '../../secrets/store.js';
 import { ChoiceList } from '../components/ChoiceList.js';
 import { truncate, wrappedRows } from '../components/layout.js';
@@ -19,6 +19,7 @@ import { Form } from './Form.js';
 import { isFileReference, readJsonArgument } from './json-file.js';
 import {
   type Action,
+  authChoices,
   type FormStep,
   formNotes,
   formRows,
@@ -245,22 +246,29 @@ function WizardScreen({
 
   if (isChoiceStep(step) && step !== 'keychain') {
     const choices =
-      step === 'authType'
-        ? AUTH_TYPES.map((t) => AUTH_TYPE_INFO[t])
-        : STORAGE_KINDS.map((k) => STORAGE_INFO[k]);
+      step === 'preset'
+        ? PRESET_IDS.map((id) => ({
+            label: PRESETS[id].label,
+            help: `${PRESETS[id].help}\n${PRESETS[id].pitfall}`,
+          }))
+        : step === 'authType'
+          ? authChoices(values).map((t) => AUTH_TYPE_INFO[t])
+          : STORAGE_KINDS.map((k) => STORAGE_INFO[k]);
     const subtitle =
-      step === 'authType'
-        ? 'Authentication type: how floe and OLake sign in to the catalog'
-        : 'Object storage: where OLake writes data and metadata files';
-    const hints: Hint[] = [
-      ['↑/↓', 'choose'],
-      ['Enter', 'next'],
-      ...(step === 'authType' ? [] : [back]),
-      QUIT,
-    ];
+      step === 'preset'
+        ? 'Catalog: which Iceberg REST catalog OLake writes to'
+        : step === 'authType'
+          ? `Authentication type: how floe and OLake sign in to ${PRESETS[values.preset].label}`
+          : 'Object storage: where OLake writes data and metadata files';
+    const hints: Hint[] = [['↑/↓', 'choose'], ['Enter', 'next'], ...(step === 'preset' ? [] : [back]), QUIT];
     return (
       <Screen title={title} position={position} subtitle={subtitle} width={width} hints={hints}>
-        <ChoiceList choices={choices} selected={state.cursor[step]} width={width} />
+        <ChoiceList
+          choices={choices}
+          selected={state.cursor[step]}
+          width={width}
+          compact={step === 'preset'}
+        />
       </Screen>
     );
   }

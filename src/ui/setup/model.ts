@@ -2,14 +2,13 @@
 // label, help line and rule comes from the field registry, and every check from schema.ts.
 import {
   AUTH_TYPE_INFO,
-  AUTH_TYPES,
-  type AuthType,
   applicableFields,
   CATALOG_NAME_MIN_VERSION,
   DEFAULT_CATALOG_NAME,
   FIELD_BY_ID,
   type FieldDef,
   type FieldId,
+  fieldText,
   filled,
   maskSecret,
   type SecretEnv,
@@ -18,14 +17,23 @@ import {
   type StorageKind,
   type Values,
 } from '../../destination/fields.js';
+import { fillFromPreset, PRESET_IDS, PRESETS, type PresetId } from '../../destination/presets.js';
 import { type FieldIssue, validate, validateField } from '../../destination/schema.js';
 import type { SecretStorage } from '../../secrets/store.js';
 
 /** The numbered screens, in order. */
-export const STEPS = ['authType', 'fields', 'storageKind', 'storage', 'advanced', 'review'] as const;
+export const STEPS = [
+  'preset',
+  'authType',
+  'fields',
+  'storageKind',
+  'storage',
+  'advanced',
+  'review',
+] as const;
 export type NumberedStep = (typeof STEPS)[number];
 export type FormStep = 'fields' | 'storage' | 'advanced';
-export type ChoiceStep = 'authType' | 'storageKind' | 'keychain';
+export type ChoiceStep = 'preset' | 'authType' | 'storageKind' | 'keychain';
 export type Step = NumberedStep | 'saving' | 'keychain' | 'saveError' | 'saved' | 'cancelled';
 
 export type RowId = FieldId | 'targetVersion';
@@ -96,10 +104,11 @@ export function initialState(
 ): WizardState {
   return {
     profileName,
-    step: 'authType',
+    step: 'preset',
     values: { ...values, fields: { ...values.fields } },
     cursor: {
-      authType: Math.max(AUTH_TYPES.indexOf(values.authType), 0),
+      preset: Math.max(PRESET_IDS.indexOf(values.preset), 0),
+      authType: Math.max(PRESETS[values.preset].authTypes.indexOf(values.authType), 0),
       storageKind: Math.max(STORAGE_KINDS.indexOf(values.storage), 0),
       keychain: 0,
     },
@@ -113,10 +122,11 @@ export function initialState(
 }
 
 function fieldRow(def: FieldDef, values: Values): Row {
+  const { label, help } = fieldText(def, values);
   return {
     id: def.id,
-    label: def.label,
-    help: def.help,
+    label,
+    help,
     type: def.type,
     secret: def.secret,
     required: def.required(values),
@@ -139,7 +149,7 @@ export function isFormStep(step: Step): step is FormStep {
 }
 
 export function isChoiceStep(step: Step): step is ChoiceStep {
-  return step === 'authType' || step === 'storageKind' || step === 'keychain';
+  return step === 'preset' || step === 'authType' || step === 'storageKind' || step === 'keychain';
 }
 
 export function rowValue(values: Values, row: Row): string | boolean {
@@ -221,10 +231,21 @@ function submitForm(state: WizardState, step: FormStep): WizardState {
   return clampFocus({ ...left, errors, blocked: true }, step, first);
 }
 
+/** The values with another preset: its fixed and suggested values filled in, its auth type if needed. */
+function withPreset(values: Values, preset: PresetId): Values {
+  if (preset === values.preset) return values;
+  return fillFromPreset({ ...values, preset });
+}
+
 function choose(state: WizardState, step: ChoiceStep): WizardState {
   const at = state.cursor[step];
+  if (step === 'preset') {
+    const values = withPreset(state.values, PRESET_IDS[at]!);
+    const authAt = Math.max(PRESETS[values.preset].authTypes.indexOf(values.authType), 0);
+    return go({ ...state, values, cursor: { ...state.cursor, authType: authAt } }, 'authType');
+  }
   if (step === 'authType') {
-    const authType = AUTH_TYPES[at] as AuthType;
+    const authType = PRESETS[state.values.preset].authTypes[at]!;
     return go({ ...state, values: { ...state.values, authType } }, 'fields');
   }
   if (step === 'storageKind') {
@@ -236,8 +257,14 @@ function choose(state: WizardState, step: ChoiceStep): WizardState {
   return { ...go(state, 'saving'), storage: choice === 'file' ? 'file' : 'env' };
 }
 
-function choiceCount(step: ChoiceStep): number {
-  if (step === 'authType') return AUTH_TYPES.length;
+/** The auth types offered for these values: the preset's. */
+export function authChoices(values: Values) {
+  return PRESETS[values.preset].authTypes;
+}
+
+function choiceCount(step: ChoiceStep, values: Values): number {
+  if (step === 'preset') return PRESET_IDS.length;
+  if (step === 'authType') return authChoices(values).length;
   if (step === 'storageKind') return STORAGE_KINDS.length;
   return KEYCHAIN_CHOICES.length;
 }
@@ -247,7 +274,7 @@ export function reducer(state: WizardState, action: Action): WizardState {
   switch (action.type) {
     case 'move': {
       if (isChoiceStep(step)) {
-        const count = choiceCount(step);
+        const count = choiceCount(step, state.values);
         const at = (state.cursor[step] + action.delta + count) % count;
         return { ...state, cursor: { ...state.cursor, [step]: at } };
       }
@@ -280,7 +307,8 @@ export function reducer(state: WizardState, action: Action): WizardState {
     }
     case 'edit': {
       // A paste can carry line breaks or tabs that Ink passes through as text: they are never part of a value.
-      const values = withValue(state.values, action.id, action.value.replace(/[\u0000-\u001F\u007F]/g, ''));
+      const edited = withValue(state.values, action.id, action.value.replace(/[\u0000-\u001F\u007F]/g, ''));
+      const values = fillFromPreset(edited, state.values);
       return { ...state, values, errors: recheck(values, state.errors) };
     }
     case 'toggle': {
@@ -318,9 +346,10 @@ export interface ReviewLine {
 export function reviewLines(values: Values): ReviewLine[] {
   const line = (def: FieldDef): ReviewLine => {
     const row = fieldRow(def, values);
-    return { label: def.label, value: displayValue(row, rowValue(values, row)) || '(not set)' };
+    return { label: row.label, value: displayValue(row, rowValue(values, row)) || '(not set)' };
   };
   return [
+    { label: 'Catalog', value: PRESETS[values.preset].label },
     { label: 'Authentication Type', value: AUTH_TYPE_INFO[values.authType].label },
     ...applicableFields(values, 'catalog').map(line),
     ...applicableFields(values, 'auth').map(line),
@@ -340,10 +369,20 @@ export function secretEnvVars(values: Values): SecretEnv[] {
 
 /** Notes shown under a form, derived from the values. */
 export function formNotes(step: FormStep, values: Values): string[] {
-  if (step === 'storage' && !filled(values, 'accessKey') && !filled(values, 'secretKey'))
-    return [
-      `${FIELD_BY_ID.accessKey.label} and ${FIELD_BY_ID.secretKey.label} are empty: credentials then come from the runtime environment (environment variables, profile, IAM role / instance profile, Kubernetes pod identity).`,
-    ];
+  if (step === 'fields') return [`${PRESETS[values.preset].label}: ${PRESETS[values.preset].pitfall}`];
+  if (step === 'storage') {
+    const notes: string[] = [];
+    const warehouse = values.fields.warehouse;
+    if (!filled(values, 'dataLocation') && !(typeof warehouse === 'string' && /^s3a?:\/\//.test(warehouse)))
+      notes.push(
+        `${FIELD_BY_ID.dataLocation.label} is empty: the storage check uses the location the catalog's config names, if any.`,
+      );
+    if (!filled(values, 'accessKey') && !filled(values, 'secretKey'))
+      notes.push(
+        `${FIELD_BY_ID.accessKey.label} and ${FIELD_BY_ID.secretKey.label} are empty: credentials then come from the runtime environment (environment variables, profile, IAM role / instance profile, Kubernetes pod identity).`,
+      );
+    return notes;
+  }
   if (step === 'advanced' && !FIELD_BY_ID.catalogName.applies(values))
     return [
       `${FIELD_BY_ID.catalogName.label} is hidden: it needs OLake ${CATALOG_NAME_MIN_VERSION} or later; older versions always use "${DEFAULT_CATALOG_NAME}".`,

@@ -23,7 +23,7 @@ const PROD: Values = {
   ...emptyValues('token'),
   fields: {
     catalogUrl: 'http://polaris:8181/api/catalog',
-    s3Path: 's3://lake',
+    warehouse: 's3://lake',
     region: 'us-east-1',
     token: SENTINEL,
   },
@@ -33,7 +33,7 @@ const DEV: Values = {
   storage: 's3-compatible',
   fields: {
     catalogUrl: 'http://localhost:8181',
-    s3Path: 's3://warehouse',
+    warehouse: 's3://warehouse',
     region: 'us-east-1',
     s3Endpoint: 'http://localhost:9000',
     accessKey: 'minioadmin',

@@ -31,7 +31,7 @@ describe('wizard reducer', () => {
     const values: Values = { ...emptyValues('sigv4') };
     expect(formRows('fields', values).map((r) => r.id)).toEqual([
       'catalogUrl',
-      's3Path',
+      'warehouse',
       'region',
       'signingName',
       'signingRegion',

@@ -229,7 +229,7 @@ describe('setup wizard', () => {
       targetVersion: '0.3.4',
       fields: {
         catalogUrl: 'http://polaris:8181/api/catalog',
-        s3Path: 's3://lake',
+        warehouse: 's3://lake',
         region: 'eu-central-1',
         oauth2Uri: 'http://polaris:8181/api/catalog/v1/oauth/tokens',
         credential: `client:${SENTINEL}`,

@@ -25,12 +25,13 @@ beforeAll(async () => {
   new ConfigStore(configDir).saveProfile(
     'silent',
     {
+      preset: 'rest',
       authType: 'token',
       storage: 's3-compatible',
       targetVersion: 'latest',
       fields: {
         catalogUrl: `http://127.0.0.1:${address.port}`,
-        s3Path: 's3://warehouse',
+        warehouse: 's3://warehouse',
         region: 'us-east-1',
         s3Endpoint: `http://127.0.0.1:${address.port}`,
       },

@@ -5,6 +5,7 @@ import { listWindow, truncate, wrappedRows } from '../../../src/ui/components/la
 import { readJsonArgument } from '../../../src/ui/setup/json-file.js';
 import {
   type Action,
+  authChoices,
   formRows,
   initialState,
   reducer,
@@ -19,12 +20,35 @@ function run(state: WizardState, ...actions: Action[]): WizardState {
 
 describe('wizard reducer', () => {
   it('keeps values typed on a screen when going back and forth', () => {
-    let s = run(initialState('p', emptyValues()), { type: 'move', delta: 1 }, { type: 'enter' });
+    let s = run(
+      initialState('p', emptyValues()),
+      { type: 'enter' },
+      { type: 'move', delta: 1 },
+      { type: 'enter' },
+    );
     expect(s.step).toBe('fields');
     s = run(s, { type: 'edit', id: 'catalogUrl', value: 'http://localhost:8181' }, { type: 'back' });
     expect(s.step).toBe('authType');
     s = run(s, { type: 'enter' });
     expect(s.values.fields.catalogUrl).toBe('http://localhost:8181');
+  });
+
+  it('the first screen chooses the catalog: its auth types, suggestions, labels and derived values follow', () => {
+    let s = initialState('p', emptyValues());
+    expect(s.step).toBe('preset');
+    s = run(s, { type: 'move', delta: 1 }, { type: 'enter' });
+    expect(s.step).toBe('authType');
+    expect(authChoices(s.values)).toEqual(['oauth2', 'token']);
+    expect(s.values).toMatchObject({
+      preset: 'polaris',
+      authType: 'oauth2',
+      fields: { scope: 'PRINCIPAL_ROLE:ALL' },
+    });
+    s = run(s, { type: 'enter' });
+    expect(formRows('fields', s.values).map((r) => r.label)).toContain('Polaris Catalog Name');
+    s = run(s, { type: 'edit', id: 'catalogUrl', value: 'http://polaris:8181/api/catalog' });
+    expect(s.values.fields.oauth2Uri).toBe('http://polaris:8181/api/catalog/v1/oauth/tokens');
+    expect(reviewLines(s.values)[0]).toEqual({ label: 'Catalog', value: 'Apache Polaris' });
   });
 
   it('derives the rows from the registry: auth rows follow the auth type, the version row leads advanced', () => {
@@ -39,6 +63,7 @@ describe('wizard reducer', () => {
     expect(formRows('advanced', values).map((r) => r.id)).toEqual([
       'targetVersion',
       'catalogName',
+      'icebergDb',
       'arrowWrites',
       'noIdentifierFields',
     ]);

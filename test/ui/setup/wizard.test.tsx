@@ -55,7 +55,9 @@ async function fill(r: Rendered, inputs: string[]) {
   }
 }
 
+/** Keeps the generic REST catalog on the first screen, then chooses the auth type. */
 async function chooseAuth(r: Rendered, authType: AuthType) {
+  await r.press(KEY.enter);
   for (let i = 0; i < AUTH_TYPES.indexOf(authType); i++) await r.press(KEY.down);
   await r.press(KEY.enter);
 }
@@ -71,9 +73,9 @@ async function walkToReview(r: Rendered, authType: AuthType) {
   ]);
   expect(r.frame()).toContain('Object storage: where OLake writes');
   await r.press(KEY.enter);
-  await fill(r, ['', 'AKIAIOSFODNN7EXAMPLE', `${SENTINEL}-s3`]);
+  await fill(r, ['', '', 'AKIAIOSFODNN7EXAMPLE', `${SENTINEL}-s3`]);
   expect(r.frame()).toContain('Advanced');
-  await fill(r, ['', '', '', '']);
+  await fill(r, ['', '', '', '', '']);
   expect(r.frame()).toContain('Review');
 }
 
@@ -161,8 +163,8 @@ describe('setup wizard', () => {
     expect(r.frame()).toContain('Token*');
     expect(r.frame()).toContain('••••9XyZ');
     await r.press(KEY.down, KEY.enter, KEY.enter);
-    await fill(r, ['', '', '']);
     await fill(r, ['', '', '', '']);
+    await fill(r, ['', '', '', '', '']);
     const review = r.frame();
     expect(review).toMatch(/Token\s+••••9XyZ/);
     expect(review).toMatch(/Authentication Type\s+Bearer token/);
@@ -175,7 +177,7 @@ describe('setup wizard', () => {
     await chooseAuth(r, 'none');
     await fill(r, ['http://localhost:8181', 's3://warehouse', 'us-east-1']);
     await r.press(KEY.enter);
-    await fill(r, ['', '', '']);
+    await fill(r, ['', '', '', '']);
     await r.press(KEY.enter, 'Bad-Name', KEY.down);
     expect(r.text()).toContain(
       'Catalog Name: only lowercase letters a–z and underscores (_) are allowed (e.g. olake_iceberg)',
@@ -191,14 +193,14 @@ describe('setup wizard', () => {
     await chooseAuth(r, 'none');
     await fill(r, ['http://localhost:8181', 's3://warehouse', 'us-east-1']);
     await r.press(KEY.enter);
-    await fill(r, ['', '', '']);
+    await fill(r, ['', '', '', '']);
     const catalogNameRow = /^\s+Catalog Name\s{2,}/m;
     expect(r.frame()).toMatch(catalogNameRow);
     for (let i = 0; i < 'latest'.length; i++) await r.press(KEY.backspace);
     await r.press('0.3.4');
     expect(r.frame()).not.toMatch(catalogNameRow);
     expect(r.text()).toContain('Catalog Name is hidden: it needs OLake 0.3.5 or later');
-    await fill(r, ['', '', '']);
+    await fill(r, ['', '', '', '']);
     const review = r.frame();
     expect(review).toMatch(/Target OLake Version\s+0\.3\.4/);
     expect(review).not.toContain('Catalog Name');
@@ -210,8 +212,8 @@ describe('setup wizard', () => {
     await chooseAuth(r, 'none');
     await fill(r, ['http://localhost:8181', 's3://warehouse', 'us-east-1']);
     await r.press(KEY.enter);
-    await fill(r, ['', '', '']);
-    await r.press(KEY.down, KEY.down);
+    await fill(r, ['', '', '', '']);
+    await r.press(KEY.down, KEY.down, KEY.down);
     expect(r.frame()).toMatch(/› Enable Arrow Writes\s+\[ \] no/);
     await r.press(KEY.space);
     expect(r.frame()).toMatch(/› Enable Arrow Writes\s+\[x\] yes/);
@@ -239,6 +241,8 @@ describe('setup wizard', () => {
     };
     const ctx = testContext();
     const { r, done } = await start(ctx, { initial });
+    expect(r.frame()).toMatch(/› ● Generic REST catalog/);
+    await r.press(KEY.enter);
     expect(r.frame()).toMatch(/› ● OAuth2 client credentials/);
     await r.press(KEY.enter);
     expect(r.frame()).toContain('http://polaris:8181/api/catalog');
@@ -248,9 +252,9 @@ describe('setup wizard', () => {
     await r.press(KEY.enter);
     expect(r.frame()).toContain('http://minio:9000');
     expect(r.text()).toContain('credentials then come from the runtime environment');
-    await fill(r, ['', '', '']);
+    await fill(r, ['', '', '', '']);
     expect(r.frame()).toMatch(/Target OLake Version\*?\s+0\.3\.4/);
-    await fill(r, ['', '', '']);
+    await fill(r, ['', '', '', '']);
     await r.press(KEY.enter);
     await waitUntil(() => done.mock.calls.length > 0);
     expect(ctx.keychain.get('profile/prod/credential')).toBe(`client:${SENTINEL}`);
@@ -276,8 +280,8 @@ describe('setup wizard', () => {
     expect(r.frame()).toContain('••••');
     await fill(r, ['', '']);
     await r.press(KEY.enter);
-    await fill(r, ['', '', '']);
     await fill(r, ['', '', '', '']);
+    await fill(r, ['', '', '', '', '']);
     await r.press(KEY.enter);
     await waitUntil(() => done.mock.calls.length > 0);
     expect(JSON.parse(ctx.keychain.get('profile/prod/gcpServiceAccountJson')!)).toEqual(

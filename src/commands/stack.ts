@@ -12,7 +12,7 @@ export const HELP = `Usage: floe stack [--profile NAME] [--output DIR] [--force]
 Writes DIR/compose.yaml and DIR/.env: a local test stack matching the profile, with an Iceberg REST
 catalog (apache/iceberg-rest-fixture on Postgres) on :8181, MinIO on :9000 with the profile's bucket,
 and OLake's sync tool (compose profile "sync"), all on the docker network "olake-network".
-The bucket, warehouse and region come from the profile's S3 Path and Region, the keys from the profile
+The bucket, warehouse and region come from the profile's data location and Region, the keys from the profile
 when it has them (S3-compatible storage only); anything else is a default or generated. Without a
 profile (none exists and --profile is not given) the stack uses s3://warehouse and us-east-1.
 Secrets go to DIR/.env only (mode 0600); compose.yaml references them as \${VAR}.

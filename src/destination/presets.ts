@@ -73,6 +73,12 @@ export interface Preset {
 const noSpaces = (what: string) => (value: string) =>
   /\s/.test(value) ? `must be ${what}, without spaces` : null;
 
+/** A catalog's name: it becomes a path segment (the prefix), so no slash, and no location. */
+const catalogName = (what: string) => (value: string) =>
+  /^[^\s/]+$/.test(value) && !/^[a-z0-9]+:/i.test(value)
+    ? null
+    : `must be ${what}: a name without spaces or slashes, not a location`;
+
 const S3_URL = /^s3a?:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/\S*)?$/;
 export const S3_URL_RULE =
   'must be s3://bucket[/prefix] with a 3–63 character bucket name (lowercase letters, digits, dots, hyphens)';
@@ -130,7 +136,6 @@ export const PRESETS: Record<PresetId, Preset> = {
       rule: s3OrName,
     },
     regionRequired: true,
-    suggest: { scope: 'catalog' },
   },
   polaris: {
     id: 'polaris',
@@ -145,7 +150,7 @@ export const PRESETS: Record<PresetId, Preset> = {
       label: 'Polaris Catalog Name',
       help: 'The name of the Polaris catalog (not a bucket), e.g. olake_catalog',
       example: 'olake_catalog',
-      rule: noSpaces('a Polaris catalog name'),
+      rule: catalogName('a Polaris catalog name'),
     },
     regionRequired: true,
     suggest: { scope: 'PRINCIPAL_ROLE:ALL' },
@@ -164,7 +169,7 @@ export const PRESETS: Record<PresetId, Preset> = {
       label: 'Open Catalog Name',
       help: 'The name of the catalog in Open Catalog (not a bucket), e.g. olake_catalog',
       example: 'olake_catalog',
-      rule: noSpaces('an Open Catalog catalog name'),
+      rule: catalogName('an Open Catalog catalog name'),
     },
     regionRequired: true,
     suggest: { scope: 'PRINCIPAL_ROLE:ALL' },
@@ -186,7 +191,6 @@ export const PRESETS: Record<PresetId, Preset> = {
       rule: noSpaces('a warehouse name or <project-uuid>/<name>'),
     },
     regionRequired: false,
-    suggest: { scope: 'lakekeeper' },
   },
   nessie: {
     id: 'nessie',
@@ -218,7 +222,7 @@ export const PRESETS: Record<PresetId, Preset> = {
       label: 'Unity Catalog Name',
       help: 'The Unity catalog to write to (not a bucket), e.g. main',
       example: 'main',
-      rule: noSpaces('a Unity catalog name'),
+      rule: catalogName('a Unity catalog name'),
     },
     regionRequired: false,
     suggest: { scope: 'all-apis' },

@@ -52,7 +52,7 @@ export function nextSteps(dir: string, plan: StackPlan, profile: ProfileInput | 
       `  set -a; . ${shellWord(sourceable(join(dir, '.env')))}; set +a    # FLOE_ACCESS_KEY and FLOE_SECRET_KEY for floe`,
       [
         `  floe setup --profile ${shellWord(name)} --yes --auth-type none`,
-        `--catalog-url ${HOST_URLS.catalog} --s3-path ${shellWord(settings.warehouse)}`,
+        `--catalog-url ${HOST_URLS.catalog} --warehouse ${shellWord(settings.warehouse)}`,
         `--region ${settings.region} --storage s3-compatible --s3-endpoint ${HOST_URLS.s3}`,
       ].join(' \\\n      '),
       `  floe test --profile ${shellWord(name)}`,

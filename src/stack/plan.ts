@@ -1,9 +1,9 @@
 // What a local test stack needs, taken from a profile where it has the value and made up otherwise:
-// the warehouse (the profile's S3 Path) and its bucket, the region, and the object-store keys.
+// the warehouse (the profile's data location) and its bucket, the region, and the object-store keys.
 import { randomBytes } from 'node:crypto';
 import { FloeError } from '../cli/io.js';
 import type { Values } from '../destination/fields.js';
-import { parseS3Path } from '../storage/s3path.js';
+import { parseS3Path, profileDataLocation } from '../storage/s3path.js';
 
 export const DEFAULTS = { bucket: 'warehouse', region: 'us-east-1' } as const;
 export const DATABASE = { name: 'iceberg_catalog', user: 'iceberg' } as const;
@@ -59,7 +59,7 @@ const MIN_SECRET_KEY = 8;
 /** Kept verbatim inside single quotes by both docker compose's .env parser and a POSIX shell. */
 const ENV_SAFE = /^[\x21-\x26\x28-\x5b\x5d-\x7e]+$/;
 
-function text(values: Values, id: 'warehouse' | 'region' | 'accessKey' | 'secretKey'): string {
+function text(values: Values, id: 'region' | 'accessKey' | 'secretKey'): string {
   const value = values.fields[id];
   return typeof value === 'string' ? value.trim() : '';
 }
@@ -85,10 +85,12 @@ function profileKeys(profile: ProfileInput): { accessKey: string; secretKey: str
 
 export function planStack(profile: ProfileInput | undefined, random: Random = randomHex): StackPlan {
   const notes: string[] = [];
-  const warehouse = profile ? text(profile.values, 'warehouse') : '';
+  const warehouse = (profile && profileDataLocation(profile.values)?.url) || '';
   const location = warehouse ? parseS3Path(warehouse) : null;
   if (profile && !location)
-    notes.push(`Profile "${profile.name}" has no usable S3 Path: the stack uses s3://${DEFAULTS.bucket}.`);
+    notes.push(
+      `Profile "${profile.name}" names no s3:// location (Data Location, or a Warehouse that is one): the stack uses s3://${DEFAULTS.bucket}.`,
+    );
   const bucket = location?.bucket ?? DEFAULTS.bucket;
   const region = (profile && text(profile.values, 'region')) || DEFAULTS.region;
   const fix = `Fix it with "floe setup --profile ${profile?.name}".`;

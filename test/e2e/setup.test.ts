@@ -19,7 +19,10 @@ async function fill(t: Terminal, label: string, value: string, shown = value): P
   await t.press('enter');
 }
 
+/** Keeps the generic REST catalog on the first screen, then chooses the auth type. */
 async function chooseAuth(t: Terminal, label: string): Promise<void> {
+  await t.waitFor('› ● Generic REST catalog');
+  await t.press('enter');
   await t.waitFor('Authentication type');
   for (let i = 0; i < 5 && !t.screen().includes(`› ● ${label}`); i++) await t.press('down');
   await t.waitFor(`› ● ${label}`);
@@ -29,8 +32,8 @@ async function chooseAuth(t: Terminal, label: string): Promise<void> {
 
 /** From the Advanced step (defaults kept) to the review. */
 async function acceptAdvanced(t: Terminal): Promise<string[]> {
-  await t.waitFor('step 5 of 6');
-  for (let i = 0; i < 4 && !t.screen().join('\n').includes('Review: check the values'); i++)
+  await t.waitFor('step 6 of 7');
+  for (let i = 0; i < 5 && !t.screen().join('\n').includes('Review: check the values'); i++)
     await t.press('enter');
   return t.waitFor('Review: check the values');
 }
@@ -47,23 +50,25 @@ describe('floe setup on a terminal', { timeout: 90_000 }, () => {
     const t = floe(configDir, { args: ['setup', '--profile', 'e2e', '--insecure-storage', '--skip-test'] });
     await chooseAuth(t, 'Bearer token');
     await fill(t, 'REST Catalog URL', 'http://127.0.0.1:1/api/catalog');
-    await fill(t, 'S3 Path', 's3://warehouse/olake');
+    await fill(t, 'Warehouse', 's3://warehouse/olake');
     await fill(t, 'Region', 'us-east-1');
     await fill(t, 'Token', TOKEN, '•'.repeat(TOKEN.length));
 
-    await t.waitFor('step 3 of 6');
+    await t.waitFor('step 4 of 7');
     await t.press('down');
     await t.waitFor('› ● S3-compatible');
     await t.press('enter');
     await t.waitFor('Object storage: S3-compatible');
     await fill(t, 'S3 Endpoint', 'http://127.0.0.1:9000');
+    await t.waitFor(/^› Data Location/m);
+    await t.press('enter');
     await fill(t, 'Access Key', 'E2EACCESSKEY01', '•'.repeat(14));
     await t.waitFor(/^› Secret Key/m);
     await t.press(SECRET_KEY);
     await t.waitFor(new RegExp(`^› Secret Key\\*? +${'•'.repeat(SECRET_KEY.length)}$`, 'm'));
 
     await t.press('esc');
-    await t.waitFor('step 3 of 6');
+    await t.waitFor('step 4 of 7');
     expect(t.screen().join('\n')).toContain('› ● S3-compatible');
     await t.press('enter');
     const storage = (await t.waitFor('Object storage: S3-compatible')).join('\n');
@@ -71,13 +76,13 @@ describe('floe setup on a terminal', { timeout: 90_000 }, () => {
     expect(storage).toMatch(/Access Key\*? +••••EY01/);
     expect(storage).toMatch(/^› Secret Key\*? +•{28}$/m);
     await t.press('esc');
-    await t.waitFor('step 3 of 6');
+    await t.waitFor('step 4 of 7');
     await t.press('esc');
     const fields = (await t.waitFor('Catalog and authentication: Bearer token')).join('\n');
     expect(fields).toMatch(/REST Catalog URL\* +http:\/\/127\.0\.0\.1:1\/api\/catalog/);
     expect(fields).toMatch(new RegExp(`^› Token\\* +•{${TOKEN.length}}$`, 'm'));
     await t.press('enter');
-    await t.waitFor('step 3 of 6');
+    await t.waitFor('step 4 of 7');
     await t.press('enter');
     await t.waitFor('Object storage: S3-compatible');
     await t.press('enter');
@@ -104,7 +109,7 @@ describe('floe setup on a terminal', { timeout: 90_000 }, () => {
     const t = floe(configDir, { args: ['setup', '--profile', 'e2e', '--insecure-storage', '--skip-test'] });
     await chooseAuth(t, 'OAuth2 client credentials');
     await fill(t, 'REST Catalog URL', 'http://127.0.0.1:1/api/catalog');
-    await fill(t, 'S3 Path', 's3://warehouse');
+    await fill(t, 'Warehouse', 's3://warehouse');
     await fill(t, 'Region', 'eu-west-1');
     await fill(t, 'REST Auth URI', 'http://127.0.0.1:1/token');
     const credential = `floe-client:${CLIENT_SECRET}`;
@@ -114,19 +119,19 @@ describe('floe setup on a terminal', { timeout: 90_000 }, () => {
     await t.waitFor(/^› REST Scope\*? +catalog$/m);
 
     await t.press('esc');
-    await t.waitFor('step 1 of 6');
+    await t.waitFor('step 2 of 7');
     await t.press('enter');
     const fields = (await t.waitFor('Catalog and authentication: OAuth2')).join('\n');
     expect(fields).toMatch(/Region\* +eu-west-1/);
     expect(fields).toMatch(/REST Auth URI\* +http:\/\/127\.0\.0\.1:1\/token/);
     expect(fields).toMatch(/REST Credential\* +••••9b1e/);
     expect(fields).toMatch(/REST Scope\*? +catalog/);
-    for (let i = 0; i < 6 && !t.screen().join('\n').includes('step 3 of 6'); i++) await t.press('enter');
+    for (let i = 0; i < 6 && !t.screen().join('\n').includes('step 4 of 7'); i++) await t.press('enter');
 
     await t.waitFor('› ● AWS S3');
     await t.press('enter');
     await t.waitFor('Object storage: AWS S3');
-    await t.press('enter', 'enter', 'enter');
+    await t.press('enter', 'enter', 'enter', 'enter');
     const review = (await acceptAdvanced(t)).join('\n');
     expect(review).toMatch(/Authentication Type +OAuth2 client credentials/);
     expect(review).toMatch(/REST Credential +••••9b1e/);
@@ -140,5 +145,34 @@ describe('floe setup on a terminal', { timeout: 90_000 }, () => {
     const destination = JSON.stringify(exported(configDir));
     expect(destination).toContain('http://127.0.0.1:1/token');
     expect(destination).toContain(credential);
+  });
+
+  it('a preset fills its fields: Polaris asks for its catalog name and derives the token URL', async () => {
+    const configDir = tempDir('floe-e2e-setup-');
+    const t = floe(configDir, { args: ['setup', '--profile', 'e2e', '--insecure-storage', '--skip-test'] });
+    await t.waitFor('› ● Generic REST catalog');
+    await t.press('down');
+    const presets = (await t.waitFor('› ● Apache Polaris')).join(' ').replace(/\s+/g, ' ');
+    expect(presets).toContain('the scope must start with PRINCIPAL_ROLE:');
+    await t.press('enter');
+    const auth = (await t.waitFor('Authentication type: how floe and OLake sign in to Apache Polaris')).join(
+      '\n',
+    );
+    expect(auth).toContain('› ● OAuth2 client credentials');
+    expect(auth).not.toContain('AWS SigV4');
+    await t.press('enter');
+    const form = (await t.waitFor('Catalog and authentication: OAuth2')).join('\n');
+    expect(form).toMatch(/REST Scope +PRINCIPAL_ROLE:ALL/);
+    expect(form).toContain('Polaris Catalog Name*');
+    await fill(t, 'REST Catalog URL', 'http://127.0.0.1:1/api/catalog');
+    await t.waitFor(/^› Polaris Catalog Name\*/m);
+    expect(t.screen().join('\n')).toContain(
+      'The name of the Polaris catalog (not a bucket), e.g. olake_catalog',
+    );
+    await t.press('s3://lake', 'down');
+    await t.waitFor('✗ Polaris Catalog Name: must be a Polaris catalog name: a name without');
+    expect(t.screen().join('\n')).toMatch(
+      /REST Auth URI\* +http:\/\/127\.0\.0\.1:1\/api\/catalog\/v1\/oauth\/tokens/,
+    );
   });
 });

@@ -78,7 +78,7 @@ describe('planStack', () => {
   it('falls back to s3://warehouse when the profile has no S3 Path', () => {
     const plan = planStack({ name: 'half', values: values({ region: 'us-east-1' }) });
     expect(plan.settings.warehouse).toBe('s3://warehouse');
-    expect(plan.notes[0]).toMatch(/no usable S3 Path/);
+    expect(plan.notes[0]).toMatch(/names no s3:\/\/ location/);
   });
 
   it('refuses keys MinIO would not start with, without printing them', () => {
@@ -182,7 +182,7 @@ describe('next steps', () => {
     expect(steps).toContain("docker compose -f 'my stack/compose.yaml' up -d");
     expect(steps).toContain("set -a; . 'my stack/.env'; set +a");
     expect(steps).toMatch(
-      /floe setup --profile stack --yes --auth-type none \\\n\s+--catalog-url http:\/\/localhost:8181 --s3-path s3:\/\/warehouse \\\n\s+--region us-east-1 --storage s3-compatible --s3-endpoint http:\/\/localhost:9000/,
+      /floe setup --profile stack --yes --auth-type none \\\n\s+--catalog-url http:\/\/localhost:8181 --warehouse s3:\/\/warehouse \\\n\s+--region us-east-1 --storage s3-compatible --s3-endpoint http:\/\/localhost:9000/,
     );
     expect(steps).toContain('floe test --profile stack');
     for (const secret of Object.values(plan.secrets)) expect(steps).not.toContain(secret);

@@ -1,0 +1,180 @@
+// OLake's catalog flavours (catalog_type polaris, lakekeeper, nessie, unity, s3tables, biglake) both ways:
+// named for OLake ≥ 0.9.1, `rest` with what OLake forces written out before; every documented file imports.
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { emptyValues, type Values } from '../../src/destination/fields.js';
+import { fromDestinationJson, toDestinationJson } from '../../src/destination/olake.js';
+import { fillFromPreset, type PresetId } from '../../src/destination/presets.js';
+import { validate } from '../../src/destination/schema.js';
+
+function profile(preset: PresetId, targetVersion: string, fields: Values['fields']): Values {
+  const chosen = fillFromPreset({ ...emptyValues(), preset });
+  return fillFromPreset({ ...chosen, targetVersion, fields: { ...chosen.fields, ...fields } }, chosen);
+}
+
+const UNITY = {
+  catalogUrl: 'https://dbc-1234abcd-5678.cloud.databricks.com/api/2.1/unity-catalog/iceberg-rest',
+  warehouse: 'main',
+  token: 'dapi-sentinel',
+};
+const S3TABLES = {
+  catalogUrl: 'https://s3tables.us-east-1.amazonaws.com/iceberg',
+  warehouse: 'arn:aws:s3tables:us-east-1:123456789012:bucket/olake',
+  region: 'us-east-1',
+  signingRegion: 'us-east-1',
+};
+
+function exported(v: Values) {
+  const result = validate(v);
+  if (!result.ok) throw new Error(result.issues.map((i) => i.message).join('; '));
+  return toDestinationJson(result.values).writer;
+}
+
+describe('export by target OLake version', () => {
+  it('unity: catalog_type unity from 0.9.1, else rest; no_identifier_fields is true either way', () => {
+    expect(exported(profile('unity', 'latest', UNITY))).toMatchObject({
+      catalog_type: 'unity',
+      no_identifier_fields: true,
+      iceberg_s3_path: 'main',
+    });
+    expect(exported(profile('unity', '0.9.0', UNITY))).toMatchObject({
+      catalog_type: 'rest',
+      no_identifier_fields: true,
+    });
+    expect(exported(profile('unity', 'latest', UNITY)).aws_region).toBeUndefined();
+  });
+
+  it('s3tables: the signing name and SigV4 are written out for older OLake', () => {
+    for (const [version, type] of [
+      ['0.9.1', 's3tables'],
+      ['0.8.2', 'rest'],
+    ])
+      expect(exported(profile('s3tables', version, S3TABLES))).toMatchObject({
+        catalog_type: type,
+        rest_auth_type: 'sigv4',
+        rest_signing_name: 's3tables',
+        rest_signing_v_4: true,
+      });
+  });
+
+  it('glue and r2 are plain rest for OLake; the Data Location never leaves floe', () => {
+    const glue = exported(
+      profile('glue', 'latest', {
+        catalogUrl: 'https://glue.eu-west-1.amazonaws.com/iceberg',
+        warehouse: '123456789012',
+        dataLocation: 's3://lake/olake',
+      }),
+    );
+    expect(glue).toMatchObject({ catalog_type: 'rest', rest_signing_name: 'glue', aws_region: 'eu-west-1' });
+    expect(JSON.stringify(glue)).not.toContain('s3://lake/olake');
+  });
+});
+
+describe('import of each flavour', () => {
+  it('keeps the flavour and applies what OLake forces, naming what it replaced', () => {
+    const imported = fromDestinationJson({
+      type: 'ICEBERG',
+      writer: {
+        catalog_type: 'unity',
+        rest_catalog_url: UNITY.catalogUrl,
+        iceberg_s3_path: 'main',
+        rest_auth_type: 'Personal Access Token (PAT)',
+        token: 'dapi-x',
+        no_identifier_fields: false,
+      },
+    });
+    expect(imported.values).toMatchObject({
+      preset: 'unity',
+      authType: 'token',
+      fields: { noIdentifierFields: true },
+    });
+    expect(imported.notes.join('\n')).toContain(
+      'no_identifier_fields false is replaced by true: OLake forces it for catalog_type "unity"',
+    );
+    expect(validate(imported.values).ok).toBe(true);
+  });
+
+  it('s3tables without rest_signing_name or rest_signing_v_4 is still SigV4 with s3tables', () => {
+    const { values } = fromDestinationJson({
+      type: 'ICEBERG',
+      writer: {
+        catalog_type: 's3tables',
+        rest_catalog_url: S3TABLES.catalogUrl,
+        iceberg_s3_path: S3TABLES.warehouse,
+        rest_signing_region: 'us-east-1',
+        aws_region: 'us-east-1',
+      },
+    });
+    expect(values).toMatchObject({ preset: 's3tables', authType: 'sigv4', fields: { signingName: 's3tables' } });
+    expect(validate(values).ok).toBe(true);
+  });
+
+  it('a rest file for Glue is recognised by its URL only when it already has what Glue needs', () => {
+    const writer = {
+      catalog_type: 'rest',
+      rest_catalog_url: 'https://glue.us-east-1.amazonaws.com/iceberg',
+      aws_region: 'us-east-1',
+      rest_signing_v_4: true,
+      rest_signing_name: 'glue',
+      rest_signing_region: 'us-east-1',
+    };
+    expect(
+      fromDestinationJson({ type: 'ICEBERG', writer: { ...writer, iceberg_s3_path: '123456789012' } }).values
+        .preset,
+    ).toBe('glue');
+    expect(
+      fromDestinationJson({ type: 'ICEBERG', writer: { ...writer, iceberg_s3_path: 's3://b' } }).values.preset,
+    ).toBe('rest');
+  });
+
+  it('an OAuth2 file without oauth2_uri gets Iceberg’s own fallback, said in a note', () => {
+    const imported = fromDestinationJson({
+      type: 'ICEBERG',
+      writer: {
+        catalog_type: 'rest',
+        rest_catalog_url: 'http://polaris:8181/api/catalog/',
+        iceberg_s3_path: 's3://b',
+        aws_region: 'us-east-1',
+        credential: 'id:secret',
+      },
+    });
+    expect(imported.values.fields.oauth2Uri).toBe('http://polaris:8181/api/catalog/v1/oauth/tokens');
+    expect(imported.notes.join('\n')).toContain('the deprecated endpoint Iceberg falls back to');
+  });
+});
+
+const DOCS = new URL('../fixtures/olake-docs/', import.meta.url);
+const documented = readdirSync(DOCS).filter((f) => f.endsWith('.json'));
+
+describe("OLake's documented destination files", () => {
+  it('are all here, one per flavour at least', () => {
+    const flavours = new Set(documented.map((f) => f.replace(/(-.*)?\.json$/, '')));
+    expect([...flavours].sort()).toEqual(
+      expect.arrayContaining(['biglake', 'lakekeeper', 'nessie', 'polaris', 'rest', 's3tables', 'unity']),
+    );
+  });
+
+  it.each(documented)('%s imports, validates and exports back with the same meaning', (file) => {
+    const original = JSON.parse(readFileSync(new URL(file, DOCS), 'utf8')) as {
+      writer: Record<string, unknown>;
+    };
+    const imported = fromDestinationJson(original);
+    const result = validate(imported.values);
+    expect(result.ok ? [] : result.issues.map((i) => i.message)).toEqual([]);
+    if (!result.ok) return;
+    const again = toDestinationJson(result.values).writer;
+    const w = original.writer;
+    const flavour = (type: unknown) =>
+      typeof type === 'string' && type !== 'rest' ? type : (again.catalog_type as string);
+    expect(again.catalog_type).toBe(flavour(w.catalog_type));
+    for (const key of ['rest_catalog_url', 'iceberg_s3_path', 'token', 'credential', 'oauth2_uri', 'scope'])
+      if (typeof w[key] === 'string' && w[key] !== '') expect(again[key], key).toBe(w[key]);
+    for (const key of ['aws_region', 's3_endpoint', 'aws_access_key', 'aws_secret_key', 'iceberg_db'])
+      if (typeof w[key] === 'string' && w[key] !== '') expect(again[key], key).toBe(w[key]);
+    if (again.catalog_type === 'unity') expect(again.no_identifier_fields).toBe(true);
+    if (again.catalog_type === 's3tables') expect(again).toMatchObject({ rest_signing_name: 's3tables' });
+    const dropped = imported.ignored.map((i) => i.key);
+    for (const key of Object.keys(w))
+      if (!(key in again) && key !== 'rest_auth_type') expect(dropped, `${key} is reported`).toContain(key);
+  });
+});

@@ -94,6 +94,16 @@ const IGNORED_KEYS: Record<string, string> = {
   sink_rpc_server_host: 'internal to OLake',
 };
 
+/**
+ * Keys OLake does not read that its own Unity docs show (rest.mdx, "OAuth2 M2M"): read as the keys they
+ * stand for, since OLake would silently ignore them and connect without credentials.
+ */
+const KEY_ALIASES: Record<string, string> = {
+  rest_auth_uri: 'oauth2_uri',
+  rest_credential: 'credential',
+  rest_scope: 'scope',
+};
+
 export class ImportError extends Error {}
 
 function inferAuthType(w: Record<string, unknown>, flavour: OlakeFlavour, notes: string[]): AuthType {
@@ -128,14 +138,14 @@ export function fromDestinationJson(input: unknown): ImportResult {
     throw new ImportError('the "writer" object is missing: expected {"type":"ICEBERG","writer":{…}}');
   if (root.type !== undefined && root.type !== 'ICEBERG')
     throw new ImportError(`"type" is "${String(root.type)}", but floe handles only ICEBERG destinations`);
-  const w = writer as Record<string, unknown>;
+  const notes: string[] = [];
+  const w = aliased(writer as Record<string, unknown>, notes);
   const catalogType = typeof w.catalog_type === 'string' && w.catalog_type ? w.catalog_type : 'glue';
   const flavour = OLAKE_FLAVOURS.find((f) => f === catalogType.toLowerCase());
   if (!flavour)
     throw new ImportError(
       `catalog_type is "${catalogType}", but floe handles only REST catalogs (${OLAKE_FLAVOURS.join(', ')})`,
     );
-  const notes: string[] = [];
   const ignored: { key: string; why: string }[] = [];
   const values = emptyValues(inferAuthType(w, flavour, notes));
   if (typeof w.s3_endpoint === 'string' && w.s3_endpoint !== '') values.storage = 's3-compatible';
@@ -170,9 +180,22 @@ export function fromDestinationJson(input: unknown): ImportResult {
   return { values, ignored, notes };
 }
 
+/** The writer with KEY_ALIASES renamed (unless the real key is there too), each with a note. */
+function aliased(writer: Record<string, unknown>, notes: string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(writer)) {
+    const real = KEY_ALIASES[key];
+    if (real && writer[real] === undefined) {
+      out[real] = value;
+      notes.push(`${key} is not a key OLake reads: read as ${real}, and exported as ${real}`);
+    } else out[key] = value;
+  }
+  return out;
+}
+
 /**
  * The preset of a named flavour; for `rest`, one recognised by its URL when the file already has what
- * that preset needs (so importing never imposes a value the file did not have).
+ * that preset needs and OLake forces for it (so importing never changes what the file means).
  */
 function importedPreset(flavour: OlakeFlavour, values: Values): PresetId {
   if (flavour !== 'rest') return PRESET_OF_FLAVOUR[flavour];
@@ -181,7 +204,6 @@ function importedPreset(flavour: OlakeFlavour, values: Values): PresetId {
   const preset = PRESETS[candidate];
   const warehouse = values.fields.warehouse;
   const fits =
-    preset.flavour === 'rest' &&
     preset.authTypes.includes(values.authType) &&
     typeof warehouse === 'string' &&
     preset.warehouse.rule(warehouse) === null &&

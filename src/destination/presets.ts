@@ -341,7 +341,7 @@ export const PRESET_OF_FLAVOUR: Record<OlakeFlavour, PresetId> = {
   biglake: 'biglake',
 };
 
-/** Recognises a catalog that OLake knows only as `rest` by its URL (Glue, R2, Open Catalog…). */
+/** Recognises a catalog by its URL (Glue, R2, Open Catalog, Unity…): OLake may know it only as `rest`. */
 export function presetFromUrl(url: string): PresetId {
   let host: string;
   try {
@@ -354,6 +354,7 @@ export function presetFromUrl(url: string): PresetId {
   if (host === 'catalog.cloudflarestorage.com') return 'r2';
   if (host === 'biglake.googleapis.com') return 'biglake';
   if (host.endsWith('.snowflakecomputing.com')) return 'open-catalog';
+  if (/\/api\/2\.1\/unity-catalog\/iceberg(-rest)?\/?$/.test(new URL(url).pathname)) return 'unity';
   return 'rest';
 }
 

@@ -10,7 +10,7 @@ const BASE = [
   '--yes',
   '--catalog-url',
   'http://localhost:8181',
-  '--s3-path',
+  '--warehouse',
   's3://warehouse',
   '--region',
   'us-east-1',
@@ -22,14 +22,9 @@ describe('floe setup without a terminal', () => {
   it('exits 2 naming every missing flag', () => {
     const r = runCli(['setup', '--auth-type', 'oauth2'], { env: { FLOE_CONFIG_DIR: tempConfigDir() } });
     expect(r.status).toBe(2);
-    for (const flag of [
-      '--catalog-url VALUE',
-      '--s3-path VALUE',
-      '--region VALUE',
-      '--oauth2-uri VALUE',
-      '--scope VALUE',
-    ])
+    for (const flag of ['--catalog-url VALUE', '--warehouse VALUE', '--region VALUE', '--oauth2-uri VALUE'])
       expect(r.stderr).toContain(flag);
+    expect(r.stderr).not.toContain('--scope');
     expect(r.stderr).toContain('missing REST Credential: pass --credential-stdin or FLOE_CREDENTIAL');
     expect(r.stderr).toContain('no terminal to prompt on');
   });
@@ -121,7 +116,7 @@ describe('floe import', () => {
       env: { FLOE_CONFIG_DIR: dir },
     });
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/ignored iceberg_db: dropped from OLake’s spec/);
+    expect(r.stderr).not.toMatch(/ignored iceberg_db/);
     expect(r.stderr).toMatch(/ignored normalization: a per-stream setting/);
     const exported = runCli(['export', '--profile', 'old'], {
       env: { FLOE_CONFIG_DIR: dir, FLOE_CREDENTIAL: 'id:from-env' },
@@ -133,7 +128,35 @@ describe('floe import', () => {
       credential: 'id:from-env',
       s3_endpoint: 'http://host.docker.internal:9000',
     });
-    expect(writer.iceberg_db).toBeUndefined();
+    expect(writer.iceberg_db).toBe('olake_db');
+  });
+
+  it('imports OLake’s documented Polaris file and exports it as catalog_type polaris', () => {
+    const dir = tempConfigDir();
+    const file = join(dir, 'polaris.json');
+    const doc = readFileSync(new URL('../fixtures/olake-docs/polaris-oauth2.json', import.meta.url), 'utf8');
+    writeFileSync(
+      file,
+      doc
+        .replaceAll('<REST_ENDPOINT>', 'polaris.example.com')
+        .replace('<POLARIS_CATALOG_NAME>', 'olake_catalog')
+        .replace('<client_id>:<client_secret>', 'olake-client:sentinel-polaris-secret')
+        .replace('<SCOPE>', 'PRINCIPAL_ROLE:ALL')
+        .replace('<S3_REGION>', 'ap-south-1'),
+    );
+    const r = runCli(['import', file, '--profile', 'polaris', '--insecure-storage'], {
+      env: { FLOE_CONFIG_DIR: dir },
+    });
+    expect(r.status, r.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'config.json'), 'utf8')).toContain('"preset": "polaris"');
+    const exported = runCli(['export', '--profile', 'polaris'], { env: { FLOE_CONFIG_DIR: dir } });
+    expect(exported.status, exported.stderr).toBe(0);
+    expect(JSON.parse(exported.stdout).writer).toMatchObject({
+      catalog_type: 'polaris',
+      iceberg_s3_path: 'olake_catalog',
+      credential: 'olake-client:sentinel-polaris-secret',
+      scope: 'PRINCIPAL_ROLE:ALL',
+    });
   });
 
   it('export names the missing secret and its variable', () => {

@@ -48,7 +48,7 @@ describe('export by target OLake version', () => {
     for (const [version, type] of [
       ['0.9.1', 's3tables'],
       ['0.8.2', 'rest'],
-    ])
+    ] as const)
       expect(exported(profile('s3tables', version, S3TABLES))).toMatchObject({
         catalog_type: type,
         rest_auth_type: 'sigv4',

@@ -1,5 +1,6 @@
 // The emulator's answers validated against the Iceberg REST catalog OpenAPI spec's schemas.
 import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
@@ -12,9 +13,17 @@ import {
 } from '../../src/sandbox/catalog/index.js';
 import { itWithService } from '../support/services.js';
 
-const SPEC = fileURLToPath(
-  new URL('../../../shared/spec/iceberg-rest-catalog-open-api.yaml', import.meta.url),
-);
+/** shared/spec/ beside the checkout (../shared), found from any worktree depth below it. */
+function findSpec(): string {
+  const relative = join('shared', 'spec', 'iceberg-rest-catalog-open-api.yaml');
+  const root = fileURLToPath(new URL('../..', import.meta.url));
+  for (let dir = dirname(root); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, relative))) return join(dir, relative);
+    if (dirname(dir) === dir) return join(dirname(root), relative);
+  }
+}
+
+const SPEC = findSpec();
 const specStatus = existsSync(SPEC) ? 'ready' : `the spec is missing at ${SPEC}`;
 const it = itWithService(specStatus, 'the Iceberg REST OpenAPI spec');
 

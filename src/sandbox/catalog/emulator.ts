@@ -570,6 +570,18 @@ export async function startCatalogEmulator(options: CatalogEmulatorOptions = {})
     );
   }
 
+  /** What answers `{basePath}/v1/oauth/tokens`; `absent`: it is no route, so it authenticates first. */
+  const legacyTokenRoute =
+    model?.legacyToken === 'not-implemented'
+      ? 'nessie'
+      : model?.legacyToken === 'absent'
+        ? 'absent'
+        : options.legacyTokenEndpoint === false
+          ? 'unserved'
+          : model
+            ? 'polaris'
+            : 'idp';
+
   function flavourContext(req: IncomingMessage): FlavourContext {
     const forwardedHost = req.headers['x-forwarded-host'];
     const proto = req.headers['x-forwarded-proto'] ?? (options.tls ? 'https' : 'http');
@@ -643,7 +655,7 @@ export async function startCatalogEmulator(options: CatalogEmulatorOptions = {})
     const consumed = prefixSegments.length;
     if (!prefixSegments.every((part, i) => segments[i] === part) || !isRouteHead(segments[consumed]))
       return null;
-    return { consumed, warehouse: '' };
+    return { consumed };
   }
 
   function unsupported(res: ServerResponse, method: string, path: string) {
@@ -671,22 +683,10 @@ export async function startCatalogEmulator(options: CatalogEmulatorOptions = {})
     }
     const path = segments.join('/');
     if (options.sts && method === 'POST' && path === '/') return stsEndpoint(res, body, req);
-    const legacyPath = `${basePath}/v1/oauth/tokens`;
-    const legacy =
-      path !== legacyPath
-        ? 'none'
-        : model?.legacyToken === 'not-implemented'
-          ? 'nessie'
-          : model && model.legacyToken !== 'polaris'
-            ? 'none'
-            : options.legacyTokenEndpoint === false
-              ? 'unserved'
-              : model
-                ? 'polaris'
-                : 'idp';
+    const legacy = path === `${basePath}/v1/oauth/tokens` ? legacyTokenRoute : 'absent';
     const isIdp = options.tokenPath !== undefined && path === options.tokenPath;
     const route: FaultRoute =
-      isIdp || legacy !== 'none' ? 'token' : path === `${basePath}/v1/config` ? 'config' : 'namespaces';
+      isIdp || legacy !== 'absent' ? 'token' : path === `${basePath}/v1/config` ? 'config' : 'namespaces';
     const faultKey: FaultRoute = faults.has(route) ? route : 'any';
     const fault = faults.get(faultKey);
     if (fault?.kind === 'slow') {
@@ -716,7 +716,6 @@ export async function startCatalogEmulator(options: CatalogEmulatorOptions = {})
       res.writeHead(405, { allow: 'GET' });
       return void res.end();
     }
-    if (v1.length === 2 && v1[0] === 'oauth' && v1[1] === 'tokens') return unsupported(res, method, path);
     const match = matchPrefix(req, v1);
     if (match === null) return icebergError(res, 404, 'NotFoundException', `No route for ${method} ${path}`);
     if ('error' in match) return flavourError(res, match.error);

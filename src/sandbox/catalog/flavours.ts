@@ -37,8 +37,8 @@ export interface FlavourContext {
   callerAccount: string;
 }
 
-/** Where a request's path prefix points: a known warehouse, an error, or nothing this flavour serves. */
-export type PrefixMatch = { consumed: number; warehouse: string } | { error: FlavourError } | null;
+/** A request's path prefix: how many segments it takes, the server's error, or nothing this flavour serves. */
+export type PrefixMatch = { consumed: number } | { error: FlavourError } | null;
 
 export interface FlavourModel {
   /** GET /v1/config?warehouse=… (warehouse null when the parameter is absent). */
@@ -113,7 +113,7 @@ export const FLAVOURS: Record<Exclude<CatalogFlavour, 'rest'>, FlavourModel> = {
       if (name === undefined || !isRouteHead(segments[1])) return null;
       if (!ctx.warehouses.includes(name))
         return { error: notFound('NotFoundException', `Unable to find warehouse ${name}`) };
-      return { consumed: 1, warehouse: name };
+      return { consumed: 1 };
     },
     legacyToken: 'polaris',
   },
@@ -141,7 +141,7 @@ export const FLAVOURS: Record<Exclude<CatalogFlavour, 'rest'>, FlavourModel> = {
       const name = ctx.warehouses.find((w) => lakekeeperWarehouseId(w) === id);
       if (name === undefined)
         return { error: notFound('NoSuchWarehouseException', `Warehouse ${id} not found`) };
-      return { consumed: 1, warehouse: name };
+      return { consumed: 1 };
     },
     legacyToken: 'absent',
   },
@@ -190,7 +190,7 @@ export const FLAVOURS: Record<Exclude<CatalogFlavour, 'rest'>, FlavourModel> = {
         return {
           error: { status: 500, type: 'IllegalStateException', message: `Warehouse '${given}' is not known` },
         };
-      return { consumed: 1, warehouse: resolved };
+      return { consumed: 1 };
     },
     legacyToken: 'not-implemented',
   },
@@ -208,7 +208,7 @@ export const FLAVOURS: Record<Exclude<CatalogFlavour, 'rest'>, FlavourModel> = {
       if (segments[0] !== 'catalogs' || segments[1] === undefined || !isRouteHead(segments[2])) return null;
       if (!ctx.warehouses.includes(segments[1]))
         return { error: notFound('NotFoundException', `Catalog not found: ${segments[1]}`) };
-      return { consumed: 2, warehouse: segments[1] };
+      return { consumed: 2 };
     },
     legacyToken: 'absent',
   },
@@ -226,7 +226,7 @@ export const FLAVOURS: Record<Exclude<CatalogFlavour, 'rest'>, FlavourModel> = {
       if (segments[0] !== 'catalogs' || segments[1] === undefined || !isRouteHead(segments[2])) return null;
       if (!ctx.warehouses.includes(segments[1]))
         return { error: notFound('NoSuchCatalogException', `Catalog not found: ${segments[1]}`) };
-      return { consumed: 2, warehouse: segments[1] };
+      return { consumed: 2 };
     },
     legacyToken: 'absent',
   },
@@ -246,7 +246,7 @@ export const FLAVOURS: Record<Exclude<CatalogFlavour, 'rest'>, FlavourModel> = {
       if (arn === undefined || !isRouteHead(segments[1])) return null;
       if (!ctx.warehouses.includes(arn))
         return { error: notFound('NoSuchWarehouseException', `Table bucket not found: ${arn}`) };
-      return { consumed: 1, warehouse: arn };
+      return { consumed: 1 };
     },
     legacyToken: 'absent',
   },

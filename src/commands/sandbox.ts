@@ -39,8 +39,8 @@ S3RVER, and any secret key works.
 
 Flags:
   --catalog FLAVOUR
-             the server the catalog behaves like: ${CATALOG_FLAVOURS.join(', ')}
-             (default ${DEFAULT_FLAVOUR})
+             the server the catalog behaves like (default ${DEFAULT_FLAVOUR}):
+             ${CATALOG_FLAVOURS.join(', ')}
   --open     also create (or update) the profile "sandbox" and log in to the OLake UI, then open the
              home screen; leaving the home screen stops the sandbox (needs a terminal). Secrets and
              the session go to the OS keychain, else only into this process's FLOE_* variables.
@@ -175,7 +175,8 @@ function catalogLines(sandbox: Sandbox): string[] {
     `REST catalog   ${catalog.url}`,
     `  behaves like ${facts.title}`,
     `  warehouse    ${facts.warehouse} (data location ${facts.dataLocation})`,
-    `  config       ${facts.prefix}; namespaces default, olake, olake.staging`,
+    `  config       ${facts.prefix}`,
+    '  namespaces   default, olake, olake.staging',
   ];
   if (facts.auth === 'oauth2')
     lines.push(

@@ -74,6 +74,10 @@ describe('polaris', () => {
       const answer = await send('POST', emu.tokenUrl, { form });
       expect([answer.status, errorOf(answer).type], JSON.stringify(form)).toEqual([status, error]);
     }
+    const exchange = await send('POST', emu.tokenUrl, {
+      form: { ...right, grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange' },
+    });
+    expect(exchange.status, 'a token-exchange request with client secrets is a new token').toBe(200);
     const wrong = await send('POST', emu.tokenUrl, { form: { ...right, client_secret: 'wrong' } });
     expect(wrong.body).toEqual({
       error: 'unauthorized_client',

@@ -522,7 +522,6 @@ export async function startCatalogEmulator(options: CatalogEmulatorOptions = {})
     if (secret === undefined) return polarisError(res, 'invalid_request');
     // polaris TokenRequestValidator.validateForClientCredentialsFlow.
     if (!id || !secret) return polarisError(res, 'invalid_client');
-    if (grant !== 'client_credentials') return polarisError(res, 'invalid_grant');
     const scope = form.get('scope') ?? '';
     if (!scope) return polarisError(res, 'invalid_scope');
     const scopes = scope.split(' ');

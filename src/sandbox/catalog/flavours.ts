@@ -107,7 +107,8 @@ export const FLAVOURS: Record<Exclude<CatalogFlavour, 'rest'>, FlavourModel> = {
         overrides: { prefix: warehouse, 'namespace-separator': '%1F' },
       };
     },
-    // polaris CatalogPrefixParser: the prefix is the catalog name; an unknown one does not resolve.
+    // polaris CatalogPrefixParser: the prefix is the catalog name; an unknown one does not resolve
+    // (answered as the config route answers it; the namespace route's own text is not pinned here).
     matchPrefix(segments, ctx) {
       const name = segments[0];
       if (name === undefined || !isRouteHead(segments[1])) return null;

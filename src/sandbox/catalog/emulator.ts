@@ -569,7 +569,11 @@ export async function startCatalogEmulator(options: CatalogEmulatorOptions = {})
     );
   }
 
-  /** What answers `{basePath}/v1/oauth/tokens`; `absent`: it is no route, so it authenticates first. */
+  /**
+   * What answers `{basePath}/v1/oauth/tokens`. `absent`: no route in this server, so it authenticates
+   * first, like any unknown path. `unserved`: a token route switched off (legacyTokenEndpoint false)
+   * stays outside the authenticated API, like the spec's getToken (no required security): 404.
+   */
   const legacyTokenRoute =
     model?.legacyToken === 'not-implemented'
       ? 'nessie'

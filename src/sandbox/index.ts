@@ -43,7 +43,6 @@ export const SANDBOX = {
   bucket: 'warehouse',
   s3Path: 's3://warehouse',
   region: 'us-east-1',
-  basePath: '/api/catalog',
   namespaces: [['default'], ['olake'], ['olake', 'staging']],
   oauth: { clientId: 'floe-sandbox', clientSecret: 'sandbox-client-secret', scope: 'catalog' },
   token: 'sandbox-bearer-token',

@@ -9,23 +9,38 @@ import type { Values } from '../destination/fields.js';
 import { ManagementClient } from '../management/client.js';
 import type { SessionStorage } from '../management/session.js';
 import { originOf, saveJar } from '../management/session.js';
-import { DEFAULT_JOBS, SANDBOX, type Sandbox, startSandbox } from '../sandbox/index.js';
+import {
+  CATALOG_FLAVOURS,
+  type CatalogFlavour,
+  DEFAULT_JOBS,
+  SANDBOX,
+  type Sandbox,
+  startSandbox,
+} from '../sandbox/index.js';
 import { accounts, KeychainUnavailableError } from '../secrets/store.js';
 
 export const PROFILE = 'sandbox';
+/** The catalog flavour `floe sandbox` serves unless --catalog says otherwise: the most common real server. */
+export const DEFAULT_FLAVOUR: CatalogFlavour = 'polaris';
 
-export const HELP = `Usage: floe sandbox [--open] [--jobs N]
+export const HELP = `Usage: floe sandbox [--catalog FLAVOUR] [--open] [--jobs N]
 
 Starts, on 127.0.0.1, an Iceberg REST-catalog emulator (port 8181), an S3-compatible object store
 (s3rver, on a free port) and an OLake UI emulator (port 8000), then prints their addresses and
 credentials: sandbox credentials, not secrets. A busy port is replaced by the next free one, and the
 banner says so. Objects and the key file live in a temporary directory.
 
-The catalog accepts OAuth2 client credentials, a bearer token and SigV4 signatures made with the
-object store's keys, and a Google service-account key file it writes, so every auth type can be
-tried. s3rver does not verify signatures: its access key is S3RVER, and any secret key works.
+The catalog behaves like one real server, as strict as it is: Apache Polaris by default (warehouse
+= catalog name, OAuth2 with scope PRINCIPAL_ROLE:ALL). --catalog picks another: lakekeeper, nessie
+(OAuth2 through an identity-provider token URL), unity (bearer token), glue, s3tables (SigV4 with
+the object store's keys), or rest, a generic catalog that takes OAuth2, a bearer token, SigV4 and a
+Google service-account key file it writes. s3rver does not verify signatures: its access key is
+S3RVER, and any secret key works.
 
 Flags:
+  --catalog FLAVOUR
+             the server the catalog behaves like (default ${DEFAULT_FLAVOUR}):
+             ${CATALOG_FLAVOURS.join(', ')}
   --open     also create (or update) the profile "sandbox" and log in to the OLake UI, then open the
              home screen; leaving the home screen stops the sandbox (needs a terminal). Secrets and
              the session go to the OS keychain, else only into this process's FLOE_* variables.
@@ -153,21 +168,42 @@ export async function prepareSession(
 
 const quote = (arg: string) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`);
 
+/** The catalog's lines of the banner: its flavour's warehouse, prefix and credentials. */
+function catalogLines(sandbox: Sandbox): string[] {
+  const { catalog } = sandbox;
+  const { facts } = catalog;
+  const lines = [
+    `REST catalog   ${catalog.url}`,
+    `  behaves like ${facts.title}`,
+    `  warehouse    ${facts.warehouse} (data location ${facts.dataLocation})`,
+    `  config       ${facts.prefix}`,
+    '  namespaces   default, olake, olake.staging',
+  ];
+  if (facts.auth === 'oauth2')
+    lines.push(
+      `  OAuth2       token URI ${catalog.tokenUrl}`,
+      `               credential ${SANDBOX.oauth.clientId}:${SANDBOX.oauth.clientSecret}, scope ${facts.scope}`,
+    );
+  if (catalog.flavour === 'rest' || facts.auth === 'token')
+    lines.push(`  Bearer       token ${SANDBOX.token}`);
+  if (catalog.serviceAccountFile !== undefined)
+    lines.push(`  Google       service-account key file ${catalog.serviceAccountFile}`);
+  if (catalog.flavour === 'rest' || facts.auth === 'sigv4')
+    lines.push(
+      `  SigV4        signing name ${facts.signingName ?? SANDBOX.sigv4.signingName}, signing region ${SANDBOX.region}`,
+      `               with the object store's keys (OLake signs with the storage keys)`,
+    );
+  return lines;
+}
+
 /** The endpoints and credentials. */
 export function banner(sandbox: Sandbox, jobs: number): string {
-  const { catalog, s3, olake } = sandbox;
+  const { s3, olake } = sandbox;
   const lines = [
     'floe sandbox: local services on 127.0.0.1 (sandbox credentials, not secrets)',
     ...sandbox.notices.map((notice) => `! ${notice}`),
     '',
-    `REST catalog   ${catalog.url}`,
-    `  warehouse    ${SANDBOX.s3Path} (prefix "${SANDBOX.bucket}"; namespaces default, olake, olake.staging)`,
-    `  OAuth2       token URI ${catalog.tokenUrl}`,
-    `               credential ${SANDBOX.oauth.clientId}:${SANDBOX.oauth.clientSecret}, scope ${SANDBOX.oauth.scope}`,
-    `  Bearer       token ${SANDBOX.token}`,
-    `  Google       service-account key file ${catalog.serviceAccountFile}`,
-    `  SigV4        signing name ${SANDBOX.sigv4.signingName}, signing region ${SANDBOX.sigv4.region}`,
-    `               with the object store's keys (OLake signs with the storage keys)`,
+    ...catalogLines(sandbox),
     `Object store   ${s3.url} (s3rver, path style; bucket "${s3.bucket}", region ${SANDBOX.region})`,
     `  keys         access key ${s3.accessKey}, secret key ${s3.secretKey}`,
     '               s3rver does not verify signatures: any secret key works with that access key',
@@ -194,6 +230,17 @@ export function usageLines(sandbox: Sandbox): string {
   ].join('\n');
 }
 
+function flavourOf(raw: string | undefined): CatalogFlavour {
+  if (raw === undefined) return DEFAULT_FLAVOUR;
+  const flavour = CATALOG_FLAVOURS.find((f) => f === raw);
+  if (flavour === undefined)
+    throw new UsageError(
+      [`--catalog must be one of ${CATALOG_FLAVOURS.join(', ')}, not "${raw}" (e.g. --catalog polaris)`],
+      'sandbox',
+    );
+  return flavour;
+}
+
 function jobCount(raw: string | undefined): number {
   if (raw === undefined) return DEFAULT_JOBS;
   if (!/^\d{1,6}$/.test(raw))
@@ -205,6 +252,7 @@ export async function run(argv: string[]): Promise<number> {
   const { values: flags } = parseCommandArgs('sandbox', argv, {
     open: { type: 'boolean' },
     jobs: { type: 'string' },
+    catalog: { type: 'string' },
     help: { type: 'boolean' },
   });
   if (flags.help) {
@@ -212,6 +260,7 @@ export async function run(argv: string[]): Promise<number> {
     return EXIT.OK;
   }
   const jobs = jobCount(flags.jobs);
+  const catalog = flavourOf(flags.catalog);
   if (flags.open && !canPrompt())
     throw new UsageError(
       [
@@ -220,7 +269,7 @@ export async function run(argv: string[]): Promise<number> {
       'sandbox',
     );
 
-  const sandbox = await startSandbox({ jobs });
+  const sandbox = await startSandbox({ jobs, catalog });
   // SIGINT/SIGTERM end the process from src/cli/main.ts (exit 130/143); the sandbox's exit hook then
   // removes its data, and this one says so.
   const goodbye = () => process.stderr.write('\nSandbox stopped; its temporary data was removed.\n');

@@ -2,11 +2,13 @@
 // OLake UI emulator on loopback, with fixed, printable credentials. Used by the command, the tests,
 // the benchmarks and the screenshots. No React here.
 //
-// The catalog emulator checks one auth mode per server, so the catalog address is a small front that
+// The catalog runs in one flavour (SANDBOX_CATALOGS): a real server's behaviour (Polaris, Lakekeeper,
+// Nessie, Unity, Glue, S3 Tables) or `rest`, the generic fixture that takes every auth type. In `rest`
+// the catalog emulator checks one auth mode per server, so the catalog address is a small front that
 // sends SigV4-signed requests (Authorization: AWS4-HMAC-SHA256 …) to a SigV4 emulator and everything
-// else to a bearer/OAuth2 one. Headers pass through unchanged, so signatures over Host still verify.
-// The bearer emulator also takes Google's jwt-bearer grant, for a service-account key file written
-// into the sandbox's temporary directory.
+// else to a bearer/OAuth2 one; there the bearer emulator also takes Google's jwt-bearer grant, for a
+// service-account key file written into the sandbox's temporary directory. Other flavours run one
+// emulator behind the front. Headers pass through unchanged, so signatures over Host still verify.
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import {
@@ -19,7 +21,13 @@ import {
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type CatalogEmulator, startCatalogEmulator } from './catalog/index.js';
+import {
+  type CatalogEmulator,
+  type CatalogEmulatorOptions,
+  type CatalogFlavour,
+  lakekeeperWarehouseId,
+  startCatalogEmulator,
+} from './catalog/index.js';
 import { type OlakeUiEmulator, seedJobs, startOlakeUiEmulator } from './olake-ui/index.js';
 import { S3RVER_ACCESS_KEY, S3RVER_SECRET_KEY, type S3Server, startS3Server } from './s3.js';
 
@@ -35,7 +43,6 @@ export const SANDBOX = {
   bucket: 'warehouse',
   s3Path: 's3://warehouse',
   region: 'us-east-1',
-  basePath: '/api/catalog',
   namespaces: [['default'], ['olake'], ['olake', 'staging']],
   oauth: { clientId: 'floe-sandbox', clientSecret: 'sandbox-client-secret', scope: 'catalog' },
   token: 'sandbox-bearer-token',
@@ -48,6 +55,107 @@ export const SANDBOX = {
   },
 } as const;
 
+export { CATALOG_FLAVOURS, type CatalogFlavour } from './catalog/index.js';
+
+/** What a profile needs to reach the sandbox's catalog in one flavour. */
+export interface SandboxCatalogFacts {
+  /** The real server the flavour models. */
+  title: string;
+  /** The REST API's base path on the catalog port (the catalog URL is origin + basePath). */
+  basePath: string;
+  /** The `warehouse` the client sends (OLake's iceberg_s3_path). */
+  warehouse: string;
+  /** Where the data goes: s3rver's bucket; Polaris and Nessie also report it in their config. */
+  dataLocation: string;
+  /** The auth type a profile uses. */
+  auth: 'oauth2' | 'token' | 'sigv4';
+  /** oauth2: the token endpoint's path on the catalog's origin. */
+  tokenPath?: string;
+  /** oauth2: the scope to request. */
+  scope?: string;
+  /** sigv4: the signing name (the region is SANDBOX.region; the keys are s3rver's). */
+  signingName?: string;
+  /** Where /v1/config puts the prefix, as the server sends it (for the banner). */
+  prefix: string;
+}
+
+const DATA_LOCATION = 's3://warehouse';
+const S3TABLES_ARN = 'arn:aws:s3tables:us-east-1:123456789012:bucket/warehouse';
+
+/**
+ * Each flavour's connection facts, keyed by flavour. OAuth2 flavours take the client
+ * SANDBOX.oauth.clientId / clientSecret; `unity` takes the bearer token SANDBOX.token; SigV4 flavours
+ * take s3rver's keys. Catalog references: shared/reference/catalogs.md §1.1.
+ */
+export const SANDBOX_CATALOGS: Record<CatalogFlavour, SandboxCatalogFacts> = {
+  rest: {
+    title: 'generic REST catalog (every auth type)',
+    basePath: '/api/catalog',
+    warehouse: DATA_LOCATION,
+    dataLocation: DATA_LOCATION,
+    auth: 'oauth2',
+    tokenPath: '/token',
+    scope: 'catalog',
+    prefix: 'overrides.prefix "warehouse"',
+  },
+  polaris: {
+    title: 'Apache Polaris',
+    basePath: '/api/catalog',
+    warehouse: 'olake_catalog',
+    dataLocation: DATA_LOCATION,
+    auth: 'oauth2',
+    tokenPath: '/api/catalog/v1/oauth/tokens',
+    scope: 'PRINCIPAL_ROLE:ALL',
+    prefix: 'overrides.prefix "olake_catalog"',
+  },
+  lakekeeper: {
+    title: 'Lakekeeper (tokens from a Keycloak-style identity provider)',
+    basePath: '/catalog',
+    warehouse: 'demo',
+    dataLocation: DATA_LOCATION,
+    auth: 'oauth2',
+    tokenPath: '/realms/iceberg/protocol/openid-connect/token',
+    scope: 'lakekeeper',
+    prefix: `defaults.prefix "${lakekeeperWarehouseId('demo')}", overrides.uri`,
+  },
+  nessie: {
+    title: 'Project Nessie (tokens from a Keycloak-style identity provider)',
+    basePath: '/iceberg',
+    warehouse: DATA_LOCATION,
+    dataLocation: DATA_LOCATION,
+    auth: 'oauth2',
+    tokenPath: '/realms/nessie/protocol/openid-connect/token',
+    scope: 'catalog',
+    prefix: `defaults.prefix "${encodeURIComponent(`main|${DATA_LOCATION}`)}", overrides.uri`,
+  },
+  unity: {
+    title: 'Unity Catalog',
+    basePath: '/api/2.1/unity-catalog/iceberg',
+    warehouse: 'unity',
+    dataLocation: DATA_LOCATION,
+    auth: 'token',
+    prefix: 'overrides.prefix "catalogs/unity"',
+  },
+  glue: {
+    title: 'AWS Glue Iceberg REST',
+    basePath: '/iceberg',
+    warehouse: '123456789012',
+    dataLocation: DATA_LOCATION,
+    auth: 'sigv4',
+    signingName: 'glue',
+    prefix: 'overrides.prefix "catalogs/123456789012"',
+  },
+  s3tables: {
+    title: 'Amazon S3 Tables',
+    basePath: '/iceberg',
+    warehouse: S3TABLES_ARN,
+    dataLocation: DATA_LOCATION,
+    auth: 'sigv4',
+    signingName: 's3tables',
+    prefix: `defaults.prefix "${encodeURIComponent(S3TABLES_ARN)}"`,
+  },
+};
+
 export interface SandboxPorts {
   /** Preferred ports; when busy, the next ones are tried, then any free port. 0: any free port. */
   catalog?: number;
@@ -59,20 +167,31 @@ export interface SandboxOptions {
   ports?: SandboxPorts;
   /** Seeded OLake UI jobs; default 50. */
   jobs?: number;
+  /** The catalog's flavour; default `rest` (`floe sandbox` itself defaults to `polaris`). */
+  catalog?: CatalogFlavour;
 }
 
 export interface SandboxCatalog {
+  flavour: CatalogFlavour;
+  /** The flavour's connection facts (SANDBOX_CATALOGS). */
+  facts: SandboxCatalogFacts;
   /** The REST catalog URL (with its base path). */
   url: string;
   port: number;
-  /** The OAuth2 token endpoint. */
+  /**
+   * The OAuth2 token endpoint of the flavour (facts.tokenPath); for token and SigV4 flavours the
+   * spec's default `<url>/v1/oauth/tokens`, which those servers do not serve.
+   */
   tokenUrl: string;
   /**
-   * A Google service-account key file (JSON, mode 0600) the catalog accepts for the Google auth type;
-   * its token_uri is the bearer emulator's own token endpoint, the audience it checks.
+   * `rest` only: a Google service-account key file (JSON, mode 0600) the catalog accepts for the
+   * Google auth type; its token_uri is the bearer emulator's own token endpoint, the audience it checks.
    */
-  serviceAccountFile: string;
-  /** The bearer/OAuth2 and SigV4 emulators behind the front (for tests: recorded requests, faults). */
+  serviceAccountFile?: string;
+  /**
+   * The emulators behind the front that answer unsigned and SigV4-signed requests (for tests:
+   * recorded requests, faults). Outside `rest` both are the flavour's one emulator.
+   */
   bearer: CatalogEmulator;
   sigv4: CatalogEmulator;
 }
@@ -188,56 +307,88 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     );
     stops.push(() => s3.close());
 
+    const flavour = options.catalog ?? 'rest';
+    const facts = SANDBOX_CATALOGS[flavour];
     const common = {
       host: HOST,
-      basePath: SANDBOX.basePath,
-      warehouses: [SANDBOX.s3Path],
-      prefix: SANDBOX.bucket,
+      basePath: facts.basePath,
       namespaces: SANDBOX.namespaces.map((ns) => [...ns]),
     };
-    const google = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const bearer = await startCatalogEmulator({
-      ...common,
-      auth: 'bearer',
-      tokens: [SANDBOX.token],
-      clients: [
-        { id: SANDBOX.oauth.clientId, secret: SANDBOX.oauth.clientSecret, scopes: [SANDBOX.oauth.scope] },
-      ],
-      tokenPath: '/token',
-      serviceAccounts: [
-        {
-          clientEmail: SANDBOX.google.clientEmail,
-          publicKey: google.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-        },
-      ],
-    });
-    stops.push(() => bearer.close());
-    const serviceAccountFile = join(directory, 'gcp-service-account.json');
-    writeFileSync(
-      serviceAccountFile,
-      JSON.stringify(
-        {
-          type: 'service_account',
-          project_id: SANDBOX.google.projectId,
-          client_email: SANDBOX.google.clientEmail,
-          private_key: google.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-          token_uri: bearer.tokenUrl,
-        },
-        null,
-        2,
-      ),
-      { mode: 0o600 },
-    );
-    const sigv4 = await startCatalogEmulator({
-      ...common,
+    const oauthClient = {
+      id: SANDBOX.oauth.clientId,
+      secret: SANDBOX.oauth.clientSecret,
+      scopes: facts.scope ? [facts.scope] : [],
+    };
+    const sigv4Options: CatalogEmulatorOptions = {
       auth: 'sigv4',
       sigv4: {
-        service: SANDBOX.sigv4.signingName,
-        region: SANDBOX.sigv4.region,
-        keys: [{ accessKeyId: S3RVER_ACCESS_KEY, secretAccessKey: S3RVER_SECRET_KEY }],
+        service: facts.signingName ?? SANDBOX.sigv4.signingName,
+        region: SANDBOX.region,
+        keys: [
+          {
+            accessKeyId: S3RVER_ACCESS_KEY,
+            secretAccessKey: S3RVER_SECRET_KEY,
+            arn: 'arn:aws:iam::123456789012:user/olake',
+          },
+        ],
       },
-    });
-    stops.push(() => sigv4.close());
+    };
+    let bearer: CatalogEmulator;
+    let sigv4: CatalogEmulator;
+    let serviceAccountFile: string | undefined;
+    if (flavour === 'rest') {
+      const rest = { ...common, warehouses: [SANDBOX.s3Path], prefix: SANDBOX.bucket };
+      const google = generateKeyPairSync('rsa', { modulusLength: 2048 });
+      bearer = await startCatalogEmulator({
+        ...rest,
+        auth: 'bearer',
+        tokens: [SANDBOX.token],
+        clients: [oauthClient],
+        tokenPath: facts.tokenPath,
+        serviceAccounts: [
+          {
+            clientEmail: SANDBOX.google.clientEmail,
+            publicKey: google.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+          },
+        ],
+      });
+      stops.push(() => bearer.close());
+      serviceAccountFile = join(directory, 'gcp-service-account.json');
+      writeFileSync(
+        serviceAccountFile,
+        JSON.stringify(
+          {
+            type: 'service_account',
+            project_id: SANDBOX.google.projectId,
+            client_email: SANDBOX.google.clientEmail,
+            private_key: google.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+            token_uri: bearer.tokenUrl,
+          },
+          null,
+          2,
+        ),
+        { mode: 0o600 },
+      );
+      sigv4 = await startCatalogEmulator({ ...rest, ...sigv4Options });
+      stops.push(() => sigv4.close());
+    } else {
+      const flavoured: CatalogEmulatorOptions = {
+        ...common,
+        flavour,
+        warehouses: [facts.warehouse],
+        dataLocation: facts.dataLocation,
+      };
+      const emulator = await startCatalogEmulator(
+        facts.auth === 'sigv4'
+          ? { ...flavoured, ...sigv4Options }
+          : facts.auth === 'token'
+            ? { ...flavoured, auth: 'bearer', tokens: [SANDBOX.token] }
+            : { ...flavoured, auth: 'bearer', clients: [oauthClient], tokenPath: facts.tokenPath },
+      );
+      stops.push(() => emulator.close());
+      bearer = emulator;
+      sigv4 = emulator;
+    }
     const front = await onFreePort(
       'catalog',
       ports.catalog,
@@ -261,14 +412,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     );
     stops.push(() => emulator.close());
 
-    const catalogUrl = `http://${HOST}:${front.port}${SANDBOX.basePath}`;
+    const origin = `http://${HOST}:${front.port}`;
+    const catalogUrl = `${origin}${facts.basePath}`;
     return {
       directory,
       catalog: {
+        flavour,
+        facts,
         url: catalogUrl,
         port: front.port,
-        tokenUrl: `${catalogUrl}/v1/oauth/tokens`,
-        serviceAccountFile,
+        tokenUrl: facts.tokenPath ? `${origin}${facts.tokenPath}` : `${catalogUrl}/v1/oauth/tokens`,
+        ...(serviceAccountFile === undefined ? {} : { serviceAccountFile }),
         bearer,
         sigv4,
       },

@@ -264,6 +264,8 @@ beforeAll(async () => {
       { id: CLIENT_ID, secret: CLIENT_SECRET },
       { id: WIZARD_CLIENT_ID, secret: WIZARD_CLIENT_SECRET },
     ],
+    // Google's jwt-bearer grant is an identity provider's, never an Iceberg /v1/oauth/tokens one.
+    tokenPath: '/token',
     serviceAccounts: [
       {
         clientEmail: GOOGLE_EMAIL,

@@ -1,5 +1,6 @@
-// The built `floe sandbox` (npm run build) as a user runs it: the banner, busy default ports announced,
-// SIGINT stopping everything and removing the data (exit 130), and --open refused without a terminal.
+// The built `floe sandbox` (npm run build) as a user runs it: the banner (the Polaris flavour by
+// default), busy default ports announced, SIGINT stopping everything and removing the data (exit 130),
+// --open refused without a terminal, and a --catalog that names no flavour refused.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
@@ -83,6 +84,10 @@ describe('floe sandbox', () => {
       expect(catalog, out).not.toBeNull();
       expect(olake, out).not.toBeNull();
       expect(out).toContain(`REST catalog   http://127.0.0.1:${catalog?.[1]}/api/catalog`);
+      expect(out).toContain('behaves like Apache Polaris');
+      expect(out).toContain('warehouse    olake_catalog (data location s3://warehouse)');
+      expect(out).toContain(`token URI http://127.0.0.1:${catalog?.[1]}/api/catalog/v1/oauth/tokens`);
+      expect(out).toContain('scope PRINCIPAL_ROLE:ALL');
       expect(out).toContain(`OLake UI       http://127.0.0.1:${olake?.[1]}`);
       expect(out).toContain(`credential ${SANDBOX.oauth.clientId}:${SANDBOX.oauth.clientSecret}`);
       expect(out).toContain('s3rver does not verify signatures');
@@ -111,6 +116,15 @@ describe('floe sandbox', () => {
     const run = await floe(['sandbox', '--open'], { configDir: tempConfigDir() });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('--open needs a terminal');
+    expect(run.stdout).toBe('');
+  });
+
+  it('--catalog must name a flavour', async () => {
+    const run = await floe(['sandbox', '--catalog', 'hive'], { configDir: tempConfigDir() });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      '--catalog must be one of rest, polaris, lakekeeper, nessie, unity, glue, s3tables, not "hive"',
+    );
     expect(run.stdout).toBe('');
   });
 

@@ -65,6 +65,8 @@ describe('floe against the sandbox', () => {
   it('the bearer token, SigV4 (with the storage keys) and the Google key file are accepted too', async () => {
     const common = without(setupArgs(sandbox), '--profile', '--auth-type', '--oauth2-uri', '--scope');
     const storageEnv = { FLOE_ACCESS_KEY: sandbox.s3.accessKey, FLOE_SECRET_KEY: sandbox.s3.secretKey };
+    const keyFile = sandbox.catalog.serviceAccountFile;
+    expect(keyFile).toBeTypeOf('string');
     const cases = [
       { name: 'bearer', args: ['--auth-type', 'token'], env: { ...storageEnv, FLOE_TOKEN: SANDBOX.token } },
       {
@@ -74,7 +76,7 @@ describe('floe against the sandbox', () => {
       },
       {
         name: 'google',
-        args: ['--auth-type', 'google', '--gcp-service-account-file', sandbox.catalog.serviceAccountFile],
+        args: ['--auth-type', 'google', '--gcp-service-account-file', String(keyFile)],
         env: storageEnv,
       },
     ];

@@ -2,6 +2,12 @@
 // lookup, an OAuth2 token endpoint (client credentials and Google's jwt-bearer grant), bearer or
 // SigV4 checks on catalog routes, an STS AssumeRole stand-in, and a switch for every fault floe
 // diagnoses. node:http only.
+//
+// Like real servers it authenticates before routing (401, not 404, for an unknown path without
+// credentials) and answers the spec's routes it does not implement with 406
+// UnsupportedOperationException (the status apache/iceberg's RESTCatalogAdapter and polaris
+// IcebergExceptionMapper give UnsupportedOperationException), never 404. A flavour (flavours.ts)
+// models one real server's /v1/config, warehouse, prefix and token endpoint.
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
   createServer as createHttpServer,
@@ -12,6 +18,14 @@ import {
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import {
+  type CatalogFlavour,
+  DEFAULT_WAREHOUSES,
+  FLAVOURS,
+  type FlavourContext,
+  type FlavourError,
+  isRouteHead,
+} from './flavours.js';
+import {
   type AccessKey,
   type AwsRejection,
   type ServiceAccount,
@@ -19,6 +33,7 @@ import {
   verifySigV4,
 } from './verify.js';
 
+export type { CatalogFlavour } from './flavours.js';
 export type { AccessKey, ServiceAccount } from './verify.js';
 
 export interface OAuthClient {
@@ -34,6 +49,19 @@ export interface OAuthClient {
 export type CatalogAuthMode = 'none' | 'bearer' | 'sigv4';
 
 export interface CatalogEmulatorOptions {
+  /**
+   * The real server to model (flavours.ts); default `rest`, the generic fixture driven by `prefix`,
+   * `warehouses`, `defaults` and `overrides`. Other flavours compute the config themselves and
+   * ignore `prefix`; `defaults` and `overrides` are added to theirs.
+   */
+  flavour?: CatalogFlavour;
+  /** The storage location a flavour reports (Polaris default-base-location, Nessie warehouse); default s3://warehouse. */
+  dataLocation?: string;
+  /**
+   * The external base URL (scheme and host, no path) the server puts in overrides.uri, like
+   * LAKEKEEPER__BASE_URI; default: derived from X-Forwarded-* or Host, as lakekeeper request_metadata.rs.
+   */
+  baseUri?: string;
   host?: string;
   /** 0 (default) picks a free port. */
   port?: number;
@@ -47,9 +75,15 @@ export interface CatalogEmulatorOptions {
   clients?: OAuthClient[];
   /** Google service accounts accepted by the jwt-bearer grant. */
   serviceAccounts?: ServiceAccount[];
-  /** An extra token endpoint at this absolute path, like an external identity provider's. */
+  /**
+   * An extra token endpoint at this absolute path, like an external identity provider's (Keycloak
+   * behaviour); the only one that takes Google's jwt-bearer grant.
+   */
   tokenPath?: string;
-  /** Serve the deprecated `{basePath}/v1/oauth/tokens`; default true. */
+  /**
+   * Serve the deprecated `{basePath}/v1/oauth/tokens` (flavours `rest` and `polaris`); default true.
+   * Nessie always answers it 501; Lakekeeper, Unity, Glue and S3 Tables have no such route.
+   */
   legacyTokenEndpoint?: boolean;
   tokenTtlSeconds?: number;
   /** Status for an expired issued token: 401 (default) or 419. */
@@ -57,7 +91,11 @@ export interface CatalogEmulatorOptions {
   sigv4?: { service: string; region: string; keys: AccessKey[] };
   /** Principals (token, client id, service-account email or access key id) that may not read: 403. */
   denied?: string[];
-  /** Known warehouses; when set, any other `?warehouse=` gets 404 NoSuchWarehouseException. */
+  /**
+   * Known warehouses. `rest`: when set, any other `?warehouse=` gets 404 NoSuchWarehouseException.
+   * Flavours: catalog names (Polaris, Unity), warehouse names (Lakekeeper, Nessie), account ids
+   * (Glue), table-bucket ARNs (S3 Tables); default the flavour's one (DEFAULT_WAREHOUSES).
+   */
   warehouses?: string[];
   /** The prefix returned in overrides; null for none. Default `main`. */
   prefix?: string | null;
@@ -107,6 +145,7 @@ export interface RecordedRequest {
 }
 
 export interface CatalogEmulator {
+  flavour: CatalogFlavour;
   /** Base URL including the base path, e.g. http://127.0.0.1:40123/api/catalog. */
   url: string;
   origin: string;
@@ -128,6 +167,17 @@ const DEFAULT_ENDPOINTS = [
 ];
 const MAX_REQUEST_BODY = 64 * 1024;
 const NAMESPACE_SEPARATOR = '\x1f';
+const DEFAULT_ACCOUNT = '123456789012';
+const POLARIS_TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
+/** polaris OAuthError: each error's fixed error_description. */
+const POLARIS_OAUTH_ERRORS = {
+  invalid_request: 'The request is invalid',
+  invalid_client: 'The Client is invalid',
+  invalid_grant: 'The grant is invalid',
+  unauthorized_client: 'The client is not authorized',
+  unsupported_grant_type: 'The grant type is invalid',
+  invalid_scope: 'The scope is invalid',
+} as const;
 
 const LOGIN_PAGE =
   '<!DOCTYPE html><html><head><title>Sign in</title></head><body><form method="post" action="/login"><input name="user"><input name="password" type="password"><button>Sign in</button></form></body></html>';
@@ -156,6 +206,10 @@ function json(
 
 function icebergError(res: ServerResponse, status: number, type: string, message: string): void {
   json(res, status, { error: { message, type, code: status } });
+}
+
+function flavourError(res: ServerResponse, error: FlavourError): void {
+  icebergError(res, error.status, error.type, error.message);
 }
 
 function oauthError(res: ServerResponse, status: number, error: string, description: string): void {
@@ -192,6 +246,14 @@ function flat(headers: IncomingMessage['headers']): Record<string, string> {
 export async function startCatalogEmulator(options: CatalogEmulatorOptions = {}): Promise<CatalogEmulator> {
   const basePath = (options.basePath ?? '').replace(/\/+$/, '');
   const prefix = options.prefix === undefined ? 'main' : options.prefix;
+  // The prefix is inserted into paths as advertised (maybe percent-encoded); routes compare decoded segments.
+  const prefixSegments = prefix ? prefix.split('/').map((part) => decodeURIComponent(part)) : [];
+  const flavour = options.flavour ?? 'rest';
+  const model = flavour === 'rest' ? undefined : FLAVOURS[flavour];
+  const warehouses = options.warehouses ?? (flavour === 'rest' ? [] : [DEFAULT_WAREHOUSES[flavour]]);
+  const dataLocation = options.dataLocation ?? 's3://warehouse';
+  const callerAccount =
+    /^arn:aws:iam::(\d{12}):/.exec(options.sigv4?.keys[0]?.arn ?? '')?.[1] ?? DEFAULT_ACCOUNT;
   const authMode = options.auth ?? 'none';
   const ttl = options.tokenTtlSeconds ?? 3600;
   const tokens = new Map<string, IssuedToken>();
@@ -326,21 +388,64 @@ export async function startCatalogEmulator(options: CatalogEmulatorOptions = {})
     }
   }
 
-  async function tokenEndpoint(req: IncomingMessage, res: ServerResponse, body: Buffer, audience: string) {
+  /** Client id and secret from HTTP Basic and the form body, as sent. */
+  function clientCredentials(req: IncomingMessage, form: URLSearchParams) {
+    const basic = /^Basic\s+(\S+)$/i.exec(req.headers.authorization ?? '');
+    let header: { id: string; secret: string } | undefined;
+    if (basic) {
+      const decoded = Buffer.from(basic[1]!, 'base64').toString('utf8');
+      const i = decoded.indexOf(':');
+      header = {
+        id: decodeURIComponent(i < 0 ? decoded : decoded.slice(0, i)),
+        secret: i < 0 ? '' : decodeURIComponent(decoded.slice(i + 1)),
+      };
+    }
+    return {
+      header,
+      id: form.get('client_id') ?? undefined,
+      secret: form.get('client_secret') ?? undefined,
+    };
+  }
+
+  function isForm(req: IncomingMessage, res: ServerResponse): boolean {
     if (req.method !== 'POST') {
       res.writeHead(405, { allow: 'POST' });
-      return void res.end();
+      res.end();
+      return false;
     }
-    if (!/^application\/x-www-form-urlencoded/i.test(req.headers['content-type'] ?? ''))
-      return oauthError(
-        res,
-        400,
-        'invalid_request',
-        'Content-Type must be application/x-www-form-urlencoded',
-      );
+    if (/^application\/x-www-form-urlencoded/i.test(req.headers['content-type'] ?? '')) return true;
+    oauthError(res, 400, 'invalid_request', 'Content-Type must be application/x-www-form-urlencoded');
+    return false;
+  }
+
+  const tokenAnswer = (res: ServerResponse, principal: string, scope: string[]) =>
+    json(
+      res,
+      200,
+      {
+        access_token: issue(principal),
+        token_type: 'bearer',
+        expires_in: ttl,
+        issued_token_type: 'urn:ietf:params:oauth:token-type:access_token',
+        ...(scope.length ? { scope: scope.join(' ') } : {}),
+      },
+      { 'cache-control': 'no-store' },
+    );
+
+  /**
+   * An identity provider's token endpoint (Keycloak behaviour: a wrong secret is 401 invalid_client,
+   * an absent scope is accepted); on `tokenPath` it also takes Google's jwt-bearer grant.
+   */
+  async function idpTokenEndpoint(
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: Buffer,
+    audience: string | null,
+  ) {
+    if (!isForm(req, res)) return;
     const form = new URLSearchParams(body.toString('utf8'));
     const grant = form.get('grant_type');
-    if (grant === 'urn:ietf:params:oauth:grant-type:jwt-bearer') {
+    if (audience !== null && grant === 'urn:ietf:params:oauth:grant-type:jwt-bearer') {
       const result = verifyJwtAssertion(
         form.get('assertion') ?? '',
         options.serviceAccounts ?? [],
@@ -358,15 +463,12 @@ export async function startCatalogEmulator(options: CatalogEmulatorOptions = {})
         'unsupported_grant_type',
         `grant_type ${grant ?? '(none)'} is not supported`,
       );
-    let id = form.get('client_id') ?? undefined;
-    let secret = form.get('client_secret') ?? undefined;
-    const basic = /^Basic\s+(\S+)$/i.exec(req.headers.authorization ?? '');
-    if (basic) {
-      const decoded = Buffer.from(basic[1]!, 'base64').toString('utf8');
-      const i = decoded.indexOf(':');
-      id = decodeURIComponent(i < 0 ? decoded : decoded.slice(0, i));
-      secret = i < 0 ? '' : decodeURIComponent(decoded.slice(i + 1));
-    }
+    const sent = clientCredentials(req, form);
+    // RFC 6749 §2.3: "The client MUST NOT use more than one authentication method in each request."
+    if (sent.header && (sent.id !== undefined || sent.secret !== undefined))
+      return oauthError(res, 400, 'invalid_request', 'Client credentials were sent in more than one way');
+    const id = sent.header?.id ?? sent.id;
+    const secret = sent.header?.secret ?? sent.secret;
     const client = (options.clients ?? []).find((c) => c.id === id);
     if (!client || client.secret !== secret)
       return oauthError(
@@ -386,18 +488,58 @@ export async function startCatalogEmulator(options: CatalogEmulatorOptions = {})
     const refused = client.scopes ? requested.filter((s) => !client.scopes!.includes(s)) : [];
     if (refused.length)
       return oauthError(res, 400, 'invalid_scope', `Scope not allowed: ${refused.join(' ')}`);
-    return json(
-      res,
-      200,
-      {
-        access_token: issue(client.id),
-        token_type: 'bearer',
-        expires_in: ttl,
-        issued_token_type: 'urn:ietf:params:oauth:token-type:access_token',
-        ...(requested.length ? { scope: requested.join(' ') } : {}),
-      },
-      { 'cache-control': 'no-store' },
-    );
+    return tokenAnswer(res, client.id, requested);
+  }
+
+  /** Polaris's built-in endpoint; its errors carry the OAuthError enum's fixed descriptions. */
+  function polarisError(res: ServerResponse, error: keyof typeof POLARIS_OAUTH_ERRORS) {
+    // polaris OAuthUtils.getResponseFromError: unauthorized_client is 401, everything else 400.
+    json(res, error === 'unauthorized_client' ? 401 : 400, {
+      error,
+      error_description: POLARIS_OAUTH_ERRORS[error],
+    });
+  }
+
+  function polarisTokenEndpoint(req: IncomingMessage, res: ServerResponse, body: Buffer) {
+    if (!isForm(req, res)) return;
+    const form = new URLSearchParams(body.toString('utf8'));
+    const grant = form.get('grant_type');
+    // polaris DefaultOAuth2ApiService.getToken, in its order.
+    if (grant !== 'client_credentials' && grant !== POLARIS_TOKEN_EXCHANGE)
+      return polarisError(res, 'unsupported_grant_type');
+    const authHeader = req.headers.authorization;
+    let id = form.get('client_id') ?? undefined;
+    let secret = form.get('client_secret') ?? undefined;
+    if (authHeader === undefined && secret === undefined) return polarisError(res, 'invalid_client');
+    // Basic credentials count only when the body has no secret.
+    if (authHeader !== undefined && secret === undefined && authHeader.startsWith('Basic ')) {
+      const decoded = Buffer.from(authHeader.slice(6), 'base64').toString('utf8');
+      const i = decoded.indexOf(':');
+      if (i < 0) return polarisError(res, 'invalid_request');
+      id = decoded.slice(0, i);
+      secret = decoded.slice(i + 1);
+    }
+    if (secret === undefined) return polarisError(res, 'invalid_request');
+    // polaris TokenRequestValidator.validateForClientCredentialsFlow.
+    if (!id || !secret) return polarisError(res, 'invalid_client');
+    const scope = form.get('scope') ?? '';
+    if (!scope) return polarisError(res, 'invalid_scope');
+    const scopes = scope.split(' ');
+    if (scopes.some((s) => !s.startsWith('PRINCIPAL_ROLE:') || s.length === 'PRINCIPAL_ROLE:'.length))
+      return polarisError(res, 'invalid_scope');
+    // polaris JWTBroker.generateFromClientSecrets: findPrincipalEntity fails → unauthorized_client.
+    const client = (options.clients ?? []).find((c) => c.id === id);
+    if (!client || client.secret !== secret) return polarisError(res, 'unauthorized_client');
+    return tokenAnswer(res, client.id, []);
+  }
+
+  /** nessie IcebergApiV1GenericResource.getToken: @PermitAll, always 501. */
+  function nessieTokenEndpoint(res: ServerResponse) {
+    json(res, 501, {
+      error: 'NotImplemented',
+      error_description:
+        'Endpoint not implemented: please configure the catalog client with the oauth2-server-uri property.',
+    });
   }
 
   function stsEndpoint(res: ServerResponse, body: Buffer, req: IncomingMessage) {
@@ -427,16 +569,56 @@ export async function startCatalogEmulator(options: CatalogEmulatorOptions = {})
     );
   }
 
-  function config(res: ServerResponse, url: URL) {
+  /**
+   * What answers `{basePath}/v1/oauth/tokens`. `absent`: no route in this server, so it authenticates
+   * first, like any unknown path. `unserved`: a token route switched off (legacyTokenEndpoint false)
+   * stays outside the authenticated API, like the spec's getToken (no required security): 404.
+   */
+  const legacyTokenRoute =
+    model?.legacyToken === 'not-implemented'
+      ? 'nessie'
+      : model?.legacyToken === 'absent'
+        ? 'absent'
+        : options.legacyTokenEndpoint === false
+          ? 'unserved'
+          : model
+            ? 'polaris'
+            : 'idp';
+
+  function flavourContext(req: IncomingMessage): FlavourContext {
+    const forwardedHost = req.headers['x-forwarded-host'];
+    const proto = req.headers['x-forwarded-proto'] ?? (options.tls ? 'https' : 'http');
+    const port = req.headers['x-forwarded-port'];
+    const host =
+      typeof forwardedHost === 'string'
+        ? `${forwardedHost}${typeof port === 'string' ? `:${port}` : ''}`
+        : (req.headers.host ?? origin.replace(/^\w+:\/\//, ''));
+    const base = options.baseUri ? options.baseUri.replace(/\/+$/, '') : `${proto}://${host}`;
+    return { warehouses, dataLocation, baseUrl: `${base}${basePath}`, callerAccount };
+  }
+
+  function config(req: IncomingMessage, res: ServerResponse, url: URL) {
     const warehouse = url.searchParams.get('warehouse');
-    if (options.warehouses && warehouse !== null && !options.warehouses.includes(warehouse))
-      return icebergError(res, 404, 'NoSuchWarehouseException', `Warehouse ${warehouse} not found`);
     const wrong = faults.get('config') ?? faults.get('any');
-    const advertised = wrong?.kind === 'wrong-prefix' ? (wrong.prefix ?? 'no-such-prefix') : prefix;
     const endpoints = options.endpoints === undefined ? DEFAULT_ENDPOINTS : options.endpoints;
+    let answer: { defaults: Record<string, string>; overrides: Record<string, string> };
+    if (model) {
+      const result = model.config(warehouse, flavourContext(req));
+      if ('status' in result) return flavourError(res, result);
+      answer = result;
+      if (wrong?.kind === 'wrong-prefix') {
+        delete answer.defaults.prefix;
+        answer.overrides.prefix = wrong.prefix ?? 'no-such-prefix';
+      }
+    } else {
+      if (options.warehouses && warehouse !== null && !options.warehouses.includes(warehouse))
+        return icebergError(res, 404, 'NoSuchWarehouseException', `Warehouse ${warehouse} not found`);
+      const advertised = wrong?.kind === 'wrong-prefix' ? (wrong.prefix ?? 'no-such-prefix') : prefix;
+      answer = { defaults: {}, overrides: advertised ? { prefix: advertised } : {} };
+    }
     json(res, 200, {
-      defaults: { ...(options.defaults ?? {}) },
-      overrides: { ...(options.overrides ?? {}), ...(advertised ? { prefix: advertised } : {}) },
+      defaults: { ...answer.defaults, ...(options.defaults ?? {}) },
+      overrides: { ...(options.overrides ?? {}), ...answer.overrides },
       ...(endpoints ? { endpoints } : {}),
     });
   }
@@ -455,16 +637,32 @@ export async function startCatalogEmulator(options: CatalogEmulatorOptions = {})
         `Namespace does not exist: ${parent.join('.')}`,
       );
     const pageToken = url.searchParams.get('pageToken');
+    const pageSizeText = url.searchParams.get('pageSize');
+    // The spec's pageSize has `minimum: 1`, with or without a pageToken.
+    const pageSize = pageSizeText === null ? 100 : Number(pageSizeText);
+    if (!Number.isInteger(pageSize) || pageSize < 1)
+      return icebergError(res, 400, 'BadRequestException', 'Invalid pageSize: must be at least 1');
     if (pageToken === null) return json(res, 200, { namespaces: children, 'next-page-token': null });
     const start = pageToken ? Number.parseInt(Buffer.from(pageToken, 'base64url').toString('utf8'), 10) : 0;
-    const pageSizeText = url.searchParams.get('pageSize');
-    const pageSize = pageSizeText === null ? 100 : Number(pageSizeText);
-    if (!Number.isInteger(start) || start < 0 || !Number.isInteger(pageSize) || pageSize < 1)
-      return icebergError(res, 400, 'BadRequestException', 'Invalid pageToken or pageSize');
+    if (!Number.isInteger(start) || start < 0)
+      return icebergError(res, 400, 'BadRequestException', 'Invalid pageToken');
     const page = children.slice(start, start + pageSize);
     const next =
       start + pageSize < children.length ? Buffer.from(String(start + pageSize)).toString('base64url') : null;
     json(res, 200, { namespaces: page, 'next-page-token': next });
+  }
+
+  /** The prefix at the start of `segments` (decoded, after `/v1/`): how many it takes, or an answer. */
+  function matchPrefix(req: IncomingMessage, segments: string[]) {
+    if (model) return model.matchPrefix(segments, flavourContext(req));
+    const consumed = prefixSegments.length;
+    if (!prefixSegments.every((part, i) => segments[i] === part) || !isRouteHead(segments[consumed]))
+      return null;
+    return { consumed };
+  }
+
+  function unsupported(res: ServerResponse, method: string, path: string) {
+    icebergError(res, 406, 'UnsupportedOperationException', `Unsupported operation: ${method} ${path}`);
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -478,22 +676,20 @@ export async function startCatalogEmulator(options: CatalogEmulatorOptions = {})
       body: body.toString('utf8'),
     });
     const url = new URL(req.url ?? '/', 'http://emulator');
-    let path: string;
+    const method = req.method ?? 'GET';
+    // Segment by segment, so a %2F inside a namespace name stays part of that name.
+    let segments: string[];
     try {
-      path = decodeURIComponent(url.pathname);
+      segments = url.pathname.split('/').map((segment) => decodeURIComponent(segment));
     } catch {
       return icebergError(res, 400, 'BadRequestException', 'Malformed path');
     }
-    if (options.sts && req.method === 'POST' && path === '/') return stsEndpoint(res, body, req);
-    const tokenPaths = [
-      ...(options.tokenPath ? [options.tokenPath] : []),
-      ...(options.legacyTokenEndpoint === false ? [] : [`${basePath}/v1/oauth/tokens`]),
-    ];
-    const route: FaultRoute = tokenPaths.includes(path)
-      ? 'token'
-      : path === `${basePath}/v1/config`
-        ? 'config'
-        : 'namespaces';
+    const path = segments.join('/');
+    if (options.sts && method === 'POST' && path === '/') return stsEndpoint(res, body, req);
+    const legacy = path === `${basePath}/v1/oauth/tokens` ? legacyTokenRoute : 'absent';
+    const isIdp = options.tokenPath !== undefined && path === options.tokenPath;
+    const route: FaultRoute =
+      isIdp || legacy !== 'absent' ? 'token' : path === `${basePath}/v1/config` ? 'config' : 'namespaces';
     const faultKey: FaultRoute = faults.has(route) ? route : 'any';
     const fault = faults.get(faultKey);
     if (fault?.kind === 'slow') {
@@ -506,19 +702,26 @@ export async function startCatalogEmulator(options: CatalogEmulatorOptions = {})
       });
     }
     if (fault && applyFault(fault, faultKey, res)) return;
-    if (route === 'token') return tokenEndpoint(req, res, body, `${origin}${path}`);
-    const rest = path.startsWith(`${basePath}/v1/`) ? path.slice(basePath.length) : '';
-    // The prefix may be advertised percent-encoded (an S3 Tables bucket ARN); paths are compared decoded.
-    const nsBase = prefix ? `/v1/${decodeURIComponent(prefix)}/namespaces` : '/v1/namespaces';
-    const known = rest === '/v1/config' || rest === nsBase || rest.startsWith(`${nsBase}/`);
-    if (!known) return icebergError(res, 404, 'NotFoundException', `No route for ${req.method} ${path}`);
+    // Token endpoints take no bearer token (the spec's getToken has no required security).
+    if (isIdp) return idpTokenEndpoint(req, res, body, `${origin}${path}`);
+    if (legacy === 'idp') return idpTokenEndpoint(req, res, body, null);
+    if (legacy === 'polaris') return polarisTokenEndpoint(req, res, body);
+    if (legacy === 'nessie') return nessieTokenEndpoint(res);
+    if (legacy === 'unserved')
+      return icebergError(res, 404, 'NotFoundException', `No route for ${method} ${path}`);
     const principal = await authenticate(req, res, body);
     if (principal === null) return;
-    if (rest === '/v1/config') {
-      if (req.method === 'GET') return config(res, url);
+    const base = basePath ? basePath.split('/').length : 1;
+    const v1 = path.startsWith(`${basePath}/v1/`) ? segments.slice(base + 1) : null;
+    if (v1 === null) return icebergError(res, 404, 'NotFoundException', `No route for ${method} ${path}`);
+    if (v1.length === 1 && v1[0] === 'config') {
+      if (method === 'GET') return config(req, res, url);
       res.writeHead(405, { allow: 'GET' });
       return void res.end();
     }
+    const match = matchPrefix(req, v1);
+    if (match === null) return icebergError(res, 404, 'NotFoundException', `No route for ${method} ${path}`);
+    if ('error' in match) return flavourError(res, match.error);
     if (denied.has(principal))
       return icebergError(
         res,
@@ -526,12 +729,13 @@ export async function startCatalogEmulator(options: CatalogEmulatorOptions = {})
         'NotAuthorizedException',
         `Principal ${principal} may not list namespaces`,
       );
-    if (rest === nsBase && req.method === 'GET') return listNamespaces(res, url);
-    const name = rest.slice(nsBase.length + 1);
-    if (!name.includes('/') && (req.method === 'GET' || req.method === 'HEAD')) {
+    const rest = v1.slice(match.consumed);
+    if (rest.length === 1 && rest[0] === 'namespaces' && method === 'GET') return listNamespaces(res, url);
+    if (rest.length === 2 && rest[0] === 'namespaces' && (method === 'GET' || method === 'HEAD')) {
+      const name = rest[1]!;
       const ns = namespaces.find((n) => n.join(NAMESPACE_SEPARATOR) === name);
       if (!ns) {
-        if (req.method === 'HEAD') {
+        if (method === 'HEAD') {
           res.writeHead(404);
           return void res.end();
         }
@@ -542,13 +746,13 @@ export async function startCatalogEmulator(options: CatalogEmulatorOptions = {})
           `Namespace does not exist: ${name.split(NAMESPACE_SEPARATOR).join('.')}`,
         );
       }
-      if (req.method === 'HEAD') {
+      if (method === 'HEAD') {
         res.writeHead(204);
         return void res.end();
       }
       return json(res, 200, { namespace: ns, properties: {} });
     }
-    return icebergError(res, 404, 'NotFoundException', `No route for ${req.method} ${path}`);
+    return unsupported(res, method, path);
   }
 
   const listener = (req: IncomingMessage, res: ServerResponse) => {
@@ -573,6 +777,7 @@ export async function startCatalogEmulator(options: CatalogEmulatorOptions = {})
   origin = `${options.tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
   return {
+    flavour,
     url: `${origin}${basePath}`,
     origin,
     port,

@@ -5,9 +5,11 @@ export {
   type CatalogEmulator,
   type CatalogEmulatorOptions,
   type CatalogFault,
+  type CatalogFlavour,
   type FaultRoute,
   type OAuthClient,
   type RecordedRequest,
   type ServiceAccount,
   startCatalogEmulator,
 } from './emulator.js';
+export { CATALOG_FLAVOURS, DEFAULT_WAREHOUSES, javaUrlEncode, lakekeeperWarehouseId } from './flavours.js';

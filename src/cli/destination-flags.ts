@@ -126,7 +126,31 @@ export async function valuesFromFlags(
         : readSecretFile(def.secretFlag, String(parsed[def.secretFlag]));
     }
   }
+  if (parsed['auth-type'] === undefined) values.authType = impliedAuthType(parsed, values);
   return fillFromPreset(values, base.preset === values.preset ? base : undefined);
+}
+
+/**
+ * Without --auth-type, the one auth type whose own fields were given as flags (e.g. --credential-stdin
+ * means OAuth2), when the preset offers it; else the values' auth type. FLOE_* variables imply nothing:
+ * they may be set for another profile.
+ */
+function impliedAuthType(parsed: Record<string, string | boolean | undefined>, values: Values): AuthType {
+  const given = FIELDS.filter(
+    (def) =>
+      (def.flag !== undefined && parsed[def.flag] !== undefined) ||
+      (def.secretFlag !== undefined && parsed[def.secretFlag] !== undefined),
+  );
+  const implied = new Set(
+    given.flatMap((def) => {
+      const types = AUTH_TYPES.filter((authType) => def.applies({ ...values, authType }));
+      return types.length === 1 ? types : [];
+    }),
+  );
+  const [only] = implied;
+  return implied.size === 1 && only && PRESETS[values.preset].authTypes.includes(only)
+    ? only
+    : values.authType;
 }
 
 function readSecretFile(flag: string, path: string): string {

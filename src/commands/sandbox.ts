@@ -5,7 +5,9 @@ import type { Context } from '../cli/context.js';
 import { openContext } from '../cli/context.js';
 import { canPrompt, EXIT, parseCommandArgs, UsageError } from '../cli/io.js';
 import { saveProfile } from '../cli/profiles.js';
-import type { Values } from '../destination/fields.js';
+import { applicableFields, type Values } from '../destination/fields.js';
+import { fillFromPreset, PRESETS } from '../destination/presets.js';
+import { normalize } from '../destination/schema.js';
 import { ManagementClient } from '../management/client.js';
 import type { SessionStorage } from '../management/session.js';
 import { originOf, saveJar } from '../management/session.js';
@@ -52,60 +54,60 @@ Without --open it serves until Ctrl-C (exit code 130; 143 on SIGTERM). Stopping 
 removes its temporary data. Exit codes: 0 ok (--open: the home screen was left), 1 failure,
 2 usage, 130 interrupted.`;
 
-/** The sandbox as a profile: OAuth2 against the catalog, s3rver as the object store. */
+/** The sandbox as a profile: the catalog's flavour as the preset, with its facts; s3rver as the store. */
 export function sandboxValues(sandbox: Sandbox): Values {
-  return {
-    preset: 'rest',
-    authType: 'oauth2',
-    storage: 's3-compatible',
-    targetVersion: 'latest',
-    fields: {
-      catalogUrl: sandbox.catalog.url,
-      warehouse: SANDBOX.s3Path,
-      region: SANDBOX.region,
-      oauth2Uri: sandbox.catalog.tokenUrl,
-      credential: `${SANDBOX.oauth.clientId}:${SANDBOX.oauth.clientSecret}`,
-      scope: SANDBOX.oauth.scope,
-      s3Endpoint: sandbox.s3.url,
-      accessKey: sandbox.s3.accessKey,
-      secretKey: sandbox.s3.secretKey,
-    },
-  };
+  const { flavour, facts } = sandbox.catalog;
+  const auth: Values['fields'] =
+    facts.auth === 'oauth2'
+      ? {
+          oauth2Uri: sandbox.catalog.tokenUrl,
+          credential: `${SANDBOX.oauth.clientId}:${SANDBOX.oauth.clientSecret}`,
+          scope: String(facts.scope),
+        }
+      : facts.auth === 'token'
+        ? { token: SANDBOX.token }
+        : { signingName: String(facts.signingName), signingRegion: SANDBOX.region };
+  return normalize(
+    fillFromPreset({
+      preset: flavour,
+      authType: facts.auth,
+      storage: 's3-compatible',
+      targetVersion: 'latest',
+      fields: {
+        catalogUrl: sandbox.catalog.url,
+        warehouse: facts.warehouse,
+        dataLocation: facts.dataLocation,
+        region: SANDBOX.region,
+        ...auth,
+        s3Endpoint: sandbox.s3.url,
+        accessKey: sandbox.s3.accessKey,
+        secretKey: sandbox.s3.secretKey,
+      },
+    }),
+  );
 }
 
 /** The profile's secrets as the FLOE_* variables floe reads at run time. */
 export function sandboxSecretEnv(sandbox: Sandbox): Record<string, string> {
-  return {
-    FLOE_CREDENTIAL: `${SANDBOX.oauth.clientId}:${SANDBOX.oauth.clientSecret}`,
-    FLOE_ACCESS_KEY: sandbox.s3.accessKey,
-    FLOE_SECRET_KEY: sandbox.s3.secretKey,
-  };
+  const values = sandboxValues(sandbox);
+  const env: Record<string, string> = {};
+  for (const def of applicableFields(values))
+    if (def.secret && def.env && typeof values.fields[def.id] === 'string')
+      env[def.env] = values.fields[def.id] as string;
+  return env;
 }
 
 /** `floe setup` arguments (after "setup") that create the sandbox profile with the secrets from the env. */
 export function setupArgs(sandbox: Sandbox): string[] {
-  const fields = sandboxValues(sandbox).fields;
-  return [
-    '--profile',
-    PROFILE,
-    '--yes',
-    '--auth-type',
-    'oauth2',
-    '--catalog-url',
-    String(fields.catalogUrl),
-    '--oauth2-uri',
-    String(fields.oauth2Uri),
-    '--scope',
-    SANDBOX.oauth.scope,
-    '--storage',
-    's3-compatible',
-    '--s3-path',
-    SANDBOX.s3Path,
-    '--region',
-    SANDBOX.region,
-    '--s3-endpoint',
-    sandbox.s3.url,
-  ];
+  const values = sandboxValues(sandbox);
+  const args = ['--profile', PROFILE, '--yes', '--preset', values.preset, '--auth-type', values.authType];
+  for (const def of applicableFields(values)) {
+    const value = values.fields[def.id];
+    if (def.secret || !def.flag || value === undefined || value === false) continue;
+    if (PRESETS[values.preset].forced?.[def.id] !== undefined) continue;
+    args.push(`--${def.flag}`, ...(value === true ? [] : [String(value)]));
+  }
+  return [...args, '--storage', values.storage];
 }
 
 /** Where the profile's secrets went: the keychain, or this process's FLOE_* variables. */
@@ -214,6 +216,24 @@ export function banner(sandbox: Sandbox, jobs: number): string {
   return lines.join('\n');
 }
 
+/** Shell words as `--flag value` pairs, lines continued with ` \` at about 76 columns. */
+function wrapArgs(words: string[], indent: number): string {
+  const lines: string[] = [];
+  let line = '';
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!;
+    const next = words[i + 1];
+    const part =
+      word.startsWith('--') && next !== undefined && !next.startsWith('--') ? `${word} ${next}` : word;
+    if (part !== word) i++;
+    if (line && line.length + part.length + 1 > 76 - indent) {
+      lines.push(line);
+      line = part;
+    } else line = line ? `${line} ${part}` : part;
+  }
+  return [...lines, line].join(` \\\n${' '.repeat(indent)}`);
+}
+
 /** How to point floe at a running sandbox from another terminal. */
 export function usageLines(sandbox: Sandbox): string {
   const env = sandboxSecretEnv(sandbox);
@@ -221,7 +241,7 @@ export function usageLines(sandbox: Sandbox): string {
   return [
     'Point floe at it (from another terminal):',
     `  ${assignments.join(' ')} \\`,
-    `    floe setup ${setupArgs(sandbox).map(quote).join(' ')}`,
+    `    floe setup ${wrapArgs(setupArgs(sandbox).map(quote), 6)}`,
     `  floe test --profile ${PROFILE}`,
     `  floe login --url ${sandbox.olake.url}        (password: ${SANDBOX.olake.password})`,
     '  floe jobs',

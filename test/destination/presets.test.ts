@@ -146,7 +146,7 @@ describe('suggested and derived values', () => {
     });
   });
 
-  it('flags: --preset fills the same, --s3-path is the old name of --warehouse', async () => {
+  it('flags: --preset fills the same, a given field implies its auth type, --s3-path is the old name of --warehouse', async () => {
     const v = await valuesFromFlags(
       {
         preset: 'glue',
@@ -169,6 +169,18 @@ describe('suggested and derived values', () => {
     await expect(valuesFromFlags({ warehouse: 'a', 's3-path': 'b' }, emptyValues(), {})).rejects.toThrow(
       '--s3-path is another name for --warehouse: give one of them',
     );
+    expect(
+      (await valuesFromFlags({ preset: 'lakekeeper', 'oauth2-uri': 'http://idp/token' }, emptyValues(), {}))
+        .authType,
+    ).toBe('oauth2');
+    expect((await valuesFromFlags({ 'signing-name': 'glue' }, emptyValues(), {})).authType).toBe('sigv4');
+    expect(
+      (await valuesFromFlags({ 'signing-name': 'glue', 'oauth2-uri': 'http://idp/token' }, emptyValues(), {}))
+        .authType,
+    ).toBe('none');
+    expect(
+      (await valuesFromFlags({ preset: 'polaris', 'signing-name': 'glue' }, emptyValues(), {})).authType,
+    ).toBe('oauth2');
     await expect(valuesFromFlags({ preset: 'hive' }, emptyValues(), {})).rejects.toThrow(
       /--preset: "hive" is not one of rest, polaris/,
     );

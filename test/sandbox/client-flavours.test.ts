@@ -16,7 +16,7 @@ import { S3RVER_ACCESS_KEY, S3RVER_SECRET_KEY } from '../../src/sandbox/s3.js';
 import { runChain, values } from '../catalog/helpers.js';
 
 /** The profile field the client sends as `?warehouse=`. */
-const WAREHOUSE_FIELD: FieldId = 's3Path';
+const WAREHOUSE_FIELD: FieldId = 'warehouse';
 
 function profile(sandbox: Sandbox, flavour: CatalogFlavour, warehouse: string): Values {
   const facts = SANDBOX_CATALOGS[flavour];

@@ -93,7 +93,7 @@ describe('floe sandbox', () => {
       expect(out).toContain('s3rver does not verify signatures');
       expect(out).toContain('7 jobs');
       expect(out).toContain(`floe login --url http://127.0.0.1:${olake?.[1]}`);
-      expect(out).toMatch(/floe setup --profile sandbox --yes --auth-type oauth2 /);
+      expect(out).toMatch(/floe setup --profile sandbox --yes --preset polaris --auth-type oauth2 /);
       const dir = /^Data +(\S+) \(removed when the sandbox stops\)$/m.exec(out)?.[1] as string;
       expect(existsSync(dir)).toBe(true);
 

@@ -14,9 +14,7 @@ describe('floe sandbox --open on a terminal', () => {
   it('opens home with a ready profile whose test passes, and stops everything on quit', async () => {
     const configDir = tempConfigDir();
     const floe = startTerminal({
-      // The profile --open writes is the generic one (s3://warehouse, scope "catalog") until issue 8
-      // wires it to the flavour, so this runs the generic catalog rather than the Polaris default.
-      args: ['sandbox', '--open', '--catalog', 'rest', '--jobs', '5'],
+      args: ['sandbox', '--open', '--jobs', '5'],
       env: { FLOE_CONFIG_DIR: configDir, DBUS_SESSION_BUS_ADDRESS: NO_KEYCHAIN },
     });
     try {

@@ -243,6 +243,9 @@ const urlField = (screen) => /REST Catalog URL\*(?: {1,}(\S*))?$/m.exec(screen)?
 
 async function openSetupUrlField() {
   const term = startTerminal({ args: ['setup'], env: { FLOE_CONFIG_DIR: emptyConfig } });
+  await term.waitFor(/Catalog: which Iceberg REST catalog/);
+  await sleep(SETTLE_MS);
+  term.write(KEYS.enter);
   await term.waitFor(/Authentication type/);
   await sleep(SETTLE_MS);
   term.write(KEYS.enter);
@@ -373,6 +376,7 @@ try {
   const proxy = await delayingProxy(sandbox.s3.port, S3_DELAY_MS);
   try {
     const checked = sources.validate({
+      preset: 'rest',
       authType: 'oauth2',
       storage: 's3-compatible',
       targetVersion: 'latest',

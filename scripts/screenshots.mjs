@@ -62,6 +62,7 @@ try {
   config.saveProfile(
     'sandbox',
     {
+      preset: 'rest',
       authType: 'token',
       storage: 's3-compatible',
       targetVersion: 'latest',
@@ -73,6 +74,7 @@ try {
   config.saveProfile(
     'lakekeeper-dev',
     {
+      preset: 'lakekeeper',
       authType: 'oauth2',
       storage: 's3-compatible',
       targetVersion: 'latest',
@@ -107,6 +109,13 @@ try {
   home.kill();
 
   const wizard = floe({ args: ['setup', '--profile', 'analytics', '--env-secrets', '--skip-test'] });
+  await wizard.waitFor('› ● Generic REST catalog');
+  await wizard.press('down');
+  await wizard.waitFor('› ● Apache Polaris');
+  shot(wizard, 'catalog', 'floe setup: choosing the catalog');
+  await wizard.press('up');
+  await wizard.waitFor('› ● Generic REST catalog');
+  await wizard.press('enter');
   await wizard.waitFor('Authentication type');
   await wizard.press('down', 'down');
   await wizard.waitFor('› ● OAuth2');
@@ -116,24 +125,26 @@ try {
   await wizard.press('enter');
   await wizard.waitFor('Catalog and authentication: Bearer token');
   await fill(wizard, 'REST Catalog URL', 'localhost:8181/api/catalog');
-  await fill(wizard, 'S3 Path', 'warehouse');
-  await wizard.waitFor(/✗ S3 Path/);
+  await fill(wizard, 'Warehouse', 's3://ab');
+  await wizard.waitFor(/✗ Warehouse/);
   shot(wizard, 'fields-error', 'floe setup: a field that needs a fix');
   await wizard.press('up', 'up');
   await wizard.waitFor(/^› REST Catalog URL/m);
   await wizard.press(...Array(30).fill('backspace'));
   await fill(wizard, 'REST Catalog URL', sandbox.catalog.url);
   await wizard.press(...Array(12).fill('backspace'));
-  await fill(wizard, 'S3 Path', SANDBOX.s3Path);
+  await fill(wizard, 'Warehouse', SANDBOX.s3Path);
   await fill(wizard, 'Region', SANDBOX.region);
   await fill(wizard, 'Token', SANDBOX.token);
-  await wizard.waitFor('step 3 of 6');
+  await wizard.waitFor('step 4 of 7');
   await wizard.press('down', 'enter');
   await fill(wizard, 'S3 Endpoint', sandbox.s3.url);
+  await wizard.waitFor(/^› Data Location/m);
+  await wizard.press('enter');
   await fill(wizard, 'Access Key', sandbox.s3.accessKey);
   await fill(wizard, 'Secret Key', sandbox.s3.secretKey);
-  await wizard.waitFor('step 5 of 6');
-  for (let i = 0; i < 4 && !wizard.screen().join('\n').includes('Review:'); i++) await wizard.press('enter');
+  await wizard.waitFor('step 6 of 7');
+  for (let i = 0; i < 5 && !wizard.screen().join('\n').includes('Review:'); i++) await wizard.press('enter');
   await wizard.waitFor('Review: check the values');
   shot(wizard, 'review', 'floe setup: the review, secrets masked');
   wizard.kill();

@@ -252,11 +252,7 @@ export const FIELDS: readonly FieldDef[] = [
     env: 'FLOE_CREDENTIAL',
     applies: auth('oauth2'),
     required: auth('oauth2'),
-    rule: (value) => {
-      if (/\s/.test(value)) return 'must not contain spaces or line breaks';
-      if (value.endsWith(':')) return 'must have a client secret after the first colon';
-      return null;
-    },
+    rule: (value) => (value.endsWith(':') ? 'must have a client secret after the first colon' : null),
   },
   {
     id: 'scope',

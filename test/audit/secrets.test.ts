@@ -197,7 +197,7 @@ function setupArgs(profile: Profile): string[] {
     catalogOf(profile).url,
     '--storage',
     's3-compatible',
-    '--s3-path',
+    '--warehouse',
     `s3://${BUCKET}/warehouse`,
     '--region',
     'us-east-1',
@@ -334,13 +334,14 @@ describe.sequential('secret-leak audit', () => {
     async () => {
       for (const auth of ['token', 'oauth2'] as const) {
         const terminal = pty(['setup', '--profile', `audit-wizard-${auth}`]);
-        await terminal.waitFor(/Authentication type/);
+        await terminal.waitFor(/› ● Generic REST catalog/);
+        await send(terminal, '\r', /Authentication type/);
         await send(terminal, '\u001B[B', /› ● Bearer token/);
         if (auth === 'oauth2') await send(terminal, '\u001B[B', /› ● OAuth2/);
         await send(terminal, '\r', /› REST Catalog URL\*/);
         await send(terminal, bearer.url, /REST Catalog URL\*\s+http/);
-        await send(terminal, '\r', /› S3 Path\*/);
-        await send(terminal, `s3://${BUCKET}/wizard`, /S3 Path\*\s+s3:/);
+        await send(terminal, '\r', /› Warehouse\*/);
+        await send(terminal, `s3://${BUCKET}/wizard`, /Warehouse\*\s+s3:/);
         await send(terminal, '\r', /› Region\*/);
         await send(terminal, 'us-east-1', /Region\*\s+us-east-1/);
         if (auth === 'token') {
@@ -358,12 +359,14 @@ describe.sequential('secret-leak audit', () => {
         await send(terminal, '\u001B[B', /› ● S3-compatible/);
         await send(terminal, '\r', /› S3 Endpoint\*/);
         await send(terminal, s3.url, /S3 Endpoint\*\s+http/);
+        await send(terminal, '\r', /› Data Location/);
         await send(terminal, '\r', /› Access Key/);
         await send(terminal, S3RVER_ACCESS_KEY, /› Access Key\*?\s+•+/);
         await send(terminal, '\r', /› Secret Key/);
         await send(terminal, WIZARD_SECRET_KEY, /› Secret Key\*\s+•+/);
         await send(terminal, '\r', /› Target OLake Version/);
         await send(terminal, '\r', /› Catalog Name/);
+        await send(terminal, '\r', /› Iceberg DB/);
         await send(terminal, '\r', /› Enable Arrow Writes/);
         await send(terminal, '\r', /› Disable Identifier Tables/);
         await send(terminal, '\r', /Review/);

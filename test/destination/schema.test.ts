@@ -137,13 +137,13 @@ describe('field rules (properties)', () => {
 
   it('REST Credential: id:secret or, as Iceberg allows, a bare secret; never an empty secret', () => {
     const v = complete('oauth2');
-    for (const bad of ['id:', 'id:with space']) {
+    for (const bad of ['id:', 'other-id:']) {
       v.fields.credential = bad;
       expect(validateField(v, 'credential')?.message).toMatch(
         /^REST Credential: must .+ \(e\.g\. olake-client:s3cr3t\)$/,
       );
     }
-    for (const good of ['id:sec:with:colons', 'bare-secret', ':secret']) {
+    for (const good of ['id:sec:with:colons', 'bare-secret', ':secret', 'id:a secret with spaces']) {
       v.fields.credential = good;
       expect(validateField(v, 'credential'), good).toBeNull();
     }

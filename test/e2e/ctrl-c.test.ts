@@ -36,7 +36,7 @@ const CASES: { name: string; args: string[]; ready: string | RegExp }[] = [
   {
     name: 'the setup wizard',
     args: ['setup', '--profile', 'e2e', '--insecure-storage'],
-    ready: 'Authentication type',
+    ready: 'Catalog: which Iceberg REST catalog',
   },
   { name: 'the connection test', args: ['test', '--profile', 'refused'], ready: /checks failed/ },
 ];

@@ -1,11 +1,10 @@
 // `floe test` on a real 80x24 terminal: a test that passes against the sandbox's REST catalog and an
 // S3 server (the throwaway Ceph RGW from FLOE_TEST_CEPH when there is one, else the sandbox's s3rver),
 // and one that fails on a refused port with its diagnosis panel.
-import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigStore } from '../../src/config/store.js';
 import { SANDBOX, type Sandbox, startSandbox } from '../../src/sandbox/index.js';
-import { cephFromEnv } from '../support/ceph.js';
+import { cephFromEnv, createCephBucket } from '../support/ceph.js';
 import { expectCleanOutput, floe, tempDir } from './support.js';
 
 const SECRET_KEY = 'SENTINEL-e2e-s3-secret-2d8a';
@@ -20,16 +19,7 @@ beforeAll(async () => {
     const { accessKey, secretKey } = ceph.users.owner;
     // The sandbox catalog serves one warehouse, s3://warehouse: the Ceph bucket takes that name.
     const bucket = SANDBOX.bucket;
-    const client = new S3Client({
-      endpoint: ceph.endpoint,
-      region: ceph.region,
-      forcePathStyle: true,
-      credentials: { accessKeyId: accessKey, secretAccessKey: secretKey },
-    });
-    await client.send(new CreateBucketCommand({ Bucket: bucket })).catch((error: unknown) => {
-      if ((error as { name?: string }).name !== 'BucketAlreadyOwnedByYou') throw error;
-    });
-    client.destroy();
+    await createCephBucket(ceph, bucket);
     storage = { endpoint: ceph.endpoint, bucket, accessKey, secretKey };
   } else {
     // s3rver does not check the secret key: a sentinel shows it never reaches the screen.

@@ -1,7 +1,6 @@
 // Every catalog flavour end to end, as a script would do it: `floe setup --yes --preset FLAVOUR …` with the
 // catalog secret on stdin, then `floe test --json` against the catalog emulator in that flavour's mode and
 // a real Ceph RGW; then the same profile with a wrong secret, which must give the flavour's diagnosis.
-import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterEach, beforeAll, describe, expect } from 'vitest';
 import { type CheckReport, checkReportSchema } from '../../src/check/types.js';
 import {
@@ -11,7 +10,7 @@ import {
   DEFAULT_WAREHOUSES,
   startCatalogEmulator,
 } from '../../src/sandbox/catalog/index.js';
-import { cephFromEnv } from '../support/ceph.js';
+import { cephFromEnv, createCephBucket } from '../support/ceph.js';
 import { spawnCli, tempConfigDir } from '../support/cli.js';
 import { itWithService } from '../support/services.js';
 
@@ -28,15 +27,7 @@ afterEach(async () => {
 });
 
 beforeAll(async () => {
-  if (!info) return;
-  const owner = new S3Client({
-    region: info.region,
-    endpoint: info.endpoint,
-    forcePathStyle: true,
-    credentials: { accessKeyId: info.users.owner.accessKey, secretAccessKey: info.users.owner.secretKey },
-  });
-  await owner.send(new CreateBucketCommand({ Bucket: BUCKET }));
-  owner.destroy();
+  if (info) await createCephBucket(info, BUCKET);
 });
 
 interface Case {

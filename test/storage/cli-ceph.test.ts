@@ -1,10 +1,9 @@
 // `floe test --json` from the built CLI (npm run build) against the real Ceph RGW: the bundled
 // CLI loads the AWS SDK lazily and the storage half passes while the (absent) catalog fails.
-import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { beforeAll, describe, expect } from 'vitest';
 import { checkReportSchema } from '../../src/check/types.js';
 import { ConfigStore } from '../../src/config/store.js';
-import { cephFromEnv } from '../support/ceph.js';
+import { cephFromEnv, createCephBucket } from '../support/ceph.js';
 import { runCli, tempConfigDir } from '../support/cli.js';
 import { itWithService } from '../support/services.js';
 
@@ -14,14 +13,7 @@ let configDir = '';
 
 beforeAll(async () => {
   if (!info) return;
-  const owner = new S3Client({
-    region: info.region,
-    endpoint: info.endpoint,
-    forcePathStyle: true,
-    credentials: { accessKeyId: info.users.owner.accessKey, secretAccessKey: info.users.owner.secretKey },
-  });
-  await owner.send(new CreateBucketCommand({ Bucket: 'floe-cli' }));
-  owner.destroy();
+  await createCephBucket(info, 'floe-cli');
   configDir = tempConfigDir();
   new ConfigStore(configDir).saveProfile(
     'ceph',

@@ -226,3 +226,21 @@ export async function startCeph(): Promise<CephCluster> {
     throw error;
   }
 }
+
+/** Creates `bucket` as the cluster's owner user; a bucket that already exists is fine. */
+export async function createCephBucket(info: CephInfo, bucket: string): Promise<void> {
+  const { CreateBucketCommand, S3Client } = await import('@aws-sdk/client-s3');
+  const owner = new S3Client({
+    region: info.region,
+    endpoint: info.endpoint,
+    forcePathStyle: true,
+    credentials: { accessKeyId: info.users.owner.accessKey, secretAccessKey: info.users.owner.secretKey },
+  });
+  try {
+    await owner.send(new CreateBucketCommand({ Bucket: bucket })).catch((error: { name?: string }) => {
+      if (error.name !== 'BucketAlreadyOwnedByYou') throw error;
+    });
+  } finally {
+    owner.destroy();
+  }
+}

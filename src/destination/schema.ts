@@ -58,39 +58,35 @@ function valueSchema(def: FieldDef) {
 const CONTROL = /[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/;
 const CONTROL_IN_JSON = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/;
 
-/** The rule a value of `def` breaks for these values, or null. */
-function brokenRule(def: FieldDef, value: string, values: Values): string | null {
+/** The rule the value of `def` breaks for these values (OLake's forced value first), or null. */
+function brokenRule(def: FieldDef, values: Values): string | null {
+  const preset = PRESETS[values.preset];
+  const forced = preset.forced?.[def.id];
+  const raw = values.fields[def.id];
+  const value = typeof raw === 'string' ? raw.trim() : raw;
+  if (value === undefined || value === '') return null;
+  if (forced !== undefined && value !== forced)
+    return `must be ${forced === true ? 'on' : forced === false ? 'off' : forced} for ${preset.label} (OLake forces it)`;
+  if (typeof value !== 'string') return null;
   if ((def.type === 'json' ? CONTROL_IN_JSON : CONTROL).test(value))
     return 'must not contain control characters (escape sequences, tabs or line breaks)';
-  const forced = PRESETS[values.preset].forced?.[def.id];
-  if (typeof forced === 'string' && value !== forced)
-    return `must be ${forced} for ${PRESETS[values.preset].label} (OLake forces it)`;
   return def.rule ? def.rule(value, values) : null;
 }
 
-/** Choices that the preset or the target OLake version rule out. */
-function choiceIssues(values: Values): { path: string[]; message: string }[] {
+/** A choice that the preset or the target OLake version rules out. */
+function choiceIssue(values: Values): { path: string[]; message: string } | null {
   const preset = PRESETS[values.preset];
-  const out: { path: string[]; message: string }[] = [];
   if (!preset.authTypes.includes(values.authType))
-    out.push({
+    return {
       path: ['authType'],
       message: `must be one of ${preset.authTypes.join(', ')} for ${preset.label}`,
-    });
-  else if (values.authType === 'google' && !googleSupported(values))
-    out.push({
+    };
+  if (values.authType === 'google' && !googleSupported(values))
+    return {
       path: ['targetVersion'],
       message: `must be ${GOOGLE_MIN_VERSION} or later for ${AUTH_TYPE_INFO.google.label} authentication (or latest)`,
-    });
-  for (const def of FIELDS) {
-    const forced = preset.forced?.[def.id];
-    if (typeof forced === 'boolean' && values.fields[def.id] === !forced)
-      out.push({
-        path: ['fields', def.id],
-        message: `must be ${forced ? 'on' : 'off'} for ${preset.label} (OLake forces it)`,
-      });
-  }
-  return out;
+    };
+  return null;
 }
 
 function variant(authType: AuthType) {
@@ -108,11 +104,10 @@ function variant(authType: AuthType) {
     })
     .superRefine((v, ctx) => {
       const values = v as Values;
-      for (const { path, message } of choiceIssues(values)) ctx.addIssue({ code: 'custom', path, message });
+      const choice = choiceIssue(values);
+      if (choice) ctx.addIssue({ code: 'custom', ...choice });
       for (const def of applicableFields(values)) {
-        const value = values.fields[def.id];
-        const broken =
-          typeof value === 'string' && value.trim() ? brokenRule(def, value.trim(), values) : null;
+        const broken = brokenRule(def, values);
         if (broken) ctx.addIssue({ code: 'custom', path: ['fields', def.id], message: broken });
         else if (
           def.required(values) &&

@@ -107,7 +107,9 @@ export function Wizard({ ctx, profileName, initial, storage, onSaved, onDone }: 
   useEffect(() => {
     if (step !== 'saving' || !pending) return;
     let live = true;
-    saveProfile(ctx, profileName, pending, secretStorage).then(
+    // Ctrl-C while saving aborts the save, which then undoes the secrets it wrote (setup waits for that).
+    const abort = new AbortController();
+    saveProfile(ctx, profileName, pending, secretStorage, abort.signal).then(
       () => live && dispatch({ type: 'saved' }),
       (error: unknown) => {
         if (!live) return;
@@ -119,6 +121,7 @@ export function Wizard({ ctx, profileName, initial, storage, onSaved, onDone }: 
     );
     return () => {
       live = false;
+      abort.abort();
     };
   }, [ctx, profileName, step, pending, secretStorage]);
 

@@ -27,6 +27,8 @@ export interface RunCheckOptions {
   timeoutMs: number;
   /** Skip the object-store writes (PutObject/GetObject/DeleteObject). */
   readOnly?: boolean;
+  /** Follow a catalog's https → http overrides.uri with the bearer token (refused otherwise). */
+  allowInsecureUriOverride?: boolean;
   /** Defaults to the real chains. */
   chains?: Chains;
   /** Every event, already masked, as it happens: the live stream the screen and `--json` consume. */
@@ -73,7 +75,13 @@ export async function runCheck(values: Values, opts: RunCheckOptions): Promise<C
 
   const run = async (name: keyof Chains) => {
     try {
-      await chains[name](values, { emit, signal, timeoutMs: opts.timeoutMs, readOnly: opts.readOnly });
+      await chains[name](values, {
+        emit,
+        signal,
+        timeoutMs: opts.timeoutMs,
+        readOnly: opts.readOnly,
+        allowInsecureUriOverride: opts.allowInsecureUriOverride,
+      });
     } catch (error) {
       if (signal.aborted) return;
       const first = state.steps.find((s) => s.chain === name && s.state !== 'ok' && s.state !== 'skipped');

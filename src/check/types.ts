@@ -74,6 +74,8 @@ export interface ChainOptions {
   timeoutMs: number;
   /** Storage only: skip PutObject/GetObject/DeleteObject. */
   readOnly?: boolean;
+  /** Catalog only: follow an overrides.uri from https to http even with the bearer token attached. */
+  allowInsecureUriOverride?: boolean;
 }
 
 /**

@@ -25,6 +25,7 @@ import { badShape, type ClassifyContext, diagnoseFailure, type Route, readJson }
 import { probeConnection } from './connect.js';
 import { diagnosis } from './diagnoses.js';
 import { HttpClient, type HttpRequest, type HttpResponse, NetworkFailure } from './http.js';
+import { cleartextWarning, judgeUriOverride } from './transport.js';
 
 export const CATALOG_STEPS = [
   { id: 'catalog.connect', title: 'Connect to the catalog' },
@@ -106,6 +107,36 @@ class Run {
 
   private warn(message: string): void {
     this.opts.emit({ type: 'warning', message: this.scrubber.scrub(message) });
+  }
+
+  private readonly warnedCleartext = new Set<string>();
+
+  /** Warns once per destination that `what` goes to `url` over plain http. */
+  private warnCleartext(url: URL, what: string): void {
+    const warning = cleartextWarning(url, what);
+    const key = `${what} ${url.origin}`;
+    if (!warning || this.warnedCleartext.has(key)) return;
+    this.warnedCleartext.add(key);
+    this.warn(warning);
+  }
+
+  /**
+   * Whether the config's `overrides.uri` may replace the base URL: a host change is followed with a
+   * warning; https → http with the bearer token attached is refused unless allowed (the failed outcome).
+   */
+  private followUriOverride(uri: string): Outcome | null {
+    const attached = this.authHeaders().authorization !== undefined;
+    const judged = judgeUriOverride(this.base, uri, attached, this.opts.allowInsecureUriOverride === true);
+    if (!judged.follow)
+      return {
+        ok: false,
+        diagnosis: diagnosis('CATALOG_URI_DOWNGRADE', 'catalog.config', {
+          what: `The catalog config sets overrides.uri ${judged.to}, which would send the bearer token in clear text instead of to ${judged.from}`,
+          evidence: { url: safeUrl(uri, this.scrubber), extra: { from: judged.from, to: judged.to } },
+        }),
+      };
+    if (judged.warning) this.warn(judged.warning);
+    return null;
   }
 
   private ctx(step: CatalogStepId, route: Route): ClassifyContext {
@@ -347,6 +378,7 @@ class Run {
       this.warn(
         `REST Auth URI is empty: used the deprecated ${safeUrl(url)} endpoint; set REST Auth URI to the identity provider’s token endpoint`,
       );
+    this.warnCleartext(url, 'The OAuth2 client secret');
     const { clientId, clientSecret } = splitCredential(text(this.values, 'credential'));
     if (!clientId) this.warn('REST Credential has no client id (no colon): only a client secret was sent');
     const form: Record<string, string> = {
@@ -378,6 +410,7 @@ class Run {
     this.scrubber.add(assertion.assertion);
     const url = this.tokenUrl(assertion.tokenUri);
     if (!(url instanceof URL)) return { ok: false, diagnosis: url };
+    this.warnCleartext(url, 'The signed service-account assertion');
     return this.postToken(
       url,
       { grant_type: JWT_BEARER_GRANT, assertion: assertion.assertion },
@@ -385,10 +418,14 @@ class Run {
     );
   }
 
-  private authHeaders(): Record<string, string> {
+  /** The auth headers; with `to`, warns when the bearer token goes there over plain http. */
+  private authHeaders(to?: URL): Record<string, string> {
     const headers: Record<string, string> = {};
     const bearer = this.token ?? text(this.values, 'token');
-    if (bearer && this.values.authType !== 'none') headers.authorization = `Bearer ${bearer}`;
+    if (bearer && this.values.authType !== 'none') {
+      headers.authorization = `Bearer ${bearer}`;
+      if (to) this.warnCleartext(to, 'The bearer token');
+    }
     const project = text(this.values, 'gcpProjectId');
     if (this.values.authType === 'google' && project) headers['x-goog-user-project'] = project;
     return headers;
@@ -431,7 +468,7 @@ class Run {
     }
     const warehouse = text(this.values, 'warehouse');
     const url = new URL(`${this.base}/v1/config${warehouse ? `?${encodeQuery({ warehouse })}` : ''}`);
-    const req: HttpRequest = { method: 'GET', url, headers: this.authHeaders() };
+    const req: HttpRequest = { method: 'GET', url, headers: this.authHeaders(url) };
     const got = await this.fetchJson('catalog.config', 'config', req);
     if ('outcome' in got) return got.outcome;
     const { value: config, res, ctx } = got;
@@ -462,6 +499,8 @@ class Run {
     if (typeof merged.uri === 'string' && merged.uri) {
       const uri = normaliseBaseUrl(merged.uri);
       if (uri) {
+        const refused = this.followUriOverride(uri);
+        if (refused) return refused;
         if (uri !== this.base) this.serverUri = uri;
         this.base = uri;
         parts.push(`uri → ${safeUrl(uri, this.scrubber)}`);
@@ -479,7 +518,7 @@ class Run {
       return { skip: `the server does not advertise ${LIST_NAMESPACES_ENDPOINT}` };
     const path = `/v1/${this.prefix ? `${this.prefix}/` : ''}namespaces`;
     const url = new URL(`${this.base}${path}?${encodeQuery({ pageToken: '', pageSize: '1' })}`);
-    const req: HttpRequest = { method: 'GET', url, headers: this.authHeaders() };
+    const req: HttpRequest = { method: 'GET', url, headers: this.authHeaders(url) };
     const got = await this.fetchJson('catalog.namespaces', 'namespaces', req);
     if ('outcome' in got) return got.outcome;
     const { value, res, ctx } = got;

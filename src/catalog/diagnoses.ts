@@ -61,6 +61,14 @@ const TABLE = {
     remedy:
       'Use the REST API base URL (e.g. …/api/catalog, or for Databricks a workspace URL with its workspace ID); floe never follows redirects.',
   },
+  CATALOG_URI_DOWNGRADE: {
+    summary:
+      'The catalog’s overrides.uri moves the bearer token from https:// to plain http://; not followed.',
+    cause:
+      'The catalog advertises an http:// address for later requests (a proxy or ingress setting), so the token would travel unencrypted.',
+    remedy:
+      'Fix the catalog’s advertised URI (e.g. its base-uri or X-Forwarded-Proto behind a proxy) to https://, or, on a trusted network, run floe test --allow-insecure-uri-override.',
+  },
   CATALOG_HTML_RESPONSE: {
     summary: 'The catalog answered with an HTML page instead of JSON.',
     cause: 'The URL points at a web UI, a proxy error page or a login page, not the REST API.',

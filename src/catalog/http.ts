@@ -191,11 +191,14 @@ export class HttpClient {
         chunks.push(chunk);
       }
       const durationMs = Math.round(performance.now() - started);
+      const body = Buffer.concat(chunks).toString('utf8');
+      // Whatever the content type, a token in the answer is a secret from here on (evidence quotes bodies).
+      this.opts.scrubber.addIssuedTokens(body);
       this.trace(req, durationMs, status, responseHeaders);
       return {
         status,
         headers: responseHeaders,
-        body: Buffer.concat(chunks).toString('utf8'),
+        body,
         truncated,
         durationMs,
       };

@@ -27,6 +27,8 @@ export interface RunCheckOptions {
   timeoutMs: number;
   /** Skip the object-store writes (PutObject/GetObject/DeleteObject). */
   readOnly?: boolean;
+  /** Follow a catalog's https → http overrides.uri with the bearer token (refused otherwise). */
+  allowInsecureUriOverride?: boolean;
   /** Defaults to the real chains. */
   chains?: Chains;
   /** Every event, already masked, as it happens: the live stream the screen and `--json` consume. */
@@ -80,6 +82,7 @@ export async function runCheck(values: Values, opts: RunCheckOptions): Promise<C
         timeoutMs: opts.timeoutMs,
         readOnly: opts.readOnly,
         shared,
+        allowInsecureUriOverride: opts.allowInsecureUriOverride,
       });
     } catch (error) {
       if (signal.aborted) return;

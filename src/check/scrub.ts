@@ -21,6 +21,37 @@ const SECRET_HEADERS = new Set([
 const SECRET_QUERY =
   /(^|[-_])(token|secret|password|passwd|credential|signature|assertion|sig|code)$|^access_?token$|secret|api[-_]?key|^x-amz-/i;
 
+/** A secret's start this long at the end of a cut-off text is masked (shorter ones match ordinary words). */
+const MIN_CUT_PREFIX = 6;
+
+const ISSUED_TOKEN_JSON = /"(access_token|refresh_token|id_token)"\s*:\s*"((?:[^"\\]|\\.)*)"?/g;
+const ISSUED_TOKEN_FORM = /(?:^|[&?\s])(access_token|refresh_token|id_token)=([^&\s"]+)/g;
+
+/** application/x-www-form-urlencoded, as URLSearchParams sends it (`~` → %7E, space → +). */
+function formEncode(value: string): string {
+  return new URLSearchParams({ v: value }).toString().slice(2);
+}
+
+/** Every form in which a secret can appear in a body, a URL or a JSON text floe or a server writes. */
+function encodings(value: string): Set<string> {
+  const uri = encodeURIComponent(value);
+  const form = formEncode(value);
+  const rfc3986 = uri.replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const json = JSON.stringify(value).slice(1, -1);
+  // JSON inside JSON (a config string echoed in a log line) escapes twice.
+  const forms = new Set([value, uri, form, rfc3986, json, JSON.stringify(json).slice(1, -1)]);
+  for (const encoded of [uri, form, rfc3986])
+    forms.add(encoded.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()));
+  // JSON that escapes "/" or non-ASCII (Java and PHP encoders do).
+  forms.add(
+    JSON.stringify(value)
+      .slice(1, -1)
+      .replace(/\//g, '\\/')
+      .replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+  );
+  return forms;
+}
+
 /** The known secret values of one run; `scrub` replaces each with `mask(secret)`. */
 export class SecretScrubber {
   private readonly values = new Map<string, string>();
@@ -31,9 +62,33 @@ export class SecretScrubber {
     // Very short values would mangle ordinary text and are not worth hiding from it.
     if (!value || value.length < 4) return;
     const masked = this.mask(value);
-    this.values.set(value, masked);
-    this.values.set(encodeURIComponent(value), masked);
-    this.values.set(JSON.stringify(value).slice(1, -1), masked);
+    for (const form of encodings(value)) this.values.set(form, masked);
+  }
+
+  /**
+   * Tokens a server issued (`access_token`, `refresh_token`, `id_token`) in a response body, whatever its
+   * content type says: a JSON object, a form-encoded answer, or a cut-off body that still shows the field.
+   */
+  addIssuedTokens(body: string): void {
+    for (const match of body.matchAll(ISSUED_TOKEN_JSON)) {
+      try {
+        this.add(JSON.parse(`"${match[2]}"`) as string);
+      } catch {
+        this.add(match[2]);
+      }
+    }
+    for (const match of body.matchAll(ISSUED_TOKEN_FORM)) {
+      try {
+        this.add(decodeURIComponent(match[2]!.replace(/\+/g, ' ')));
+      } catch {}
+      this.add(match[2]);
+    }
+  }
+
+  /** HTTP Basic credentials `id:secret` as sent (base64), in both the raw and the form-encoded RFC 6749 form. */
+  addBasicCredentials(id: string, secret: string): void {
+    this.add(Buffer.from(`${id}:${secret}`).toString('base64'));
+    this.add(Buffer.from(`${formEncode(id)}:${formEncode(secret)}`).toString('base64'));
   }
 
   /** Every secret field of a profile, the client secret of its credential and its private key. */
@@ -42,7 +97,11 @@ export class SecretScrubber {
       const value = values.fields[def.id];
       if (!def.secret || typeof value !== 'string') continue;
       this.add(value);
-      if (def.id === 'credential') this.add(splitCredential(value).clientSecret);
+      if (def.id === 'credential') {
+        const { clientId, clientSecret } = splitCredential(value);
+        this.add(clientSecret);
+        if (clientId) this.addBasicCredentials(clientId, clientSecret);
+      }
       if (def.id === 'gcpServiceAccountJson') this.addPrivateKey(value);
     }
     return this;
@@ -71,7 +130,25 @@ export class SecretScrubber {
     for (const [value, masked] of [...this.values].sort((a, b) => b[0].length - a[0].length)) {
       out = out.split(value).join(masked);
     }
-    return out;
+    return this.#maskCutTail(out);
+  }
+
+  /** A text cut off for display (a body excerpt) can end inside a secret: its visible start is masked too. */
+  #maskCutTail(text: string): string {
+    const ellipsis = text.endsWith('…') ? '…' : '';
+    const body = ellipsis ? text.slice(0, -1) : text;
+    let cut = 0;
+    let masked = '';
+    for (const [value, mask] of this.values) {
+      for (let k = value.length - 1; k >= MIN_CUT_PREFIX && k > cut; k--) {
+        if (body.endsWith(value.slice(0, k))) {
+          cut = k;
+          masked = mask;
+          break;
+        }
+      }
+    }
+    return cut === 0 ? text : `${body.slice(0, -cut)}${masked}${ellipsis}`;
   }
 
   /** A copy of `value` with every string in it scrubbed. */

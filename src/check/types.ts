@@ -99,6 +99,8 @@ export interface ChainOptions {
   readOnly?: boolean;
   /** Shared between the chains of one run; absent when a chain runs alone. */
   shared?: SharedFacts;
+  /** Catalog only: follow an overrides.uri from https to http even with the bearer token attached. */
+  allowInsecureUriOverride?: boolean;
 }
 
 /**

@@ -1,6 +1,7 @@
 // Command-line flags for destination fields, derived from the field registry. Secrets have no value
 // flag: they come from stdin (`--token-stdin`), a file (`--gcp-service-account-file`) or FLOE_* variables.
-import { readFileSync } from 'node:fs';
+
+import { KeyFileError, readKeyFile } from '../config/files.js';
 import {
   AUTH_TYPES,
   type AuthType,
@@ -123,7 +124,7 @@ export async function valuesFromFlags(
     if (def.secretFlag && parsed[def.secretFlag] !== undefined) {
       values.fields[def.id] = def.secretFlag.endsWith('-stdin')
         ? await readStdin(`--${def.secretFlag}`)
-        : readSecretFile(def.secretFlag, String(parsed[def.secretFlag]));
+        : await readSecretFile(def.secretFlag, String(parsed[def.secretFlag]));
     }
   }
   if (parsed['auth-type'] === undefined) values.authType = impliedAuthType(parsed, values);
@@ -153,12 +154,15 @@ function impliedAuthType(parsed: Record<string, string | boolean | undefined>, v
     : values.authType;
 }
 
-function readSecretFile(flag: string, path: string): string {
+/** A key file: a regular file of at most 1 MiB, read within a timeout (never /dev/zero or a FIFO). */
+async function readSecretFile(flag: string, path: string): Promise<string> {
   try {
-    return readFileSync(path, 'utf8').trim();
+    return (await readKeyFile(path)).trim();
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError([`--${flag}: cannot read ${path} (${code ?? 'error'})`]);
+    if (!(error instanceof KeyFileError)) throw error;
+    throw new UsageError([
+      `--${flag}: cannot read ${path} (${error.message}); give the path of the key file, e.g. --${flag} ./key.json`,
+    ]);
   }
 }
 

@@ -1,4 +1,6 @@
 // Entry point of the bundled CLI. Each command lives in its own module, imported only when run.
+
+import { onSignal } from './interrupt.js';
 import { EXIT, FloeError, UsageError } from './io.js';
 
 declare const __FLOE_VERSION__: string;
@@ -77,8 +79,8 @@ function report(error: unknown): number {
 }
 
 export async function main(argv: string[]): Promise<void> {
-  process.on('SIGINT', () => process.exit(EXIT.INTERRUPTED));
-  process.on('SIGTERM', () => process.exit(143));
+  process.on('SIGINT', () => onSignal(EXIT.INTERRUPTED));
+  process.on('SIGTERM', () => onSignal(143));
   let code: number;
   try {
     const [first, ...rest] = argv;

@@ -1,9 +1,10 @@
 // Loading and saving whole profiles: non-secret fields in the config file, secrets in the vault.
 
-import { profileValues, type StoredProfile } from '../config/store.js';
+import { profileNameProblem, profileValues, type StoredProfile } from '../config/store.js';
 import { FIELD_BY_ID, type FieldId, type Values } from '../destination/fields.js';
 import { KeychainUnavailableError, type SecretStorage } from '../secrets/store.js';
 import type { Context } from './context.js';
+import { guarded } from './interrupt.js';
 import { FloeError } from './io.js';
 
 export interface LoadedProfile {
@@ -55,26 +56,52 @@ export function requireSecrets(profile: LoadedProfile): void {
 }
 
 /**
- * Saves a validated profile. Secrets go to `storage` first, so that a keychain failure
- * (KeychainUnavailableError) leaves the previous profile untouched and the caller can offer a fallback.
+ * Saves a validated profile as one step: under the config lock (so concurrent saves from other floe
+ * processes are serialised and none is lost), the secrets are written first with the previous values
+ * kept, the config is switched last, and any failure, Ctrl-C or SIGTERM before that undoes the secrets.
+ * A keychain failure (KeychainUnavailableError) leaves the previous profile intact, so the caller can
+ * offer a fallback. Returns the ids of the secrets stored.
  */
 export async function saveProfile(
   ctx: Context,
   name: string,
   values: Values,
   storage: SecretStorage,
-): Promise<void> {
-  const previous = ctx.config.getProfile(name);
-  const stored = await ctx.vault.saveProfileSecrets(name, values, storage);
-  if (previous && previous.secretStorage !== storage) {
-    try {
-      await ctx.vault.deleteProfileSecrets(name, previous.secretStorage);
-    } catch (error) {
-      if (!(error instanceof KeychainUnavailableError)) throw error;
-      process.stderr.write(
-        `floe: the old keychain entries of "${name}" could not be removed: ${error.reason}\n`,
-      );
-    }
-  }
-  ctx.config.saveProfile(name, values, storage, stored);
+  signal?: AbortSignal,
+): Promise<FieldId[]> {
+  const problem = profileNameProblem(name);
+  if (problem) throw new FloeError(problem);
+  return guarded(
+    (aborted) =>
+      ctx.config.locked(async () => {
+        const previous = ctx.config.getProfile(name);
+        const stored = await ctx.vault.saveProfileSecrets(name, values, storage, {
+          signal: aborted,
+          commit: (ids) => ctx.config.saveProfile(name, values, storage, ids),
+        });
+        if (previous && previous.secretStorage !== storage) {
+          try {
+            await ctx.vault.deleteProfileSecrets(name, previous.secretStorage, previous.storedSecrets);
+          } catch (error) {
+            if (!(error instanceof KeychainUnavailableError)) throw error;
+            process.stderr.write(
+              `floe: the old keychain entries of "${name}" could not be removed: ${error.reason}\n`,
+            );
+          }
+        }
+        return stored;
+      }),
+    signal,
+  );
+}
+
+/** Deletes a profile: its config entry, then its stored secrets (and stale temp files of the secrets file). */
+export async function deleteProfile(ctx: Context, name: string): Promise<boolean> {
+  return ctx.config.locked(async () => {
+    const stored = ctx.config.getProfile(name);
+    if (!stored) return false;
+    await ctx.vault.deleteProfileSecrets(name, stored.secretStorage, stored.storedSecrets);
+    ctx.config.deleteProfile(name);
+    return true;
+  });
 }

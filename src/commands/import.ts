@@ -4,6 +4,7 @@ import { openContext } from '../cli/context.js';
 import { issueLines } from '../cli/destination-flags.js';
 import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
 import { saveProfile } from '../cli/profiles.js';
+import { KeyFileError, readKeyFile } from '../config/files.js';
 import { FIELDS } from '../destination/fields.js';
 import { fromDestinationJson, ImportError, REDACTED } from '../destination/olake.js';
 import { validate } from '../destination/schema.js';
@@ -21,10 +22,12 @@ Flags:
   --env-secrets         store no secrets: read them from FLOE_* variables at run time
   --help                this help`;
 
-function readInput(path: string): string {
+/** stdin, or a regular file of at most 1 MiB read within a timeout (never /dev/zero or a FIFO). */
+async function readInput(path: string): Promise<string> {
   try {
-    return readFileSync(path === '-' ? 0 : path, 'utf8');
+    return path === '-' ? readFileSync(0, 'utf8') : await readKeyFile(path);
   } catch (error) {
+    if (error instanceof KeyFileError) throw new FloeError(`Cannot read ${path}: ${error.message}.`);
     throw new FloeError(`Cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
 }
@@ -49,7 +52,7 @@ export async function run(argv: string[]): Promise<number> {
   if (!file || extra.length > 0) throw new UsageError(['give exactly one FILE to import'], 'import');
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readInput(file));
+    parsed = JSON.parse(await readInput(file));
   } catch (error) {
     if (error instanceof FloeError) throw error;
     throw new FloeError(`${file} is not valid JSON: ${(error as Error).message}`);

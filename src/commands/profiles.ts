@@ -1,7 +1,7 @@
 // floe profiles: list, show (secrets masked) or delete profiles.
 import { openContext } from '../cli/context.js';
 import { EXIT, FloeError, parseCommandArgs, printJson, UsageError } from '../cli/io.js';
-import { loadProfile } from '../cli/profiles.js';
+import { deleteProfile, loadProfile } from '../cli/profiles.js';
 import { AUTH_TYPE_INFO, applicableFields, maskSecret } from '../destination/fields.js';
 
 export const HELP = `Usage: floe profiles [list | show NAME | delete NAME] [--json]
@@ -60,10 +60,7 @@ export async function run(argv: string[]): Promise<number> {
     return EXIT.OK;
   }
   if (action === 'delete') {
-    const stored = ctx.config.getProfile(name);
-    if (!stored) throw new FloeError(`Profile "${name}" does not exist.`);
-    await ctx.vault.deleteProfileSecrets(name, stored.secretStorage);
-    ctx.config.deleteProfile(name);
+    if (!(await deleteProfile(ctx, name))) throw new FloeError(`Profile "${name}" does not exist.`);
     process.stderr.write(`Deleted profile "${name}" and its stored secrets.\n`);
     return EXIT.OK;
   }

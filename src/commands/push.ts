@@ -1,9 +1,9 @@
 // floe push: create a profile as an Iceberg destination in the OLake UI. Like the OLake UI itself, it
 // runs the connection test first and creates the destination only when the test succeeded.
+import { SecretScrubber } from '../check/scrub.js';
 import { openContext } from '../cli/context.js';
 import { canPrompt, EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
 import { loadProfile, requireSecrets } from '../cli/profiles.js';
-import { FIELDS } from '../destination/fields.js';
 import { REDACTED, serializeDestination, toDestinationJson } from '../destination/olake.js';
 import { validate } from '../destination/schema.js';
 import { explained } from '../management/exit.js';
@@ -75,10 +75,9 @@ export async function run(argv: string[]): Promise<number> {
       `Fix it with "floe setup --profile ${profile.name}".`,
     );
   const config = serializeDestination(toDestinationJson(profile.values));
-  const secrets = FIELDS.filter((f) => f.secret)
-    .map((f) => profile.values.fields[f.id])
-    .filter((v): v is string => typeof v === 'string' && v.length >= 4);
-  const redact = (text: string) => secrets.reduce((out, s) => out.split(s).join(REDACTED), text);
+  // The server's echo may quote the config: secrets appear JSON-escaped (`"` and `\` in a secret).
+  const scrubber = new SecretScrubber(() => REDACTED).addProfileSecrets(profile.values);
+  const redact = (text: string) => scrubber.scrub(text);
   const name = flags.name ?? profile.name;
 
   const session = await explained(() =>

@@ -7,6 +7,7 @@ import {
   issueLines,
   valuesFromFlags,
 } from '../cli/destination-flags.js';
+import { settled } from '../cli/interrupt.js';
 import { canPrompt, EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
 import { saveProfile } from '../cli/profiles.js';
 import { profileValues } from '../config/store.js';
@@ -55,7 +56,8 @@ export async function run(argv: string[]): Promise<number> {
   let base = existing ? profileValues(existing) : emptyValues();
   if (existing) {
     try {
-      base = (await ctx.vault.loadProfileSecrets(name, base, existing.secretStorage)).values;
+      base = (await ctx.vault.loadProfileSecrets(name, base, existing.secretStorage, existing.storedSecrets))
+        .values;
     } catch (error) {
       if (!(error instanceof KeychainUnavailableError)) throw error;
       process.stderr.write(`floe: the stored secrets cannot be read: ${error.reason} Enter them again.\n`);
@@ -77,7 +79,10 @@ export async function run(argv: string[]): Promise<number> {
       storage,
       insecureStorage: storage === 'file',
     });
-    if (result.interrupted) return EXIT.INTERRUPTED;
+    if (result.interrupted) {
+      await settled();
+      return EXIT.INTERRUPTED;
+    }
     if (!result.saved) return EXIT.FAILURE;
     if (flags['skip-test']) return EXIT.OK;
     const test = await import('./test.js');
@@ -92,8 +97,9 @@ export async function run(argv: string[]): Promise<number> {
       lines.push('no terminal to prompt on: pass the flags above (floe setup --help lists them)');
     throw new UsageError(lines, 'setup');
   }
+  let stored: string[];
   try {
-    await saveProfile(ctx, name, result.values, storage);
+    stored = await saveProfile(ctx, name, result.values, storage);
   } catch (error) {
     if (!(error instanceof KeychainUnavailableError)) throw error;
     throw new FloeError(
@@ -102,12 +108,14 @@ export async function run(argv: string[]): Promise<number> {
     );
   }
   const where =
-    storage === 'keychain'
-      ? 'secrets in the OS keychain'
-      : storage === 'file'
-        ? `secrets in ${ctx.config.secretsPath} (plaintext, mode 0600)`
-        : 'secrets read from FLOE_* variables at run time';
+    stored.length === 0
+      ? 'no secrets to store'
+      : storage === 'keychain'
+        ? 'secrets in the OS keychain'
+        : storage === 'file'
+          ? `secrets in ${ctx.config.secretsPath} (plaintext, mode 0600)`
+          : 'secrets read from FLOE_* variables at run time';
   process.stderr.write(`Saved profile "${name}" (${where}). Next: floe test --profile ${name}\n`);
-  if (storage === 'file') process.stderr.write('! Secrets are stored in plain text.\n');
+  if (storage === 'file' && stored.length > 0) process.stderr.write('! Secrets are stored in plain text.\n');
   return EXIT.OK;
 }

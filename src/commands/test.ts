@@ -25,6 +25,9 @@ Flags:
                            never opens the screen
       --timeout SECONDS    Timeout of each request (default ${DEFAULT_TIMEOUT_SECONDS}, at most ${MAX_TIMEOUT_SECONDS})
       --read-only          Skip the object-store writes (PUT/GET/DELETE)
+      --allow-insecure-uri-override
+                           Follow a catalog whose overrides.uri moves the bearer
+                           token from https:// to plain http:// (refused otherwise)
   -h, --help               Show this help
 
 On a terminal the test runs in a screen: r re-runs, v shows the HTTP trace,
@@ -55,6 +58,7 @@ export async function run(argv: string[]): Promise<number> {
     json: { type: 'boolean' },
     timeout: { type: 'string' },
     'read-only': { type: 'boolean' },
+    'allow-insecure-uri-override': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
   if (flags.help) {
@@ -63,6 +67,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   const timeoutMs = parseTimeout(flags.timeout);
   const readOnly = flags['read-only'] ?? false;
+  const allowInsecureUriOverride = flags['allow-insecure-uri-override'] ?? false;
 
   const profile = await loadProfile(openContext(), flags.profile);
   requireSecrets(profile);
@@ -81,7 +86,12 @@ export async function run(argv: string[]): Promise<number> {
             process.stderr.write(`${stepLine(event.step)}\n`);
         }
       : undefined;
-    const report = await runCheck(values, { timeoutMs, readOnly, onEvent: progress });
+    const report = await runCheck(values, {
+      timeoutMs,
+      readOnly,
+      allowInsecureUriOverride,
+      onEvent: progress,
+    });
     printJson(report);
     return report.ok ? EXIT.OK : EXIT.FAILURE;
   }
@@ -91,6 +101,7 @@ export async function run(argv: string[]): Promise<number> {
     const report = await runCheck(values, {
       timeoutMs,
       readOnly,
+      allowInsecureUriOverride,
       onEvent: (event) => {
         if (event.type === 'step' && isFinal(event.step.state))
           process.stdout.write(`${stepLine(event.step)}\n`);
@@ -101,7 +112,12 @@ export async function run(argv: string[]): Promise<number> {
   }
 
   const { runTestScreen } = await import('../ui/test/index.js');
-  const { report, interrupted } = await runTestScreen(values, { title: profile.name, timeoutMs, readOnly });
+  const { report, interrupted } = await runTestScreen(values, {
+    title: profile.name,
+    timeoutMs,
+    readOnly,
+    allowInsecureUriOverride,
+  });
   if (interrupted) return EXIT.INTERRUPTED;
   return report.ok ? EXIT.OK : EXIT.FAILURE;
 }

@@ -1,6 +1,6 @@
 // Profiles and settings (never secrets) in a `conf` JSON file: mode 0600, schema-versioned. A corrupt
 // file is kept as a backup and reported with its path, never silently reset.
-import { copyFileSync, existsSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import Conf from 'conf';
@@ -9,6 +9,7 @@ import { AUTH_TYPES, FIELDS, STORAGE_KINDS, type Values } from '../destination/f
 import { PRESET_IDS } from '../destination/presets.js';
 import { FloeError } from '../errors.js';
 import type { SecretStorage } from '../secrets/store.js';
+import { ensurePrivateDir, withLock, withLockSync } from './files.js';
 
 export const SCHEMA_VERSION = 1;
 
@@ -44,7 +45,7 @@ const fileSchema = z.object({
   profiles: z.record(z.string(), profileSchema).default({}),
   management: managementSchema.optional(),
 });
-type ConfigFile = z.infer<typeof fileSchema>;
+type ConfigFile = z.input<typeof fileSchema>;
 
 export class ConfigError extends FloeError {}
 
@@ -56,15 +57,35 @@ export function configDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'floe');
 }
 
+/** Letters, digits, ".", "_" and "-", starting with a letter or digit, at most 64 characters. */
 export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
+export function profileNameProblem(name: string): string | undefined {
+  if (PROFILE_NAME.test(name)) return undefined;
+  return `Profile name "${name}" is invalid: use letters, digits, ".", "_" or "-" (1 to 64 characters), starting with a letter or digit (e.g. prod-lake)`;
+}
+
+/** The config in memory: profiles in a Map, so a name is data and never meets a prototype member. */
+interface ConfigData {
+  profiles: Map<string, StoredProfile>;
+  management: ManagementSettings | undefined;
+}
+
+/**
+ * Every change locks the file (proper-lockfile, shared with other floe processes), re-reads it, applies
+ * only its own change and writes the whole file atomically; a screen left open therefore never writes
+ * back a stale copy of other profiles.
+ */
 export class ConfigStore {
   readonly #conf: Conf<ConfigFile>;
-  #data: ConfigFile;
+  #data: ConfigData;
 
   constructor(readonly dir: string = configDir()) {
     const path = join(dir, 'config.json');
+    ensurePrivateDir(dir);
+    this.#checkRoot(path);
     try {
+      // No `defaults`: conf would write them back from its constructor, outside the lock.
       this.#conf = new Conf<ConfigFile>({
         cwd: dir,
         configName: 'config',
@@ -72,17 +93,52 @@ export class ConfigStore {
         projectSuffix: '',
         configFileMode: 0o600,
         clearInvalidConfig: false,
-        defaults: { schemaVersion: SCHEMA_VERSION, profiles: {} },
       });
     } catch (error) {
       throw this.#corrupt(path, error instanceof Error ? error.message : String(error));
     }
-    const parsed = fileSchema.safeParse(this.#conf.store);
+    this.#data = this.#read();
+  }
+
+  /** conf turns a root that is not an object (null, an array, a string) into {} and rewrites it: refuse first. */
+  #checkRoot(path: string): void {
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch {
+      return;
+    }
+    let root: unknown;
+    try {
+      root = JSON.parse(text);
+    } catch (error) {
+      throw this.#corrupt(path, (error as Error).message);
+    }
+    if (typeof root !== 'object' || root === null || Array.isArray(root))
+      throw this.#corrupt(
+        path,
+        `root: expected an object like {"schemaVersion": ${SCHEMA_VERSION}, "profiles": {}}, found ${root === null ? 'null' : Array.isArray(root) ? 'an array' : typeof root}`,
+      );
+  }
+
+  #read(): ConfigData {
+    let raw: unknown;
+    try {
+      this.#checkRoot(this.path);
+      raw = this.#conf.store;
+    } catch (error) {
+      if (error instanceof ConfigError) throw error;
+      throw this.#corrupt(this.path, error instanceof Error ? error.message : String(error));
+    }
+    const parsed = fileSchema.safeParse({ schemaVersion: SCHEMA_VERSION, ...(raw as object) });
     if (!parsed.success) {
       const first = parsed.error.issues[0];
-      throw this.#corrupt(path, `${first?.path.join('.') || 'root'}: ${first?.message}`);
+      throw this.#corrupt(this.path, `${first?.path.join('.') || 'root'}: ${first?.message}`);
     }
-    this.#data = parsed.data;
+    return {
+      profiles: new Map(Object.entries(parsed.data.profiles)),
+      management: parsed.data.management,
+    };
   }
 
   #corrupt(path: string, why: string): ConfigError {
@@ -90,6 +146,7 @@ export class ConfigStore {
     if (existsSync(path)) {
       const backup = `${path}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
       copyFileSync(path, backup);
+      chmodSync(backup, 0o600);
       kept = ` A copy was kept at ${backup}.`;
     }
     return new ConfigError(
@@ -105,30 +162,55 @@ export class ConfigStore {
     return join(dirname(this.#conf.path), 'secrets.json');
   }
 
-  #save(): void {
-    this.#conf.store = this.#data;
+  /** Locks, re-reads, applies `change` to the fresh copy and writes it. */
+  #update(change: (data: ConfigData) => void): void {
+    withLockSync(this.path, () => {
+      const data = this.#read();
+      change(data);
+      const file: ConfigFile = {
+        schemaVersion: SCHEMA_VERSION,
+        profiles: Object.fromEntries(data.profiles),
+        ...(data.management ? { management: data.management } : {}),
+      };
+      this.#conf.store = file;
+      this.#data = data;
+    });
+  }
+
+  /**
+   * Runs `fn` holding the config lock, with the file re-read first: changes made inside (through this
+   * store) and the work between them (e.g. secret stores) are one step for other floe processes.
+   */
+  async locked<T>(fn: () => Promise<T>): Promise<T> {
+    return withLock(this.path, async () => {
+      this.#data = this.#read();
+      return fn();
+    });
+  }
+
+  /** Re-reads the file (for a screen that stays open while other processes change it). */
+  reload(): void {
+    this.#data = this.#read();
   }
 
   profileNames(): string[] {
-    return Object.keys(this.#data.profiles).sort();
+    return [...this.#data.profiles.keys()].sort();
   }
 
   getProfile(name: string): StoredProfile | undefined {
-    return this.#data.profiles[name];
+    return this.#data.profiles.get(name);
   }
 
   /** Saves the non-secret part of `values`; secret fields are the caller's to put in a secret store. */
   saveProfile(name: string, values: Values, secretStorage: SecretStorage, storedSecrets: string[]): void {
-    if (!PROFILE_NAME.test(name))
-      throw new ConfigError(
-        `Profile name "${name}" is invalid: use letters, digits, ".", "_" or "-", starting with a letter or digit (e.g. prod-lake)`,
-      );
+    const problem = profileNameProblem(name);
+    if (problem) throw new ConfigError(problem);
     const fields: Record<string, string | boolean> = {};
     for (const def of FIELDS) {
       const value = values.fields[def.id];
       if (!def.secret && value !== undefined) fields[def.id] = value;
     }
-    this.#data.profiles[name] = {
+    const profile: StoredProfile = {
       preset: values.preset,
       authType: values.authType,
       storage: values.storage,
@@ -138,14 +220,15 @@ export class ConfigStore {
       storedSecrets,
       updatedAt: new Date().toISOString(),
     };
-    this.#save();
+    this.#update((data) => data.profiles.set(name, profile));
   }
 
   deleteProfile(name: string): boolean {
-    if (!(name in this.#data.profiles)) return false;
-    delete this.#data.profiles[name];
-    this.#save();
-    return true;
+    let deleted = false;
+    this.#update((data) => {
+      deleted = data.profiles.delete(name);
+    });
+    return deleted;
   }
 
   getManagement(): ManagementSettings | undefined {
@@ -153,8 +236,9 @@ export class ConfigStore {
   }
 
   setManagement(settings: ManagementSettings | undefined): void {
-    this.#data.management = settings;
-    this.#save();
+    this.#update((data) => {
+      data.management = settings;
+    });
   }
 }
 

@@ -1,47 +1,51 @@
 // Plaintext secrets file, used only with the user's explicit consent (--insecure-storage or a yes
-// at the prompt). Mode 0600, written atomically.
-import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+// at the prompt). Mode 0600 in a 0700 folder; every change is a locked read-modify-write replaced
+// atomically through a 0600 temp file that never outlives a failure.
+import { readFileSync } from 'node:fs';
+import { removeStaleTemps, withLockSync, writePrivateFile } from '../config/files.js';
 import type { SecretBackend } from './store.js';
 
-function read(path: string): Record<string, string> {
+function read(path: string): Map<string, string> {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
     throw error;
   }
   try {
     const parsed = JSON.parse(text) as unknown;
     if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
-      return parsed as Record<string, string>;
+      return new Map(
+        Object.entries(parsed).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+      );
   } catch {}
   throw new Error(
     `The secrets file ${path} is not valid JSON; fix it or remove it and store the secrets again.`,
   );
 }
 
-function write(path: string, data: Record<string, string>): void {
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
-  chmodSync(tmp, 0o600);
-  renameSync(tmp, path);
+function update(path: string, change: (data: Map<string, string>) => boolean): boolean {
+  return withLockSync(path, () => {
+    removeStaleTemps(path);
+    const data = read(path);
+    const changed = change(data);
+    if (changed) writePrivateFile(path, `${JSON.stringify(Object.fromEntries(data), null, 2)}\n`);
+    return changed;
+  });
 }
 
 export function fileBackend(path: string): SecretBackend {
   return {
     kind: 'file',
     location: path,
-    get: async (account) => read(path)[account],
-    set: async (account, value) => write(path, { ...read(path), [account]: value }),
-    delete: async (account) => {
-      const data = read(path);
-      if (!(account in data)) return false;
-      delete data[account];
-      write(path, data);
-      return true;
+    get: async (account) => read(path).get(account),
+    set: async (account, value) => {
+      update(path, (data) => {
+        data.set(account, value);
+        return true;
+      });
     },
+    delete: async (account) => update(path, (data) => data.delete(account)),
   };
 }

@@ -1,7 +1,8 @@
 // The stack's two files: compose.yaml and .env (mode 0600, the only place its secrets are written).
-import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FloeError } from '../cli/io.js';
+import { ensurePrivateDir } from '../config/files.js';
 import { renderCompose } from './compose.js';
 import { ENV, type StackPlan } from './plan.js';
 
@@ -42,7 +43,8 @@ export function writeStackFiles(dir: string, files: StackFile[], force: boolean)
       'Pass --force to replace them (new secrets are generated unless the profile has keys), or choose another --output DIR.',
     );
   try {
-    mkdirSync(dir, { recursive: true });
+    // 0700 whatever the umask: the folder holds the .env with secrets.
+    ensurePrivateDir(dir);
     for (const file of files) {
       // Narrow an existing file's mode before the secrets go in, not after.
       if (existsSync(file.path)) chmodSync(file.path, file.mode);

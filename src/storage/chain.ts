@@ -354,6 +354,34 @@ async function run(
     }
   };
 
+  /**
+   * A PutObject that failed or timed out may still have stored the object: try a DeleteObject (its own
+   * timeout), and if that fails too (or the test was cancelled) name the key to delete by hand.
+   */
+  const removeFailedProbe = async (key: string): Promise<void> => {
+    const byHand = `remove s3://${bucket}/${key} by hand`;
+    if (opts.signal.aborted) {
+      emit({
+        type: 'warning',
+        message: `The test was cancelled during PutObject; the store may have kept the probe: ${byHand}`,
+      });
+      return;
+    }
+    try {
+      const timeout = AbortSignal.timeout(opts.timeoutMs);
+      await untilAborted(
+        () =>
+          client.send(new sdk.DeleteObjectCommand({ Bucket: bucket, Key: key }), { abortSignal: timeout }),
+        timeout,
+      );
+    } catch (error) {
+      emit({
+        type: 'warning',
+        message: `PutObject failed and the DeleteObject that should remove a probe the store may have kept failed too (${errorFacts(error).message}): ${byHand}`,
+      });
+    }
+  };
+
   try {
     const head = await attempt(
       'storage.head',
@@ -388,7 +416,10 @@ async function run(
       () => `wrote ${key} (${body.length} bytes)`,
       key,
     );
-    if (!put.ok) return;
+    if (!put.ok) {
+      await removeFailedProbe(key);
+      return;
+    }
     await attempt(
       'storage.get',
       async (abortSignal) => {

@@ -206,6 +206,33 @@ describe('TLS', () => {
   });
 
   itWithService(opensslStatus, 'openssl')(
+    'CATALOG_URI_DOWNGRADE: overrides.uri moves the bearer token from https to http',
+    async () => {
+      const plain = await startCatalogEmulator({ host: '127.0.0.2', auth: 'bearer', tokens: ['tok-1234'] });
+      try {
+        const emu = await start({
+          tls: loopback,
+          auth: 'bearer',
+          tokens: ['tok-1234'],
+          overrides: { uri: plain.url },
+        });
+        const d = expectDiagnosis(
+          await runChain(values('token', { catalogUrl: emu.url, token: 'tok-1234' }), {
+            chain: createCatalogChain({ ca: loopback.cert }),
+          }),
+          'CATALOG_URI_DOWNGRADE',
+          'catalog.config',
+        );
+        expect(d.evidence.extra).toEqual({ from: emu.origin, to: plain.origin });
+        expect(d.remedy).toContain('--allow-insecure-uri-override');
+        expect(plain.requests).toEqual([]);
+      } finally {
+        await plain.close();
+      }
+    },
+  );
+
+  itWithService(opensslStatus, 'openssl')(
     'CATALOG_TLS_HOSTNAME: a trusted certificate for another name',
     async () => {
       const emu = await start({ tls: other });

@@ -47,8 +47,8 @@ function context(env: NodeJS.ProcessEnv, keychain: 'real' | 'broken'): Context {
     vault: {
       ...vault,
       backend: (kind) => (kind === 'keychain' ? broken : vault.backend(kind)),
-      saveProfileSecrets: (name, values, storage) =>
-        storage === 'keychain' ? refuse() : vault.saveProfileSecrets(name, values, storage),
+      saveProfileSecrets: (name, values, storage, options) =>
+        storage === 'keychain' ? refuse() : vault.saveProfileSecrets(name, values, storage, options),
     },
   };
 }

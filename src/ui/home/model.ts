@@ -1,6 +1,7 @@
 // The home screen's data and state (no React): the profiles as rows, the management login, and the
 // reducer for selection, the new-profile name prompt and the delete confirmation.
 import type { Context } from '../../cli/context.js';
+import { deleteProfile as deleteStoredProfile } from '../../cli/profiles.js';
 import { PROFILE_NAME, profileValues, type StoredProfile } from '../../config/store.js';
 import { AUTH_TYPE_INFO, applicableFields } from '../../destination/fields.js';
 
@@ -189,10 +190,10 @@ export function homeReducer(state: HomeState, event: HomeEvent): HomeState {
   }
 }
 
-/** Deletes a profile's secrets, then the profile (so a keychain failure leaves both in place). */
+/**
+ * Deletes a profile's secrets, then the profile (so a keychain failure leaves both in place), under the
+ * config lock and from a fresh read, so profiles other shells saved while the screen was open survive.
+ */
 export async function deleteProfile(ctx: Context, name: string): Promise<void> {
-  const stored = ctx.config.getProfile(name);
-  if (!stored) return;
-  await ctx.vault.deleteProfileSecrets(name, stored.secretStorage);
-  ctx.config.deleteProfile(name);
+  await deleteStoredProfile(ctx, name);
 }

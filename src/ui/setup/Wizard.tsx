@@ -1,5 +1,6 @@
 import { Box, Text, useApp, useInput } from 'ink';
 import { useEffect, useReducer, useRef } from 'react';
+import { cleartextWarnings } from '../../catalog/transport.js';
 import type { Context } from '../../cli/context.js';
 import { saveProfile } from '../../cli/profiles.js';
 import {
@@ -108,7 +109,9 @@ export function Wizard({ ctx, profileName, initial, storage, onSaved, onDone }: 
   useEffect(() => {
     if (step !== 'saving' || !pending) return;
     let live = true;
-    saveProfile(ctx, profileName, pending, secretStorage).then(
+    // Ctrl-C while saving aborts the save, which then undoes the secrets it wrote (setup waits for that).
+    const abort = new AbortController();
+    saveProfile(ctx, profileName, pending, secretStorage, abort.signal).then(
       () => live && dispatch({ type: 'saved' }),
       (error: unknown) => {
         if (!live) return;
@@ -120,6 +123,7 @@ export function Wizard({ ctx, profileName, initial, storage, onSaved, onDone }: 
     );
     return () => {
       live = false;
+      abort.abort();
     };
   }, [ctx, profileName, step, pending, secretStorage]);
 
@@ -175,7 +179,9 @@ function reviewHints(scrolls: boolean): Hint[] {
 /** How many review lines fit, and how far the review can scroll. */
 function reviewView(state: WizardState, width: number, height: number) {
   const total = reviewLines(state.values).length;
-  const issueRows = state.reviewIssues.reduce((sum, i) => sum + wrappedRows(`✗ ${i.message}`, width), 0);
+  const issueRows =
+    state.reviewIssues.reduce((sum, i) => sum + wrappedRows(`✗ ${i.message}`, width), 0) +
+    cleartextWarnings(state.values).reduce((sum, w) => sum + wrappedRows(`! ${w}`, width), 0);
   const room = height - chromeRows(reviewHints(false), width) - 2 - issueRows;
   if (total <= room) return { scrolls: false, rows: total, max: 0 };
   const rows = Math.max(height - chromeRows(reviewHints(true), width) - 4 - issueRows, 1);
@@ -300,6 +306,9 @@ function WizardScreen({
         <Box marginTop={1}>
           <Text>{truncate(`Secrets: ${secretsPlace(ctx, state.storage, values)}`, width)}</Text>
         </Box>
+        {cleartextWarnings(values).map((warning) => (
+          <Text key={warning} color="yellow">{`! ${warning}`}</Text>
+        ))}
         {state.reviewIssues.map((issue) => (
           <Text key={issue.field} color="red">{`✗ ${issue.message}`}</Text>
         ))}

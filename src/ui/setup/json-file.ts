@@ -1,7 +1,7 @@
 // The JSON field accepts the JSON itself or `@/path/to/key.json`: this reads such a file.
-import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
+import { KeyFileError, readKeyFileSync } from '../../config/files.js';
 
 const MAX_BYTES = 256 * 1024;
 
@@ -22,20 +22,11 @@ export function readJsonArgument(value: string, label: string, cwd = process.cwd
   const path = resolve(cwd, raw.startsWith('~/') ? `${homedir()}/${raw.slice(2)}` : raw);
   let text: string;
   try {
-    if (statSync(path).size > MAX_BYTES)
-      return { ok: false, message: `${label}: ${path} is larger than ${MAX_BYTES / 1024} KiB` };
-    text = readFileSync(path, 'utf8').trim();
+    // Regular files only (a FIFO or /dev/zero would hang or never end), at most MAX_BYTES.
+    text = readKeyFileSync(path, MAX_BYTES).trim();
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why =
-      code === 'ENOENT'
-        ? 'no such file'
-        : code === 'EACCES'
-          ? 'permission denied'
-          : code === 'EISDIR'
-            ? 'it is a directory'
-            : (code ?? 'unreadable');
-    return { ok: false, message: `${label}: cannot read ${path} (${why})` };
+    if (!(error instanceof KeyFileError)) throw error;
+    return { ok: false, message: `${label}: cannot read ${path} (${error.message})` };
   }
   try {
     return { ok: true, value: JSON.stringify(JSON.parse(text)) };

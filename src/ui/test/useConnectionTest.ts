@@ -8,6 +8,7 @@ import type { Values } from '../../destination/fields.js';
 export interface ConnectionTestOptions {
   timeoutMs: number;
   readOnly?: boolean;
+  allowInsecureUriOverride?: boolean;
   /** Defaults to the real catalog and storage chains. */
   chains?: Chains;
 }
@@ -38,6 +39,7 @@ export function useConnectionTest(values: Values, opts: ConnectionTestOptions): 
       signal: controller.signal,
       timeoutMs: o.timeoutMs,
       readOnly: o.readOnly,
+      allowInsecureUriOverride: o.allowInsecureUriOverride,
       chains: o.chains,
       onEvent: (event) => {
         if (live()) dispatch(event);

@@ -180,12 +180,13 @@ export function testContext(keychain: 'works' | 'unavailable' = 'works'): TestCo
       }
       return { values: out, missing: [], fromEnv: [] };
     },
-    async saveProfileSecrets(profile, values, storage) {
-      if (storage !== 'keychain') return real.saveProfileSecrets(profile, values, storage);
+    async saveProfileSecrets(profile, values, storage, options) {
+      if (storage !== 'keychain') return real.saveProfileSecrets(profile, values, storage, options);
       check();
       const ids = secretIds(values);
       for (const def of ids)
         memory.set(accounts.profileSecret(profile, def.id), values.fields[def.id] as string);
+      await options?.commit?.(ids.map((d) => d.id));
       return ids.map((d) => d.id);
     },
     async deleteProfileSecrets(profile, storage) {

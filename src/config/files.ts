@@ -1,0 +1,237 @@
+// Private files and folders whatever the umask (folders 0700, files 0600), atomic replacement through a
+// 0600 temp file in the same folder that is removed on every failure path, the inter-process lock
+// (proper-lockfile) every read-modify-write of the config or the secrets file runs under, and bounded
+// reads of key files (regular files only, at most 1 MiB, with a timeout).
+import { randomBytes } from 'node:crypto';
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  fstatSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readSync,
+  renameSync,
+  rmSync,
+  type Stats,
+  writeSync,
+} from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import lockfile from 'proper-lockfile';
+import { FloeError } from '../errors.js';
+
+/** Creates `dir` (and missing parents) as 0700; narrows a folder floe created earlier with a wider mode. */
+export function ensurePrivateDir(dir: string): void {
+  const created = mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (created !== undefined) chmodSync(dir, 0o700);
+}
+
+/** Temp files are `.<name>.<pid>.<random>.tmp` beside their target. */
+function tempPath(path: string): string {
+  return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+}
+
+/**
+ * Replaces `path` with `text` atomically: a new 0600 file (O_EXCL, so nothing pre-created is written
+ * through) in the same folder, synced, then renamed over the target. The temp file never outlives a failure.
+ */
+export function writePrivateFile(path: string, text: string): void {
+  ensurePrivateDir(dirname(path));
+  const tmp = tempPath(path);
+  let fd: number | undefined;
+  try {
+    fd = openSync(tmp, 'wx', 0o600);
+    writeSync(fd, text);
+    fsyncSync(fd);
+    closeSync(fd);
+    fd = undefined;
+    renameSync(tmp, path);
+  } catch (error) {
+    if (fd !== undefined) closeSync(fd);
+    rmSync(tmp, { force: true });
+    throw error;
+  }
+}
+
+/** Removes temp files left beside `path` by a process that died mid-write (this one's or an older form). */
+export function removeStaleTemps(path: string): void {
+  const name = basename(path);
+  let entries: string[];
+  try {
+    entries = readdirSync(dirname(path));
+  } catch {
+    return;
+  }
+  const ours = new RegExp(
+    `^(\\.${escapeRegExp(name)}\\.\\d+\\.[0-9a-f]+|${escapeRegExp(name)}\\.\\d+)\\.tmp$`,
+  );
+  for (const entry of entries) if (ours.test(entry)) rmSync(join(dirname(path), entry), { force: true });
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+const LOCK_WAIT_MS = 15_000;
+
+export class LockTimeoutError extends FloeError {}
+
+function lockOptions(path: string) {
+  return { realpath: false, stale: 10_000, lockfilePath: `${path}.lock` };
+}
+
+function timedOut(path: string): LockTimeoutError {
+  return new LockTimeoutError(
+    `Another floe process has held the lock ${path}.lock for over ${LOCK_WAIT_MS / 1000} s; nothing was changed.`,
+    'Try again when it has finished (a lock left by a crashed process expires after 10 s).',
+  );
+}
+
+const held = new Set<string>();
+
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/**
+ * Takes the lock of `path`, waiting (synchronously: a CLI has nothing else to do meanwhile) while another
+ * process holds it. proper-lockfile's sync form has no retries, so the waiting is done here.
+ */
+function acquire(path: string): () => void {
+  ensurePrivateDir(dirname(path));
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      return lockfile.lockSync(path, lockOptions(path));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
+      if (Date.now() > deadline) throw timedOut(path);
+      sleepSync(10 + Math.floor(Math.random() * 40));
+    }
+  }
+}
+
+/** Runs `fn` holding the inter-process lock of `path`; re-entrant within this process. */
+export function withLockSync<T>(path: string, fn: () => T): T {
+  if (held.has(path)) return fn();
+  const release = acquire(path);
+  held.add(path);
+  try {
+    return fn();
+  } finally {
+    held.delete(path);
+    release();
+  }
+}
+
+/** The form for work that awaits (secret stores) while holding the lock; proper-lockfile keeps it fresh. */
+export async function withLock<T>(path: string, fn: () => Promise<T>): Promise<T> {
+  if (held.has(path)) return fn();
+  const release = acquire(path);
+  held.add(path);
+  try {
+    return await fn();
+  } finally {
+    held.delete(path);
+    release();
+  }
+}
+
+/** Key files (a service-account JSON, a destination.json to import) are small; anything larger is refused. */
+export const MAX_KEY_FILE_BYTES = 1024 * 1024;
+const KEY_FILE_TIMEOUT_MS = 5000;
+
+/** A key file that cannot be used; the message says why in a few words (no path). */
+export class KeyFileError extends Error {}
+
+function kind(stat: Stats): string {
+  if (stat.isFIFO()) return 'a named pipe (FIFO)';
+  if (stat.isCharacterDevice() || stat.isBlockDevice()) return 'a device';
+  if (stat.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+function checkKeyFile(stat: Stats, maxBytes: number): void {
+  if (stat.isDirectory()) throw new KeyFileError('it is a directory');
+  if (!stat.isFile()) throw new KeyFileError(`it is ${kind(stat)}, not a regular file`);
+  if (stat.size > maxBytes) throw new KeyFileError(`it is larger than ${maxBytes / 1024} KiB`);
+}
+
+function explainOpen(error: unknown): KeyFileError {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return new KeyFileError('no such file');
+  if (code === 'EACCES' || code === 'EPERM') return new KeyFileError('permission denied');
+  if (code === 'EISDIR') return new KeyFileError('it is a directory');
+  return new KeyFileError(code ?? String(error));
+}
+
+/**
+ * Reads a small regular file: opened non-blocking (a FIFO cannot hang the open), checked to be a regular
+ * file of at most `maxBytes` (so /dev/zero or a huge file is refused before reading), read within a timeout.
+ */
+export async function readKeyFile(
+  path: string,
+  maxBytes = MAX_KEY_FILE_BYTES,
+  timeoutMs = KEY_FILE_TIMEOUT_MS,
+): Promise<string> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    throw explainOpen(error);
+  }
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const read = (async () => {
+      checkKeyFile(await handle.stat(), maxBytes);
+      const buffer = Buffer.alloc(maxBytes + 1);
+      let size = 0;
+      for (;;) {
+        const { bytesRead } = await handle.read(buffer, size, buffer.length - size, null);
+        if (bytesRead === 0) break;
+        size += bytesRead;
+        if (size > maxBytes) throw new KeyFileError(`it is larger than ${maxBytes / 1024} KiB`);
+      }
+      return buffer.subarray(0, size).toString('utf8');
+    })();
+    // A read still running when the timeout wins must not become an unhandled rejection.
+    read.catch(() => undefined);
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new KeyFileError(`reading it took longer than ${timeoutMs / 1000} s`)),
+        timeoutMs,
+      );
+    });
+    return await Promise.race([read, timeout]);
+  } finally {
+    clearTimeout(timer);
+    await handle.close();
+  }
+}
+
+/** The synchronous form for a key handler (the wizard's `@file`): the same checks, no timeout. */
+export function readKeyFileSync(path: string, maxBytes = MAX_KEY_FILE_BYTES): string {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    throw explainOpen(error);
+  }
+  try {
+    checkKeyFile(fstatSync(fd), maxBytes);
+    const buffer = Buffer.alloc(maxBytes + 1);
+    let size = 0;
+    for (;;) {
+      const bytesRead = readSync(fd, buffer, size, buffer.length - size, null);
+      if (bytesRead === 0) break;
+      size += bytesRead;
+      if (size > maxBytes) throw new KeyFileError(`it is larger than ${maxBytes / 1024} KiB`);
+    }
+    return buffer.subarray(0, size).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, ConfigStore } from '../../src/config/store.js';
+import { ConfigError, ConfigStore, profileValues } from '../../src/config/store.js';
 import { fileBackend } from '../../src/secrets/file.js';
 import { openVault } from '../../src/secrets/vault.js';
 import { sample } from '../fixtures/samples.js';
@@ -23,6 +23,23 @@ describe('config store', () => {
     expect(statSync(store.path).mode & 0o777).toBe(0o600);
     expect(statSync(store.secretsPath).mode & 0o777).toBe(0o600);
     expect(new ConfigStore(dir).getProfile('p')?.storedSecrets).toEqual(stored);
+  });
+
+  it('reads a profile written before presets: its S3 Path is the Warehouse, its catalog generic REST', () => {
+    const dir = tempConfigDir();
+    const old = {
+      authType: 'none',
+      storage: 'aws',
+      targetVersion: 'latest',
+      fields: { catalogUrl: 'http://localhost:8181', s3Path: 's3://lake/olake', region: 'us-east-1' },
+      secretStorage: 'env',
+      storedSecrets: [],
+      updatedAt: '2026-11-01T00:00:00.000Z',
+    };
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ schemaVersion: 1, profiles: { old } }));
+    const values = profileValues(new ConfigStore(dir).getProfile('old')!);
+    expect(values).toMatchObject({ preset: 'rest', fields: { warehouse: 's3://lake/olake' } });
+    expect(values.fields).not.toHaveProperty('s3Path');
   });
 
   it('reports a corrupt file by path, keeps a backup and does not reset it', () => {

@@ -15,6 +15,7 @@ async function reviewOfTokenProfile(catalogUrl: string): Promise<string> {
   const done = vi.fn<(result: WizardResult) => void>();
   rendered = await renderScreen(<Wizard ctx={testContext()} profileName="prod" onDone={done} />);
   const r = rendered;
+  await r.press(KEY.enter);
   for (let i = 0; i < AUTH_TYPES.indexOf('token'); i++) await r.press(KEY.down);
   await r.press(KEY.enter);
   for (const input of [catalogUrl, 's3://warehouse', 'us-east-1', 'tok-sentinel-1234']) {
@@ -22,8 +23,8 @@ async function reviewOfTokenProfile(catalogUrl: string): Promise<string> {
     await r.press(KEY.enter);
   }
   await r.press(KEY.enter);
-  for (let i = 0; i < 3; i++) await r.press(KEY.enter);
   for (let i = 0; i < 4; i++) await r.press(KEY.enter);
+  for (let i = 0; i < 5; i++) await r.press(KEY.enter);
   expect(r.frame()).toContain('Review');
   return r.frame();
 }

@@ -303,12 +303,38 @@ describe('setup wizard', () => {
     expect(r.frame()).not.toContain('Disable Identifier Tables');
   });
 
-  it('drops line breaks and tabs that come with a paste', async () => {
+  it('acts on every key of one chunk: text and Tab, text and Enter then more text, text and Backspaces', async () => {
+    const { r } = await start(testContext());
+    await chooseAuth(r, 'token');
+    await r.press('http://localhost:8181\ts3://warehouse\rus-east-1xyzq\u007f\u007f\u007f\u007f\t');
+    const frame = r.frame();
+    expect(frame).toMatch(/REST Catalog URL\* +http:\/\/localhost:8181\n/);
+    expect(frame).toMatch(/S3 Path\* +s3:\/\/warehouse\n/);
+    expect(frame).toMatch(/Region\* +us-east-1\n/);
+    expect(frame).toMatch(/^› Token/m);
+    await r.press(`${SENTINEL}\u001b[Z\u001b[Z`);
+    expect(r.frame()).toMatch(/^› S3 Path/m);
+    expect(r.frame()).toMatch(/Token\* +••••9XyZ\n/);
+    expect(r.frame()).not.toContain('✗');
+  });
+
+  it('puts a bracketed paste into the focused field as text: its first line, never submitted', async () => {
     const { r } = await start(testContext());
     await chooseAuth(r, 'none');
-    await r.press('http://localhost:8181\r\n', KEY.enter);
-    expect(r.frame()).toMatch(/REST Catalog URL\* http:\/\/localhost:8181\n/);
+    await r.press('\u001b[200~http://localhost:8181\r\ns3://second-line\u001b[201~');
+    expect(r.frame()).toMatch(/^› REST Catalog URL\* +http:\/\/localhost:8181\n/m);
+    expect(r.frame()).not.toContain('second-line');
     expect(r.frame()).not.toContain('✗');
+  });
+
+  it('takes the whole of a pasted multi-line service-account JSON', async () => {
+    const { r } = await start(testContext());
+    await chooseAuth(r, 'google');
+    await r.press(KEY.down, KEY.down, KEY.down);
+    const pasted = JSON.stringify(JSON.parse(GOOGLE_JSON), null, 2).replace(/\n/g, '\r\n');
+    await r.press(`\u001b[200~${pasted}\u001b[201~`, KEY.down, KEY.up);
+    expect(r.frame()).toMatch(/^› GCP Service Account JSON\* +•+/m);
+    expect(r.frame()).not.toContain('GCP Service Account JSON: must');
   });
 
   it('leaves cleanly on Ctrl-C without saving', async () => {

@@ -2,10 +2,15 @@
 // Prompts go to stderr so stdout stays clean for data.
 import { createInterface } from 'node:readline/promises';
 import { EXIT, FloeError } from '../cli/io.js';
+import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON, createKeyReader, printable } from '../text/keys.js';
 
 const cancelled = () => new FloeError('Cancelled.', undefined, EXIT.INTERRUPTED);
 
-/** Reads a password with echo replaced by "*". Ctrl+C cancels; Backspace and Ctrl+U edit. */
+/**
+ * Reads a password with echo replaced by "*". Ctrl+C cancels; Backspace and Ctrl+U edit. Every key of a
+ * chunk counts (typed ahead, or sent by a script); a bracketed paste adds its first line and never
+ * submits; keys after Enter are left in `input` for whatever reads it next.
+ */
 export function promptPassword(
   question: string,
   input: NodeJS.ReadStream = process.stdin,
@@ -13,36 +18,44 @@ export function promptPassword(
 ): Promise<string> {
   return new Promise((resolve, reject) => {
     const wasRaw = input.isRaw;
+    const reader = createKeyReader();
     let value = '';
-    const finish = (result: () => void) => {
+    const finish = (result: () => void, rest: string) => {
       input.off('data', onData);
       input.setRawMode?.(wasRaw);
       input.pause();
+      if (rest) input.unshift(Buffer.from(rest));
+      if (output.isTTY) output.write(BRACKETED_PASTE_OFF);
       output.write('\n');
       result();
     };
+    const type = (text: string) => {
+      const typed = printable(text.split(/\r\n|\r|\n/)[0] ?? '');
+      value += typed;
+      output.write('*'.repeat([...typed].length));
+    };
     const onData = (chunk: Buffer | string) => {
-      const text = chunk.toString();
-      for (let i = 0; i < text.length; i++) {
-        const ch = text[i] as string;
-        if (ch === '\r' || ch === '\n') return finish(() => resolve(value));
-        if (ch === '\u0003' || ch === '\u0004') return finish(() => reject(cancelled()));
-        if (ch === '\u001b') return; // an arrow or function key: ignore the rest of the sequence
-        if (ch === '\u007f' || ch === '\b') {
-          if (value) {
-            value = value.slice(0, -1);
-            output.write('\b \b');
-          }
-        } else if (ch === '\u0015') {
-          output.write('\b \b'.repeat(value.length));
+      const keys = reader.push(chunk.toString());
+      for (const [i, key] of keys.entries()) {
+        const rest = () =>
+          keys
+            .slice(i + 1)
+            .map((k) => k.raw)
+            .join('');
+        if (key.name === 'return') return finish(() => resolve(value), rest());
+        if (key.name === 'ctrl' && (key.text === 'c' || key.text === 'd'))
+          return finish(() => reject(cancelled()), rest());
+        if (key.name === 'backspace' && value) {
+          value = [...value].slice(0, -1).join('');
+          output.write('\b \b');
+        } else if (key.name === 'ctrl' && key.text === 'u') {
+          output.write('\b \b'.repeat([...value].length));
           value = '';
-        } else if (ch >= ' ') {
-          value += ch;
-          output.write('*');
-        }
+        } else if (key.name === 'char' || key.name === 'paste') type(key.text);
       }
     };
     output.write(question);
+    if (output.isTTY) output.write(BRACKETED_PASTE_ON);
     input.setRawMode?.(true);
     input.on('data', onData);
     input.resume();

@@ -4,6 +4,7 @@
 // for bracketed paste, so a paste arrives as one `paste` key, never as keys.
 import { Text, useStdout } from 'ink';
 import { useEffect } from 'react';
+import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON } from '../../text/keys.js';
 import type { Line } from './line.js';
 
 export interface TextInputProps {
@@ -18,9 +19,6 @@ export interface TextInputProps {
   /** Columns the field may use: the text scrolls so the cursor stays visible. */
   width?: number;
 }
-
-const BRACKETED_PASTE_ON = '\u001b[?2004h';
-const BRACKETED_PASTE_OFF = '\u001b[?2004l';
 
 /** Without colour (NO_COLOR, mapped to FORCE_COLOR=0 by bin/floe.js) inverse video is not drawn either. */
 function colourless(): boolean {

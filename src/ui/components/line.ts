@@ -1,7 +1,7 @@
 // The app's one-line text editor: pure edits of a value and a cursor, one key at a time (keys.ts).
 // Callers keep the line outside React state (a ref, or a reducer read through a ref) and apply each key
 // to the latest line, so keys typed ahead or pasted right after a frame are never lost.
-import type { Keypress } from './keys.js';
+import { type Keypress, printable } from '../../text/keys.js';
 
 export interface Line {
   value: string;
@@ -16,11 +16,6 @@ export interface LineOptions {
    * the breaks and keeps every line (a pasted multi-line JSON document stays whole).
    */
   breaks?: 'firstLine' | 'join';
-}
-
-/** Text without control characters (C0, DEL, C1: a stray escape sequence, a tab, a line break). */
-export function printable(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
 }
 
 /** A line with the cursor after its last character. */

@@ -3,9 +3,9 @@
 // through a ref (useLatestReducer), never the state of the last frame. A handler returns 'leave' when
 // its key ends the screen: the keys after it, and any that arrive until the screen is gone, are kept
 // for the next screen that reads keys (the next Ink app of the same process included).
-import { useStdin } from 'ink';
+import { type Key as InkKey, useStdin } from 'ink';
 import { useEffect, useRef } from 'react';
-import { createKeyReader, type Keypress } from './keys.js';
+import { createKeyReader, type KeyName, type Keypress } from '../../text/keys.js';
 
 /** Called once per key; returning 'leave' hands the keys after this one to the next screen. */
 export type KeyHandler = (key: Keypress) => unknown;
@@ -55,4 +55,37 @@ export function useKeys(handler: KeyHandler, { isActive = true }: { isActive?: b
       events.off('input', feed);
     };
   }, [isActive, events]);
+}
+
+/**
+ * One key in the shape of Ink's useInput arguments (`input`, `key`), for handlers written against
+ * them: `input` is the character (or pasted text), `key` names the rest.
+ */
+export function inkStyle(k: Keypress): [input: string, key: InkKey] {
+  const is = (name: KeyName) => k.name === name;
+  return [
+    k.name === 'char' || k.name === 'paste' || k.name === 'ctrl' ? k.text : '',
+    {
+      upArrow: is('up'),
+      downArrow: is('down'),
+      leftArrow: is('left'),
+      rightArrow: is('right'),
+      pageDown: is('pagedown'),
+      pageUp: is('pageup'),
+      home: is('home'),
+      end: is('end'),
+      return: is('return'),
+      escape: is('escape'),
+      ctrl: k.ctrl,
+      shift: k.shift,
+      tab: is('tab'),
+      backspace: is('backspace'),
+      delete: is('delete'),
+      meta: k.meta,
+      super: false,
+      hyper: false,
+      capsLock: false,
+      numLock: false,
+    },
+  ];
 }

@@ -2,7 +2,7 @@ import { Box, Text, useApp } from 'ink';
 import { useEffect, useReducer, useRef, useState } from 'react';
 import type { Context } from '../../cli/context.js';
 import { KeychainUnavailableError } from '../../secrets/store.js';
-import { charOf, isInterrupt } from '../components/keys.js';
+import { charOf, isInterrupt } from '../../text/keys.js';
 import { listWindow, truncate, wrappedRows } from '../components/layout.js';
 import { editLine, type Line, lineAtEnd } from '../components/line.js';
 import { chromeRows, type Hint, Screen } from '../components/Screen.js';

@@ -2,11 +2,11 @@
 import { Box, type Key, Text, useStdout } from 'ink';
 import { memo, type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import type { Job, JobsApi, LogPage, Task } from '../../management/types.js';
+import { isInterrupt, type Keypress } from '../../text/keys.js';
 import { KeyHints } from '../components/KeyHints.js';
-import { inkStyle, isInterrupt, type Keypress } from '../components/keys.js';
 import { truncate } from '../components/layout.js';
 import { editLine, lineAtEnd } from '../components/line.js';
-import { useKeys } from '../components/useKeys.js';
+import { inkStyle, useKeys } from '../components/useKeys.js';
 import { humaniseCron } from './cron.js';
 import {
   ageStamp,

@@ -11,8 +11,8 @@ import {
   type Values,
 } from '../../destination/fields.js';
 import { KeychainUnavailableError, type SecretStorage } from '../../secrets/store.js';
+import { charOf, isInterrupt } from '../../text/keys.js';
 import { ChoiceList } from '../components/ChoiceList.js';
-import { charOf, isInterrupt } from '../components/keys.js';
 import { truncate, wrappedRows } from '../components/layout.js';
 import { editLine, type Line, lineAtEnd } from '../components/line.js';
 import { chromeRows, type Hint, Screen } from '../components/Screen.js';

@@ -6,8 +6,8 @@ import { abandonedReport, toReport } from '../../check/reducer.js';
 import { CHAIN_TITLE, STEP_GLYPH, summaryLine, truncate } from '../../check/text.js';
 import type { CheckReport, Step } from '../../check/types.js';
 import type { Values } from '../../destination/fields.js';
+import { charOf, isInterrupt } from '../../text/keys.js';
 import { KeyHints } from '../components/KeyHints.js';
-import { charOf, isInterrupt } from '../components/keys.js';
 import { useKeys } from '../components/useKeys.js';
 import { useTerminalSize } from '../components/useTerminalSize.js';
 import {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type Keypress, parseKeys } from '../../../src/ui/components/keys.js';
-import { editLine, type Line, lineAtEnd, printable } from '../../../src/ui/components/line.js';
+import { type Keypress, parseKeys, printable } from '../../../src/text/keys.js';
+import { editLine, type Line, lineAtEnd } from '../../../src/ui/components/line.js';
 
 /** The line after every key of `input`, read as one chunk; `submitted` is true once Enter was read. */
 function type(start: Line, input: string, breaks?: 'join'): { line: Line; submitted: boolean } {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createKeyReader, type Keypress, parseKeys } from '../../../src/ui/components/keys.js';
+import { createKeyReader, type Keypress, parseKeys } from '../../src/text/keys.js';
 
 const names = (keys: Keypress[]) => keys.map((k) => (k.name === 'char' ? k.text : `<${k.name}>`)).join('');
 

@@ -1,5 +1,5 @@
-// The app's key reader (no React): turns terminal input, however it was chunked, into the sequence of
-import type { Key as InkKey } from 'ink';
+// The app's key reader (no React; the Ink screens read it through ui/components/useKeys.ts, the line
+// prompts directly): turns terminal input, however it was chunked, into the sequence of
 // keys it holds. A read over SSH, a paste, tmux send-keys or an expect script can carry many keys at
 // once ("http://…\t", "xyzq\x7f\x7f\x7f\x7f", "token\rmore"); every one of them is a key here, in order.
 // A bracketed paste (ESC[200~ … ESC[201~) is one `paste` key whose text is never read as keys.
@@ -35,6 +35,10 @@ export interface Keypress {
   /** The bytes the key came from, to hand keys on to the next screen. */
   raw: string;
 }
+
+/** Ask the terminal to wrap pastes in ESC[200~ … ESC[201~, and to stop. */
+export const BRACKETED_PASTE_ON = '\u001b[?2004h';
+export const BRACKETED_PASTE_OFF = '\u001b[?2004l';
 
 const PASTE_START = '\u001b[200~';
 const PASTE_END = '\u001b[201~';
@@ -123,6 +127,11 @@ function controlKey(ch: string): Keypress {
 /** A C0 or C1 control character, or DEL: never typed into a field. */
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
+/** Text without control characters (C0, DEL, C1: a stray escape sequence, a tab, a line break). */
+export function printable(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
+}
+
 /**
  * A stateful key reader: `push` each chunk as it is read and get back the keys it completed. A
  * bracketed paste may span chunks; its text is held until ESC[201~ arrives.
@@ -175,37 +184,4 @@ export function createKeyReader() {
 /** Every key in `data`, read as one chunk. */
 export function parseKeys(data: string): Keypress[] {
   return createKeyReader().push(data);
-}
-
-/**
- * One key in the shape of Ink's useInput arguments (`input`, `key`), for handlers written against
- * them: `input` is the character (or pasted text), `key` names the rest.
- */
-export function inkStyle(k: Keypress): [input: string, key: InkKey] {
-  const is = (name: KeyName) => k.name === name;
-  return [
-    k.name === 'char' || k.name === 'paste' || k.name === 'ctrl' ? k.text : '',
-    {
-      upArrow: is('up'),
-      downArrow: is('down'),
-      leftArrow: is('left'),
-      rightArrow: is('right'),
-      pageDown: is('pagedown'),
-      pageUp: is('pageup'),
-      home: is('home'),
-      end: is('end'),
-      return: is('return'),
-      escape: is('escape'),
-      ctrl: k.ctrl,
-      shift: k.shift,
-      tab: is('tab'),
-      backspace: is('backspace'),
-      delete: is('delete'),
-      meta: k.meta,
-      super: false,
-      hyper: false,
-      capsLock: false,
-      numLock: false,
-    },
-  ];
 }

@@ -73,7 +73,7 @@ describe('keys in bursts', { timeout: 90_000 }, () => {
     );
     await t.waitFor('step 5 of 6');
     for (let i = 0; i < 4 && !t.screen().join('\n').includes('Review: check the values'); i++)
-      t.burst('enter');
+      await t.press('enter');
     await t.waitFor('Review: check the values');
     t.burst('enter');
     await t.waitFor(/Profiles|Connection test/);

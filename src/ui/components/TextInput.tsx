@@ -5,6 +5,7 @@
 import { Text, useStdout } from 'ink';
 import { useEffect } from 'react';
 import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON } from '../../text/keys.js';
+import { sanitize } from '../../text/sanitize.js';
 import type { Line } from './line.js';
 
 export interface TextInputProps {
@@ -44,7 +45,8 @@ function Cursor({ char }: { char: string | undefined }) {
 
 export function TextInput({ line, placeholder = '', mask, focus = true, width }: TextInputProps) {
   useBracketedPaste(focus);
-  const chars = [...line.value].map((char) => mask ?? char);
+  // A value can come from a file or the environment: a control character shows as ^X, never acts.
+  const chars = [...line.value].map((char) => mask ?? sanitize(char));
   if (chars.length === 0)
     return focus ? (
       <Text>

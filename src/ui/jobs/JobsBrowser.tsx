@@ -18,6 +18,7 @@ import {
   stateLook,
   streamsSummary,
 } from './format.js';
+import { sanitizedApi, sanitizedCall } from './sanitized.js';
 import {
   type DetailState,
   detailJob,
@@ -496,11 +497,14 @@ export function JobsBrowser(props: JobsBrowserProps) {
   const { columns, rows } = useTerminalSize();
   const listPage = Math.max(1, rows - LIST_CHROME);
   const panes = Math.max(2, rows - DETAIL_CHROME);
+  // Server text is sanitized where it enters (sanitized.ts), never in the components that show it.
+  const api = useMemo(() => sanitizedApi(props.api), [props.api]);
+  const relogin = useMemo(() => sanitizedCall(props.relogin), [props.relogin]);
   const { state, latest, dispatch, now, commands } = useJobsBrowser({
-    api: props.api,
+    api,
     project: props.project,
     refreshMs: props.refreshMs ?? 10_000,
-    relogin: props.relogin,
+    relogin,
     pageSize: listPage,
     now: props.now,
     tickMs: props.tickMs,

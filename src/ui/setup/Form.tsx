@@ -1,4 +1,5 @@
 import { Box, Text } from 'ink';
+import { sanitize } from '../../text/sanitize.js';
 import { listWindow, truncate, wrappedRows } from '../components/layout.js';
 import { type Line, lineAtEnd } from '../components/line.js';
 import { TextInput } from '../components/TextInput.js';
@@ -51,7 +52,7 @@ export function Form({ rows, values, focus, errors, notes, width, height, line }
         const focused = i === focus;
         const value = values[row.id] ?? '';
         const error = errors[row.id];
-        const shown = displayValue(row, value);
+        const shown = sanitize(displayValue(row, value));
         return (
           <Box key={row.id} flexDirection="column" width={width}>
             <Box width={width}>

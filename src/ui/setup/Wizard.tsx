@@ -12,6 +12,7 @@ import {
 } from '../../destination/fields.js';
 import { KeychainUnavailableError, type SecretStorage } from '../../secrets/store.js';
 import { charOf, isInterrupt } from '../../text/keys.js';
+import { sanitize } from '../../text/sanitize.js';
 import { ChoiceList } from '../components/ChoiceList.js';
 import { truncate, wrappedRows } from '../components/layout.js';
 import { editLine, type Line, lineAtEnd } from '../components/line.js';
@@ -333,7 +334,7 @@ function WizardScreen({
         {shown.map((line) => (
           <Text key={line.label}>
             {`  ${line.label.padEnd(labelWidth)}`}
-            {truncate(line.value, Math.max(width - labelWidth - 2, 10))}
+            {truncate(sanitize(line.value), Math.max(width - labelWidth - 2, 10))}
           </Text>
         ))}
         {view.scrolls && <Text dimColor>{below > 0 ? `  ↓ ${below} more` : ' '}</Text>}
@@ -389,7 +390,7 @@ function WizardScreen({
         width={width}
         hints={[['Enter', 'retry'], back, QUIT]}
       >
-        <Text color="red">{`✗ ${state.saveError}`}</Text>
+        <Text color="red">{`✗ ${sanitize(state.saveError ?? '')}`}</Text>
       </Screen>
     );
 

@@ -6,7 +6,13 @@ import { promptPassword } from '../../src/management/prompt.js';
 function streams() {
   const input = new PassThrough();
   let written = '';
-  const output = { isTTY: false, write: (s: string) => ((written += s), true) };
+  const output = {
+    isTTY: false,
+    write: (s: string) => {
+      written += s;
+      return true;
+    },
+  };
   return {
     input: input as unknown as NodeJS.ReadStream,
     output: output as unknown as NodeJS.WriteStream,

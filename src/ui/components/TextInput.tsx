@@ -26,8 +26,8 @@ function colourless(): boolean {
   return Boolean(process.env.NO_COLOR) || process.env.FORCE_COLOR === '0';
 }
 
-/** Asks the terminal for bracketed paste while `on`. */
-function useBracketedPaste(on: boolean): void {
+/** Asks the terminal for bracketed paste while `on` (a text field has focus). */
+export function useBracketedPaste(on: boolean): void {
   const { stdout } = useStdout();
   useEffect(() => {
     if (!on || !stdout.isTTY) return;
@@ -38,7 +38,8 @@ function useBracketedPaste(on: boolean): void {
   }, [on, stdout]);
 }
 
-function Cursor({ char }: { char: string | undefined }) {
+/** The text cursor on `char` (none: after the text); a glyph without colour, where inverse is not drawn. */
+export function Cursor({ char }: { char?: string }) {
   if (!colourless()) return <Text inverse>{char ?? ' '}</Text>;
   return <Text>{char === undefined ? '█' : `▏${char}`}</Text>;
 }

@@ -3,6 +3,7 @@ import { useEffect, useReducer, useRef, useState } from 'react';
 import type { Context } from '../../cli/context.js';
 import { KeychainUnavailableError } from '../../secrets/store.js';
 import { charOf, isInterrupt } from '../../text/keys.js';
+import { sanitize } from '../../text/sanitize.js';
 import { listWindow, truncate, wrappedRows } from '../components/layout.js';
 import { editLine, type Line, lineAtEnd } from '../components/line.js';
 import { chromeRows, type Hint, Screen } from '../components/Screen.js';
@@ -78,7 +79,7 @@ function statusLines(state: HomeState): { text: string; color?: string }[] {
   }
   if (state.message)
     lines.push({
-      text: `${state.message.ok ? '✓' : '✗'} ${state.message.text}`,
+      text: `${state.message.ok ? '✓' : '✗'} ${sanitize(state.message.text)}`,
       color: state.message.ok ? 'green' : 'red',
     });
   return lines;

@@ -6,6 +6,7 @@ import { isInterrupt, type Keypress } from '../../text/keys.js';
 import { KeyHints } from '../components/KeyHints.js';
 import { truncate } from '../components/layout.js';
 import { editLine, lineAtEnd } from '../components/line.js';
+import { Cursor, useBracketedPaste } from '../components/TextInput.js';
 import { inkStyle, useKeys } from '../components/useKeys.js';
 import { humaniseCron } from './cron.js';
 import {
@@ -509,6 +510,9 @@ export function JobsBrowser(props: JobsBrowserProps) {
     now: props.now,
     tickMs: props.tickMs,
   });
+  useBracketedPaste(
+    state.session === 'password' || state.overlay.kind === 'filter' || state.overlay.kind === 'project',
+  );
   // The password is kept out of React state and the reducer: only its length is rendered, as stars.
   const secret = useRef('');
   const [masked, setMasked] = useState(0);
@@ -683,7 +687,7 @@ export function JobsBrowser(props: JobsBrowserProps) {
         <Box>
           <Text>Password: </Text>
           <Text>{'*'.repeat(masked)}</Text>
-          <Text inverse> </Text>
+          <Cursor />
         </Box>
       </Box>
     );
@@ -733,7 +737,7 @@ export function JobsBrowser(props: JobsBrowserProps) {
       <Text wrap="truncate-start">
         <Text color="cyan">/</Text>
         {state.filter}
-        <Text inverse> </Text>
+        <Cursor />
       </Text>
     );
     hints = HINTS.filter;
@@ -741,7 +745,7 @@ export function JobsBrowser(props: JobsBrowserProps) {
     status = (
       <Text wrap="truncate-start">
         Project: {overlay.draft}
-        <Text inverse> </Text>
+        <Cursor />
       </Text>
     );
     hints = HINTS.project;

@@ -373,7 +373,7 @@ function WizardScreen({
         width={width}
         hints={[['↑/↓', 'choose'], ['Enter', 'confirm'], back, QUIT]}
       >
-        <Text color="yellow">{`✗ The OS keychain cannot be used: ${state.keychainReason}`}</Text>
+        <Text color="yellow">{`✗ The OS keychain cannot be used: ${sanitize(state.keychainReason ?? '')}`}</Text>
         <Box marginY={1}>
           <Text>{`Where should the secrets of "${state.profileName}" go?`}</Text>
         </Box>

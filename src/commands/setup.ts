@@ -13,6 +13,7 @@ import { profileValues } from '../config/store.js';
 import { emptyValues } from '../destination/fields.js';
 import { validate } from '../destination/schema.js';
 import { KeychainUnavailableError, type SecretStorage } from '../secrets/store.js';
+import { sanitize } from '../text/sanitize.js';
 
 export const HELP = `Usage: floe setup [--profile NAME] [flags]
 
@@ -58,7 +59,9 @@ export async function run(argv: string[]): Promise<number> {
       base = (await ctx.vault.loadProfileSecrets(name, base, existing.secretStorage)).values;
     } catch (error) {
       if (!(error instanceof KeychainUnavailableError)) throw error;
-      process.stderr.write(`floe: the stored secrets cannot be read: ${error.reason} Enter them again.\n`);
+      process.stderr.write(
+        `floe: the stored secrets cannot be read: ${sanitize(error.reason)} Enter them again.\n`,
+      );
     }
   }
   const storage: SecretStorage = flags['insecure-storage']

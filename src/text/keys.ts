@@ -185,3 +185,12 @@ export function createKeyReader() {
 export function parseKeys(data: string): Keypress[] {
   return createKeyReader().push(data);
 }
+
+/**
+ * Puts a terminal's input in raw mode now, before a screen reads keys: keys typed while it is being
+ * drawn, or between two screens, then wait unchanged for it (no echo, no line editing by the terminal,
+ * no signal). The screen (Ink) takes raw mode over, and turns it off when it is done.
+ */
+export function holdKeys(stdin: NodeJS.ReadStream = process.stdin): void {
+  if (stdin.isTTY) stdin.setRawMode(true);
+}

@@ -2,6 +2,7 @@
 // over SSH, from tmux send-keys or an expect script. Each write goes out at once (no waiting for the
 // screen between keys); the assertions are on the final field values and screen.
 import { describe, expect, it } from 'vitest';
+import { startOlakeUiEmulator } from '../../src/sandbox/olake-ui/index.js';
 import { runCli } from '../support/cli.js';
 import { floe, tempDir } from './support.js';
 
@@ -88,5 +89,18 @@ describe('keys in bursts', { timeout: 90_000 }, () => {
       aws_access_key: 'AKIABURST01',
       aws_secret_key: 'SECRETBURST01',
     });
+  });
+
+  it('answers the password prompt and the next question from one write', async () => {
+    const ui = await startOlakeUiEmulator({ jobs: [], users: { admin: 'burst-pw' } });
+    try {
+      const t = floe(tempDir('floe-e2e-burst-'), { args: ['login', '--url', ui.url, '--insecure-storage'] });
+      await t.waitFor(/Password for admin at .*:$/m);
+      t.burst('burst-pw', 'enter', 'n', 'enter');
+      expect(await t.exit()).toBe(0);
+      expect(t.screen().join('\n')).toContain(`✓ Logged in to ${ui.url} as admin`);
+    } finally {
+      await ui.close();
+    }
   });
 });

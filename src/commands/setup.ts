@@ -13,6 +13,7 @@ import { profileValues } from '../config/store.js';
 import { emptyValues } from '../destination/fields.js';
 import { validate } from '../destination/schema.js';
 import { KeychainUnavailableError, type SecretStorage } from '../secrets/store.js';
+import { holdKeys } from '../text/keys.js';
 import { sanitize } from '../text/sanitize.js';
 
 export const HELP = `Usage: floe setup [--profile NAME] [flags]
@@ -83,6 +84,8 @@ export async function run(argv: string[]): Promise<number> {
     if (result.interrupted) return EXIT.INTERRUPTED;
     if (!result.saved) return EXIT.FAILURE;
     if (flags['skip-test']) return EXIT.OK;
+    // Keys typed while the test starts wait for its screen, unchanged.
+    holdKeys();
     const test = await import('./test.js');
     return test.run(['--profile', result.profileName]);
   }

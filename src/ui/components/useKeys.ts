@@ -13,6 +13,11 @@ export type KeyHandler = (key: Keypress) => unknown;
 /** Raw input read by a screen that was leaving, for the next one. */
 let handedOver = '';
 
+/** Keys a screen read but kept for the next one (typed while it was saving, say), as raw input. */
+export function handOver(raw: string): void {
+  handedOver += raw;
+}
+
 export function useKeys(handler: KeyHandler, { isActive = true }: { isActive?: boolean } = {}): void {
   const { internal_eventEmitter: events, setRawMode } = useStdin();
   const current = useRef(handler);

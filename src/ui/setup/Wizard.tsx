@@ -17,7 +17,7 @@ import { ChoiceList } from '../components/ChoiceList.js';
 import { truncate, wrappedRows } from '../components/layout.js';
 import { editLine, type Line, lineAtEnd } from '../components/line.js';
 import { chromeRows, type Hint, Screen } from '../components/Screen.js';
-import { useKeys } from '../components/useKeys.js';
+import { handOver, useKeys } from '../components/useKeys.js';
 import { useLatestReducer } from '../components/useLatestReducer.js';
 import { useTerminalSize } from '../components/useTerminalSize.js';
 import { Form } from './Form.js';
@@ -95,16 +95,26 @@ export function Wizard({ ctx, profileName, initial, storage, onSaved, onDone }: 
   // The cursor of the focused text field; its value lives in the state.
   const caret = useRef<Caret>({ id: undefined, line: lineAtEnd('') });
   const [, redraw] = useReducer((n: number) => n + 1, 0);
+  const held = useRef('');
 
   // Each key acts on the state the keys before it left: "url<Tab>" types into one field and moves on,
   // "text<Enter>more" types "more" into the next field.
   useKeys((key) => {
     const now = latest();
-    if (now.step === 'cancelled' || now.step === 'saved') return 'leave';
+    if (now.step === 'cancelled' || now.step === 'saved') {
+      handOver(key.raw);
+      return 'leave';
+    }
     if (isInterrupt(key)) {
       interrupted.current = true;
       dispatch({ type: 'cancel' });
       return 'leave';
+    }
+    // While the profile is saved, keys are for the screen that comes next (the connection test); if
+    // saving fails, that screen never comes and they are dropped.
+    if (now.step === 'saving') {
+      held.current += key.raw;
+      return;
     }
     if (key.name === 'escape') return dispatch({ type: 'back' });
     const leaving = key.name === 'up' || key.name === 'down' || key.name === 'tab' || key.name === 'return';
@@ -156,6 +166,7 @@ export function Wizard({ ctx, profileName, initial, storage, onSaved, onDone }: 
       exit();
     } else if (step === 'saved' && pending) {
       finished.current = true;
+      handOver(held.current);
       const result = { saved: true, profileName, values: pending, storage: secretStorage };
       let hookError: unknown;
       Promise.resolve()

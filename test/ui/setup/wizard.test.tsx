@@ -1,8 +1,11 @@
 import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Text } from 'ink';
+import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { profileValues } from '../../../src/config/store.js';
 import { AUTH_TYPES, type AuthType, emptyValues, type Values } from '../../../src/destination/fields.js';
+import { useKeys } from '../../../src/ui/components/useKeys.js';
 import { Wizard, type WizardResult } from '../../../src/ui/setup/Wizard.js';
 import {
   expectFits,
@@ -75,6 +78,15 @@ async function walkToReview(r: Rendered, authType: AuthType) {
   expect(r.frame()).toContain('Advanced');
   await fill(r, ['', '', '', '']);
   expect(r.frame()).toContain('Review');
+}
+
+/** A next screen: shows the keys it reads. */
+function Reader() {
+  const [seen, setSeen] = useState('');
+  useKeys((key) => {
+    setSeen((s) => s + key.raw);
+  });
+  return <Text>{`next=[${seen}]`}</Text>;
 }
 
 describe('setup wizard', () => {
@@ -316,6 +328,18 @@ describe('setup wizard', () => {
     expect(r.frame()).toMatch(/^› S3 Path/m);
     expect(r.frame()).toMatch(/Token\* +••••9XyZ\n/);
     expect(r.frame()).not.toContain('✗');
+  });
+
+  it('hands the keys typed with Enter on the review, while saving, to the next screen', async () => {
+    const { r, done } = await start(testContext());
+    await walkToReview(r, 'none');
+    await r.press(`${KEY.enter}vq`);
+    await waitUntil(() => done.mock.calls.length > 0);
+    expect(done.mock.calls[0]![0]).toMatchObject({ saved: true });
+    await r.unmount();
+    const next = await renderScreen(<Reader />);
+    expect(next.frame()).toBe('next=[vq]');
+    await next.unmount();
   });
 
   it('puts a bracketed paste into the focused field as text: its first line, never submitted', async () => {

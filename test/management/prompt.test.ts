@@ -1,7 +1,7 @@
 // The password prompt reads every key of a chunk: typed ahead, pasted, or sent by a script.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { promptPassword } from '../../src/management/prompt.js';
+import { confirm, promptChoice, promptPassword } from '../../src/management/prompt.js';
 
 function streams() {
   const input = new PassThrough();
@@ -44,5 +44,32 @@ describe('promptPassword', () => {
     const answer = promptPassword('Password: ', io.input, io.output);
     io.input.write('abc\u0003def\r');
     await expect(answer).rejects.toThrow('Cancelled.');
+  });
+});
+
+describe('promptChoice and confirm', () => {
+  it('answer from one write, each taking its own line', async () => {
+    const io = streams();
+    io.input.write('x\r3\ry\rrest');
+    const choice = await promptChoice(
+      'Where?',
+      [
+        { key: 'a', label: 'A' },
+        { key: 'b', label: 'B' },
+        { key: 'c', label: 'C' },
+      ],
+      'a',
+      io,
+    );
+    expect(choice).toBe('c');
+    expect(io.written()).toContain('Type a number from 1 to 3.');
+    await expect(confirm('Keep it?', false, io)).resolves.toBe(true);
+    expect(io.rest()).toBe('rest');
+  });
+
+  it('is cancelled by Ctrl-C', async () => {
+    const io = streams();
+    io.input.write('\u0003');
+    await expect(confirm('Keep it?', false, io)).rejects.toThrow('Cancelled.');
   });
 });

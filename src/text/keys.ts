@@ -22,7 +22,7 @@ export type KeyName =
   | 'pagedown'
   /** Ctrl plus a letter (`text` holds the letter): Ctrl-C is `ctrl` + "c". */
   | 'ctrl'
-  /** Anything else (function keys, Alt+letter, a stray control byte): screens ignore it. */
+  /** Anything else (function keys, a stray control byte): screens ignore it. */
   | 'other';
 
 export interface Keypress {
@@ -89,7 +89,11 @@ function csiKey(params: string, final: string, raw: string): Keypress {
   return name ? key(name, raw, flags) : key('other', raw, flags);
 }
 
-/** Length of the escape sequence at `i` (which holds ESC) in `s`, 1 for a lone ESC. */
+/**
+ * Length of the escape sequence at `i` (which holds ESC) in `s`: a CSI (ESC [ … final) or SS3 (ESC O x)
+ * sequence, else 1, a lone Esc. floe binds no Alt keys, so ESC before anything else (another ESC, a
+ * letter) is Esc followed by that key, as when a script sends Esc and then more keys in one write.
+ */
 function escapeLength(s: string, i: number): number {
   const next = s[i + 1];
   if (next === '[') {
@@ -99,20 +103,16 @@ function escapeLength(s: string, i: number): number {
     return j < s.length ? j - i + 1 : s.length - i;
   }
   if (next === 'O') return Math.min(3, s.length - i);
-  if (next === undefined) return 1;
-  if (next === '\u001b') return 1 + escapeLength(s, i + 1);
-  return 1 + (s.codePointAt(i + 1)! > 0xffff ? 2 : 1);
+  return 1;
 }
 
 function escapeKey(seq: string): Keypress {
   if (seq === '\u001b') return key('escape', seq);
-  if (seq.startsWith('\u001b\u001b')) return { ...escapeKey(seq.slice(1)), meta: true, raw: seq };
   if (seq.startsWith('\u001b[')) {
     const body = seq.slice(2).replace(/^\[/, '');
     return csiKey(body.slice(0, -1), body.slice(-1), seq);
   }
-  if (seq.startsWith('\u001bO')) return csiKey('', seq.slice(2), seq);
-  return key('other', seq, { meta: true, text: seq.slice(1) });
+  return csiKey('', seq.slice(2), seq);
 }
 
 function controlKey(ch: string): Keypress {

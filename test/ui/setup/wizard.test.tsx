@@ -342,6 +342,14 @@ describe('setup wizard', () => {
     await next.unmount();
   });
 
+  it('reads Esc followed by more keys in one chunk as Esc, then those keys', async () => {
+    const { r } = await start(testContext());
+    await chooseAuth(r, 'none');
+    expect(r.frame()).toContain('Catalog and authentication: None');
+    await r.press(`${KEY.esc}${KEY.down}${KEY.enter}`);
+    expect(r.frame()).toContain('Catalog and authentication: Bearer token');
+  });
+
   it('puts a bracketed paste into the focused field as text: its first line, never submitted', async () => {
     const { r } = await start(testContext());
     await chooseAuth(r, 'none');

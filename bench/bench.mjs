@@ -462,9 +462,11 @@ production build (dist/ from 7.9 to 2.7 MB), an entry chunk that loads nothing b
 loads \`conf\` (with ajv, ajv-formats, fast-uri and semver, ~370 KiB unminified) and all of zod, the
 project's chosen config and validation libraries; replacing them (a direct atomic JSON write,
 \`zod/mini\`) would save tens of milliseconds and still leave floe above 2.0×.`,
-  typeahead: () => `A key that arrives right after a frame was applied to the previous value. The forms use
-\`src/ui/components/TextInput.tsx\`, whose handler keeps the value in a ref, so this should not happen:
-a loss here is a regression (\`test/ui/components/TextInput.test.tsx\` types back to back).`,
+  typeahead:
+    () => `A key that arrives right after a frame was applied to the previous value. Screens read keys
+through \`src/ui/components/useKeys.ts\`, one call per key against the latest state, so this should not
+happen: a loss here is a regression (\`test/ui/components/TextInput.test.tsx\` and
+\`test/e2e/bursts.test.ts\` send keys back to back and in one write).`,
   'jobs-rss':
     () => `Most of the peak is fixed cost, not the 10,000 jobs: \`import('ink')\` alone is about 86 MiB and
 \`floe jobs\` with 50 jobs about 127 MiB. The 10,000-job list is a 4.4 MB response that

@@ -61,6 +61,10 @@ export interface Terminal {
   press(...keys: string[]): Promise<void>;
   /** Sends `data` as it is, at once, without waiting. */
   write(data: string): void;
+  /** Sends keys (names of KEYS, else literal text) as one write, at once, without waiting. */
+  burst(...keys: string[]): void;
+  /** Sends `text` as one bracketed paste (ESC[200~ … ESC[201~), without waiting. */
+  paste(text: string): void;
   /** The exit code (128 + n for a signal n). */
   exit(): Promise<number>;
   /** Every byte the program wrote. */

@@ -61,6 +61,9 @@ const QUIET_MS = 40;
  *   one write each; before each it waits for the output to settle (see `quiet`), after each for
  *   the app to redraw (at most KEY_SETTLE_MS)
  * @property {(data: string) => void} write sends `data` as it is, at once, without waiting
+ * @property {(...keys: string[]) => void} burst sends keys (names of KEYS, else literal text) as one
+ *   write, at once, without waiting: how keys arrive over SSH, from a paste, tmux or a script
+ * @property {(text: string) => void} paste sends `text` as one bracketed paste (ESC[200~ … ESC[201~)
  * @property {() => Promise<number>} exit resolves with the exit code (128 + n for a signal n)
  * @property {() => string} raw every byte the program wrote, escape sequences included
  * @property {() => string[]} wrappedLines lines of any frame so far that were wider than the terminal
@@ -253,6 +256,9 @@ export function startTerminal({
       }
     },
     write: (data) => child.write(data),
+    burst: (...keys) =>
+      child.write(keys.map((key) => KEYS[/** @type {keyof typeof KEYS} */ (key)] ?? key).join('')),
+    paste: (text) => child.write(`\u001b[200~${text}\u001b[201~`),
     exit: () => exited,
     raw: () => raw,
     wrappedLines: () => [...wrapped],

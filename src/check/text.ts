@@ -1,5 +1,8 @@
 // Plain-text renderings of steps, diagnoses and trace entries, shared by the test screen and the
-// non-interactive `floe test` output. Glyphs carry the state, so nothing depends on colour.
+// non-interactive `floe test` output. Glyphs carry the state, so nothing depends on colour. Text that
+// came from a server (error codes, error_description, S3 <Code>/<Message>, URLs, headers) and from the
+// profile is sanitized here, once, for both.
+import { sanitize } from '../text/sanitize.js';
 import type { CheckReport, Diagnosis, Step, StepState, TraceEntry } from './types.js';
 
 export const STEP_GLYPH: Record<StepState, string> = {
@@ -24,9 +27,9 @@ export function stepLine(step: Step): string {
   const status =
     step.state === 'skipped' || step.state === 'cancelled' ? step.state : formatDuration(step.durationMs);
   return [
-    `${STEP_GLYPH[step.state]} ${CHAIN_TITLE[step.chain]}: ${step.title}`,
+    `${STEP_GLYPH[step.state]} ${CHAIN_TITLE[step.chain]}: ${sanitize(step.title)}`,
     status && `(${status})`,
-    step.detail && `— ${step.detail}`,
+    step.detail && `— ${sanitize(step.detail)}`,
   ]
     .filter(Boolean)
     .join(' ');
@@ -41,6 +44,7 @@ export function evidenceText(evidence: Diagnosis['evidence']): string {
     ...Object.entries(evidence.extra ?? {}).map(([k, v]) => `${k}: ${v}`),
   ]
     .filter(Boolean)
+    .map((part) => sanitize(String(part)))
     .join(' · ');
 }
 
@@ -48,12 +52,12 @@ export function evidenceText(evidence: Diagnosis['evidence']): string {
 export function diagnosisLines(d: Diagnosis): { heading: string; rows: [label: string, text: string][] } {
   const evidence = evidenceText(d.evidence);
   const rows: [string, string][] = [
-    ['What', d.what],
-    ['Cause', d.cause],
-    ['Remedy', d.remedy],
+    ['What', sanitize(d.what)],
+    ['Cause', sanitize(d.cause)],
+    ['Remedy', sanitize(d.remedy)],
   ];
   if (evidence) rows.push(['Evidence', evidence]);
-  return { heading: `${STEP_GLYPH.failed} ${d.code} (${d.step})`, rows };
+  return { heading: sanitize(`${STEP_GLYPH.failed} ${d.code} (${d.step})`), rows };
 }
 
 /** A trace entry as a request line and header lines (`>` sent, `<` received). */
@@ -63,7 +67,7 @@ export function traceLines(entry: TraceEntry): string[] {
     `${entry.method} ${entry.url} → ${outcome} · ${formatDuration(entry.durationMs)}`,
     ...Object.entries(entry.requestHeaders).map(([k, v]) => `  > ${k}: ${v}`),
     ...Object.entries(entry.responseHeaders).map(([k, v]) => `  < ${k}: ${v}`),
-  ];
+  ].map((line) => sanitize(line));
 }
 
 export function summaryLine(report: CheckReport): string {
@@ -81,7 +85,7 @@ export function reportText(report: CheckReport): string[] {
     const { heading, rows } = diagnosisLines(d);
     lines.push('', heading, ...rows.map(([label, text]) => `  ${`${label}:`.padEnd(10)}${text}`));
   }
-  if (report.warnings.length > 0) lines.push('', ...report.warnings.map((w) => `! ${w}`));
+  if (report.warnings.length > 0) lines.push('', ...report.warnings.map((w) => `! ${sanitize(w)}`));
   lines.push('', summaryLine(report));
   return lines;
 }

@@ -1,5 +1,6 @@
 // Entry point of the bundled CLI. Each command lives in its own module, imported only when run.
 
+import { sanitize } from '../text/sanitize.js';
 import { onSignal } from './interrupt.js';
 import { EXIT, FloeError, UsageError } from './io.js';
 
@@ -63,17 +64,18 @@ export function usage(): string {
 
 function report(error: unknown): number {
   if (error instanceof UsageError) {
-    for (const line of error.lines) process.stderr.write(`floe: ${line}\n`);
+    for (const line of error.lines) process.stderr.write(`floe: ${sanitize(line)}\n`);
     process.stderr.write(`Run "floe ${error.command ? `${error.command} ` : ''}--help" for usage.\n`);
     return EXIT.USAGE;
   }
   if (error instanceof FloeError) {
-    process.stderr.write(`floe: ${error.message}\n`);
-    if (error.hint) process.stderr.write(`${error.hint}\n`);
+    // Messages quote servers, files and the environment: printed sanitized, like all such text.
+    process.stderr.write(`floe: ${sanitize(error.message, { multiline: true })}\n`);
+    if (error.hint) process.stderr.write(`${sanitize(error.hint, { multiline: true })}\n`);
     return error.exitCode;
   }
   const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`floe: unexpected error: ${message}\n`);
+  process.stderr.write(`floe: unexpected error: ${sanitize(message, { multiline: true })}\n`);
   if (process.env.FLOE_DEBUG && error instanceof Error) process.stderr.write(`${error.stack}\n`);
   return EXIT.FAILURE;
 }

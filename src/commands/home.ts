@@ -4,6 +4,7 @@
 import { openContext } from '../cli/context.js';
 import { canPrompt, EXIT, FloeError, UsageError } from '../cli/io.js';
 import { type CommandModule, usage } from '../cli/main.js';
+import { holdKeys } from '../text/keys.js';
 import type { HomeAction } from '../ui/home/model.js';
 import { plainHome } from '../ui/home/model.js';
 
@@ -49,6 +50,8 @@ export async function homeLoop(
     const action = await next();
     const command = commandFor(action);
     if (!command) return action.type === 'interrupt' ? EXIT.INTERRUPTED : EXIT.OK;
+    // Keys typed while the command starts wait for its screen, unchanged.
+    holdKeys();
     try {
       if ((await (await load(command[0])).run(command[1])) === EXIT.INTERRUPTED) return EXIT.INTERRUPTED;
     } catch (error) {

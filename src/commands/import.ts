@@ -9,6 +9,7 @@ import { FIELDS } from '../destination/fields.js';
 import { fromDestinationJson, ImportError, REDACTED } from '../destination/olake.js';
 import { validate } from '../destination/schema.js';
 import { KeychainUnavailableError, type SecretStorage } from '../secrets/store.js';
+import { sanitize } from '../text/sanitize.js';
 
 export const HELP = `Usage: floe import FILE [--profile NAME] [--insecure-storage | --env-secrets]
 
@@ -90,8 +91,9 @@ export async function run(argv: string[]): Promise<number> {
   }
   const out = process.stderr;
   out.write(`Imported ${file} as profile "${flags.profile}" (authentication: ${result.values.authType}).\n`);
-  for (const note of imported.notes) out.write(`  note: ${note}\n`);
-  for (const { key, why } of imported.ignored) out.write(`  ignored ${key}: ${why}\n`);
+  // Notes and ignored keys quote the file: printed sanitized.
+  for (const note of imported.notes) out.write(`  note: ${sanitize(note)}\n`);
+  for (const { key, why } of imported.ignored) out.write(`  ignored ${sanitize(`${key}: ${why}`)}\n`);
   for (const def of redacted)
     out.write(`  ${def.label} was redacted in the file: set ${def.env} or run floe setup\n`);
   return EXIT.OK;

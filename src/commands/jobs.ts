@@ -6,6 +6,7 @@ import { explained } from '../management/exit.js';
 import { promptPassword } from '../management/prompt.js';
 import { openSession, type Session, urlFlag } from '../management/session.js';
 import type { Job, Task } from '../management/types.js';
+import { sanitize } from '../text/sanitize.js';
 
 export const HELP = `Usage: floe jobs [--json] [--project ID] [--url URL] [--refresh SECONDS]
        floe jobs sync|pause|resume|cancel ID
@@ -66,7 +67,9 @@ function lastRun(job: Job): string {
   return `${glyph} ${job.last_run_state} ${job.last_run_time ?? ''}`.trim();
 }
 
-function printTable(rows: string[][]): void {
+/** Prints rows as aligned columns; the cells (server text) are sanitized first. */
+function printTable(cells: string[][]): void {
+  const rows = cells.map((row) => row.map((cell) => sanitize(cell)));
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
   for (const row of rows)
     process.stdout.write(
@@ -136,7 +139,7 @@ export async function run(argv: string[]): Promise<number> {
                 `The OLake UI session has expired. Password for ${ctx.config.getManagement()?.username ?? 'admin'}: `,
               )
           : undefined,
-      warn: (message) => process.stderr.write(`floe: ${message}\n`),
+      warn: (message) => process.stderr.write(`floe: ${sanitize(message)}\n`),
     }),
   );
   try {
@@ -186,7 +189,7 @@ async function act(
     }
     case 'sync':
       try {
-        process.stdout.write(`✓ ${await client.syncNow(project, id)}\n`);
+        process.stdout.write(`✓ ${sanitize(await client.syncNow(project, id))}\n`);
       } catch (error) {
         const message = error instanceof Error ? error.message : '';
         if (/paused/i.test(message))
@@ -196,10 +199,10 @@ async function act(
       return EXIT.OK;
     case 'pause':
     case 'resume':
-      process.stdout.write(`✓ ${await client.setActive(project, id, action === 'resume')}\n`);
+      process.stdout.write(`✓ ${sanitize(await client.setActive(project, id, action === 'resume'))}\n`);
       return EXIT.OK;
     case 'cancel':
-      process.stdout.write(`✓ ${await client.cancelRun(project, id)}\n`);
+      process.stdout.write(`✓ ${sanitize(await client.cancelRun(project, id))}\n`);
       return EXIT.OK;
     case 'tasks': {
       const tasks = sortTasks(await client.listTasks(project, id));
@@ -221,9 +224,14 @@ async function act(
       });
       if (opts.json) printJson({ task, ...page });
       else {
-        process.stderr.write(`Run ${task.file_path} (${task.status}, started ${task.start_time})\n`);
+        process.stderr.write(
+          `${sanitize(`Run ${task.file_path} (${task.status}, started ${task.start_time})`)}\n`,
+        );
+        // A log message keeps its line breaks and tabs; nothing else that could drive the terminal.
         for (const line of page.logs)
-          process.stdout.write(`${line.time} ${line.level.toUpperCase().padEnd(5)} ${line.message}\n`);
+          process.stdout.write(
+            `${sanitize(`${line.time} ${line.level.toUpperCase().padEnd(5)}`)} ${sanitize(line.message, { multiline: true })}\n`,
+          );
         if (page.has_more_older)
           process.stderr.write(`(older lines not shown; raise --limit to see more than ${opts.limit})\n`);
       }

@@ -19,6 +19,7 @@ import {
 } from '../management/session.js';
 import { ManagementError } from '../management/types.js';
 import { accounts, fromEnv, KeychainUnavailableError, type SecretBackend } from '../secrets/store.js';
+import { sanitize } from '../text/sanitize.js';
 
 export const HELP = `Usage: floe login [--url URL] [--username NAME] [--password-stdin] [--remember-password]
        floe login --status [--url URL]
@@ -125,7 +126,7 @@ function initialStorage(flags: LoginFlags, previous: SessionStorage | undefined)
 }
 
 async function fallbackStorage(reason: string, ctx: ReturnType<typeof openContext>): Promise<SessionStorage> {
-  process.stderr.write(`The OS keychain cannot be used: ${reason}\n`);
+  process.stderr.write(`The OS keychain cannot be used: ${sanitize(reason)}\n`);
   if (!canPrompt())
     throw new FloeError(
       'The session was not stored.',

@@ -3,6 +3,7 @@ import { openContext } from '../cli/context.js';
 import { EXIT, FloeError, parseCommandArgs, printJson, UsageError } from '../cli/io.js';
 import { deleteProfile, loadProfile } from '../cli/profiles.js';
 import { AUTH_TYPE_INFO, applicableFields, maskSecret } from '../destination/fields.js';
+import { sanitize } from '../text/sanitize.js';
 
 export const HELP = `Usage: floe profiles [list | show NAME | delete NAME] [--json]
 
@@ -38,7 +39,7 @@ export async function run(argv: string[]): Promise<number> {
     else if (rows.length === 0) process.stdout.write('No profiles yet. Create one with "floe setup".\n');
     else
       for (const r of rows)
-        process.stdout.write(`${r.name}\t${r.authType}\t${r.catalogUrl}\tsecrets: ${r.secrets}\n`);
+        process.stdout.write(`${r.name}\t${r.authType}\t${sanitize(r.catalogUrl)}\tsecrets: ${r.secrets}\n`);
     return EXIT.OK;
   }
   if (!name) throw new UsageError([`"${action}" needs a profile NAME`], 'profiles');
@@ -55,7 +56,7 @@ export async function run(argv: string[]): Promise<number> {
       process.stdout.write(
         `${name}: ${AUTH_TYPE_INFO[profile.values.authType].label}, ${profile.values.storage}\n`,
       );
-      for (const r of rows) process.stdout.write(`  ${r.field}: ${r.value || '—'}\n`);
+      for (const r of rows) process.stdout.write(`  ${r.field}: ${sanitize(r.value) || '—'}\n`);
     }
     return EXIT.OK;
   }

@@ -10,6 +10,7 @@ import { explained } from '../management/exit.js';
 import { promptPassword } from '../management/prompt.js';
 import { openSession, urlFlag } from '../management/session.js';
 import { ManagementError } from '../management/types.js';
+import { sanitize } from '../text/sanitize.js';
 
 export const HELP = `Usage: floe push [--profile NAME] [--name NAME] [--project ID] [--version VERSION] [--force]
 
@@ -90,7 +91,7 @@ export async function run(argv: string[]): Promise<number> {
               `The OLake UI session has expired. Password for ${ctx.config.getManagement()?.username ?? 'admin'}: `,
             )
         : undefined,
-      warn: (message) => process.stderr.write(`floe: ${message}\n`),
+      warn: (message) => process.stderr.write(`floe: ${sanitize(message)}\n`),
     }),
   );
   const { client, project } = session;
@@ -118,11 +119,11 @@ export async function run(argv: string[]): Promise<number> {
       const status = test.connection_result.status.toUpperCase();
       const passed = status === 'SUCCEEDED';
       process.stdout.write(
-        `${passed ? '✓' : '✗'} Connection test ${status}${test.connection_result.message ? `: ${redact(test.connection_result.message)}` : ''}\n`,
+        `${passed ? '✓' : '✗'} Connection test ${sanitize(status)}${test.connection_result.message ? `: ${sanitize(redact(test.connection_result.message), { multiline: true })}` : ''}\n`,
       );
       for (const line of test.logs)
         process.stdout.write(
-          `  ${line.time} ${line.level.toUpperCase().padEnd(5)} ${redact(line.message)}\n`,
+          `  ${sanitize(`${line.time} ${line.level.toUpperCase().padEnd(5)}`)} ${sanitize(redact(line.message), { multiline: true })}\n`,
         );
       if (!passed && !flags.force)
         throw new FloeError(
@@ -132,7 +133,7 @@ export async function run(argv: string[]): Promise<number> {
       if (!passed) process.stderr.write('! Creating it anyway (--force).\n');
       try {
         const message = await client.createDestination(project, { name, type: 'iceberg', version, config });
-        process.stdout.write(`✓ ${message} (iceberg ${version}, project ${project}).\n`);
+        process.stdout.write(`✓ ${sanitize(message)} (iceberg ${sanitize(version)}, project ${project}).\n`);
       } catch (error) {
         if (error instanceof ManagementError && /not unique/i.test(error.serverMessage ?? ''))
           throw new FloeError(

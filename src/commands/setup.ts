@@ -14,6 +14,8 @@ import { profileValues } from '../config/store.js';
 import { emptyValues } from '../destination/fields.js';
 import { validate } from '../destination/schema.js';
 import { KeychainUnavailableError, type SecretStorage } from '../secrets/store.js';
+import { holdKeys } from '../text/keys.js';
+import { sanitize } from '../text/sanitize.js';
 
 export const HELP = `Usage: floe setup [--profile NAME] [flags]
 
@@ -60,7 +62,9 @@ export async function run(argv: string[]): Promise<number> {
         .values;
     } catch (error) {
       if (!(error instanceof KeychainUnavailableError)) throw error;
-      process.stderr.write(`floe: the stored secrets cannot be read: ${error.reason} Enter them again.\n`);
+      process.stderr.write(
+        `floe: the stored secrets cannot be read: ${sanitize(error.reason)} Enter them again.\n`,
+      );
     }
   }
   const storage: SecretStorage = flags['insecure-storage']
@@ -85,6 +89,8 @@ export async function run(argv: string[]): Promise<number> {
     }
     if (!result.saved) return EXIT.FAILURE;
     if (flags['skip-test']) return EXIT.OK;
+    // Keys typed while the test starts wait for its screen, unchanged.
+    holdKeys();
     const test = await import('./test.js');
     return test.run(['--profile', result.profileName]);
   }

@@ -5,9 +5,11 @@ import {
   formatDuration,
   reportText,
   stepLine,
+  traceLines,
   truncate,
   wrapText,
 } from '../../src/check/text.js';
+import { expectInert, HOSTILE, HOSTILE_SHOWN } from '../support/hostile.js';
 import { diagnosisFor } from './fakes.js';
 
 describe('text renderings', () => {
@@ -81,5 +83,35 @@ describe('text renderings', () => {
     expect(text).toContain('Remedy:   Grant s3:PutObject');
     expect(text).toContain('! the catalog ignores the warehouse');
     expect(text.trimEnd().endsWith('✗ 1 of 1 checks failed')).toBe(true);
+  });
+
+  it('shows S3 and catalog error text from a hostile server inert, in the report and the trace', () => {
+    const hostile = diagnosisFor('storage.put');
+    hostile.what = `Access Denied${HOSTILE}`;
+    hostile.evidence = {
+      ...hostile.evidence,
+      errorCode: `AccessDenied${HOSTILE}`,
+      extra: { message: HOSTILE },
+    };
+    const text = reportText({
+      ok: false,
+      steps: [{ id: 'storage.put', chain: 'storage', title: 'Write', state: 'failed', detail: HOSTILE }],
+      diagnoses: [hostile],
+      warnings: [HOSTILE],
+    }).join('\n');
+    expect(text).toContain(`code AccessDenied${HOSTILE_SHOWN}`);
+    expectInert(text);
+    expectInert(
+      stepLine({ id: 'storage.put', chain: 'storage', title: HOSTILE, state: 'failed', detail: HOSTILE }),
+    );
+    const trace = traceLines({
+      method: 'GET',
+      url: `http://127.0.0.1:1/${HOSTILE}`,
+      status: 500,
+      durationMs: 3,
+      requestHeaders: {},
+      responseHeaders: { 'x-error': HOSTILE },
+    }).join('\n');
+    expectInert(trace);
   });
 });

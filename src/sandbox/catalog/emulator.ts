@@ -17,6 +17,7 @@ import {
 } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { answerText, hostileAnswers } from '../hostile.js';
 import {
   type CatalogFlavour,
   DEFAULT_WAREHOUSES,
@@ -132,7 +133,9 @@ export type CatalogFault =
   /** Any JSON answer, e.g. an Iceberg error of some status or a body of the wrong shape. */
   | { kind: 'json'; status?: number; body: unknown }
   /** An AWS gateway's 403 for an unsigned request. */
-  | { kind: 'missing-auth-token' };
+  | { kind: 'missing-auth-token' }
+  /** Every text field of the JSON answer carries terminal control sequences (../hostile.ts). */
+  | { kind: 'hostile-text' };
 
 export type FaultRoute = 'config' | 'namespaces' | 'token' | 'any';
 
@@ -195,7 +198,7 @@ function json(
   body: unknown,
   headers: Record<string, string> = {},
 ): void {
-  const text = JSON.stringify(body);
+  const text = answerText(res, body);
   res.writeHead(status, {
     'content-type': 'application/json',
     'content-length': Buffer.byteLength(text),
@@ -376,6 +379,9 @@ export async function startCatalogEmulator(options: CatalogEmulatorOptions = {})
         return true;
       case 'silent':
         return true;
+      case 'hostile-text':
+        hostileAnswers.add(res);
+        return false;
       case 'missing-auth-token':
         awsError(res, {
           status: 403,

@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import type { LogLine } from '../../management/types.js';
+import { answerText, hostileAnswers } from '../hostile.js';
 import { type EmulatorJob, type EmulatorTask, seedJobs, taskLogs, workflowId } from './seed.js';
 
 export type Fault =
@@ -16,7 +17,9 @@ export type Fault =
   | { kind: 'huge-body'; bytes?: number }
   | { kind: 'redirect' }
   | { kind: 'slow'; delayMs: number }
-  | { kind: 'hang' };
+  | { kind: 'hang' }
+  /** Every text field of every JSON answer carries terminal control sequences (../hostile.ts). */
+  | { kind: 'hostile-text' };
 
 export interface FaultOptions {
   /** Only requests whose path matches (default: every request). */
@@ -106,7 +109,7 @@ class HttpError extends Error {
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
+  const text = answerText(res, body);
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(text),
@@ -600,6 +603,9 @@ export async function startOlakeUiEmulator(options: OlakeUiEmulatorOptions = {})
         return false;
       case 'hang':
         return true;
+      case 'hostile-text':
+        hostileAnswers.add(res);
+        return false;
     }
   }
 

@@ -1,79 +1,71 @@
-// A one-line text field. The value and cursor live in a ref that the key handler updates before calling
-// onChange, so a key arriving before React re-renders (typing fast, keys sent back to back) edits the latest
-// value instead of the one the last frame showed.
-import { Text, useInput } from 'ink';
-import { useReducer, useRef } from 'react';
-import { editLine, type Line, lineAtEnd } from './line.js';
+// A one-line text field, drawn from a value and a cursor. It reads no keys: the screen that owns it
+// applies each key to the latest line (editLine) in its one key handler, so keys that move the focus
+// and keys that type are acted on in the order they arrive. While it has focus, the terminal is asked
+// for bracketed paste, so a paste arrives as one `paste` key, never as keys.
+import { Text, useStdout } from 'ink';
+import { useEffect } from 'react';
+import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON } from '../../text/keys.js';
+import { sanitize } from '../../text/sanitize.js';
+import type { Line } from './line.js';
 
 export interface TextInputProps {
-  value: string;
-  onChange(value: string): void;
-  /** Called on Enter. */
-  onSubmit?(value: string): void;
+  /** The value and the cursor (code points). */
+  line: Line;
   /** Shown dimmed while the value is empty. */
   placeholder?: string;
   /** Shows each character as this one (secrets). */
   mask?: string;
-  /** Only a focused field takes keys and shows its cursor. */
+  /** Only a focused field shows its cursor. */
   focus?: boolean;
   /** Columns the field may use: the text scrolls so the cursor stays visible. */
   width?: number;
 }
 
-export function TextInput({
-  value,
-  onChange,
-  onSubmit,
-  placeholder = '',
-  mask,
-  focus = true,
-  width,
-}: TextInputProps) {
-  const line = useRef<Line>(lineAtEnd(value));
-  // Values this field sent to onChange that the parent has not rendered back yet.
-  const sent = useRef<string[]>([]);
-  const [, redraw] = useReducer((n: number) => n + 1, 0);
+/** Without colour (NO_COLOR, mapped to FORCE_COLOR=0 by bin/floe.js) inverse video is not drawn either. */
+function colourless(): boolean {
+  return Boolean(process.env.NO_COLOR) || process.env.FORCE_COLOR === '0';
+}
 
-  const echoed = sent.current.indexOf(value);
-  if (echoed >= 0) sent.current.splice(0, echoed + 1);
-  else if (value !== line.current.value) {
-    // The parent set another value (a reset, a loaded profile): take it, cursor at its end.
-    line.current = lineAtEnd(value);
-    sent.current = [];
-  }
+/** Asks the terminal for bracketed paste while `on` (a text field has focus). */
+export function useBracketedPaste(on: boolean): void {
+  const { stdout } = useStdout();
+  useEffect(() => {
+    if (!on || !stdout.isTTY) return;
+    stdout.write(BRACKETED_PASTE_ON);
+    return () => {
+      stdout.write(BRACKETED_PASTE_OFF);
+    };
+  }, [on, stdout]);
+}
 
-  useInput(
-    (input, key) => {
-      if (key.upArrow || key.downArrow || key.tab || key.escape || key.ctrl || key.meta) return;
-      const { line: next, submitted } = editLine(line.current, input, key, { breaks: 'join' });
-      if (submitted) return onSubmit?.(next.value);
-      const changed = next.value !== line.current.value;
-      line.current = next;
-      if (!changed) return redraw();
-      sent.current.push(next.value);
-      onChange(next.value);
-    },
-    { isActive: focus },
-  );
+/** The text cursor on `char` (none: after the text); a glyph without colour, where inverse is not drawn. */
+export function Cursor({ char }: { char?: string }) {
+  if (!colourless()) return <Text inverse>{char ?? ' '}</Text>;
+  return <Text>{char === undefined ? '█' : `▏${char}`}</Text>;
+}
 
-  const chars = [...line.current.value].map((char) => mask ?? char);
+export function TextInput({ line, placeholder = '', mask, focus = true, width }: TextInputProps) {
+  useBracketedPaste(focus);
+  // A value can come from a file or the environment: a control character shows as ^X, never acts.
+  const chars = [...line.value].map((char) => mask ?? sanitize(char));
   if (chars.length === 0)
     return focus ? (
       <Text>
-        <Text inverse>{placeholder.slice(0, 1) || ' '}</Text>
-        <Text dimColor>{placeholder.slice(1)}</Text>
+        <Cursor char={placeholder ? [...placeholder][0] : undefined} />
+        <Text dimColor>{[...placeholder].slice(1).join('')}</Text>
       </Text>
     ) : (
       <Text dimColor>{placeholder}</Text>
     );
   if (!focus) return <Text>{chars.join('')}</Text>;
-  const cursor = line.current.cursor;
-  const start = width === undefined ? 0 : Math.max(0, cursor - width + 1);
-  const end = width === undefined ? chars.length : start + width;
+  const cursor = Math.min(Math.max(line.cursor, 0), chars.length);
+  const room = width === undefined ? undefined : colourless() ? width - 1 : width;
+  const start = room === undefined ? 0 : Math.max(0, cursor - room + 1);
+  const end = room === undefined ? chars.length : start + room;
   return (
     <Text>
       {chars.slice(start, cursor).join('')}
-      <Text inverse>{chars[cursor] ?? ' '}</Text>
+      <Cursor char={chars[cursor]} />
       {chars.slice(cursor + 1, end).join('')}
     </Text>
   );

@@ -1,6 +1,7 @@
-// The app's one-line text editor: pure edits of a value and a cursor, fed one input chunk at a time.
-// Callers keep the line outside React state (a ref, or a reducer read through a ref) and apply each chunk
+// The app's one-line text editor: pure edits of a value and a cursor, one key at a time (keys.ts).
+// Callers keep the line outside React state (a ref, or a reducer read through a ref) and apply each key
 // to the latest line, so keys typed ahead or pasted right after a frame are never lost.
+import { type Keypress, printable } from '../../text/keys.js';
 
 export interface Line {
   value: string;
@@ -8,27 +9,13 @@ export interface Line {
   cursor: number;
 }
 
-export interface LineKey {
-  return: boolean;
-  backspace: boolean;
-  delete: boolean;
-  leftArrow?: boolean;
-  rightArrow?: boolean;
-  home?: boolean;
-  end?: boolean;
-}
-
 export interface LineOptions {
   /**
-   * What a line break inside a typed or pasted chunk does: `submit` keeps what precedes it and submits;
-   * `join` drops the break and keeps the rest (a pasted multi-line JSON document stays whole).
+   * What a line break inside a paste does: `firstLine` keeps the first line only (a single-line field:
+   * a pasted secret is never submitted half-typed, and what follows the break is dropped); `join` drops
+   * the breaks and keeps every line (a pasted multi-line JSON document stays whole).
    */
-  breaks?: 'submit' | 'join';
-}
-
-/** Typed text without control characters (a stray escape sequence, a tab, a line break). */
-export function printable(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f]/g, '');
+  breaks?: 'firstLine' | 'join';
 }
 
 /** A line with the cursor after its last character. */
@@ -37,33 +24,46 @@ export function lineAtEnd(value: string): Line {
 }
 
 /**
- * The line after one input chunk. Enter submits; Backspace and Delete (terminals send the same byte for
- * the Backspace key) remove the character before the cursor; ←/→/Home/End move it; other text is inserted
- * at the cursor.
+ * What one key does to a line: Enter submits; Backspace removes the character before the cursor,
+ * Delete the one under it; ←/→/Home/End move it; a character or a paste is inserted at the cursor.
+ * Returns undefined for keys a line does not take (Tab, ↑/↓, Esc, Ctrl keys, …).
  */
 export function editLine(
   line: Line,
-  input: string,
-  key: LineKey,
+  key: Keypress,
   options: LineOptions = {},
-): { line: Line; submitted: boolean } {
+): { line: Line; submitted: boolean } | undefined {
   const chars = [...line.value];
   const cursor = Math.min(Math.max(line.cursor, 0), chars.length);
   const at = (next: number, value = chars) => ({
     line: { value: value.join(''), cursor: next },
     submitted: false,
   });
-  if (key.return) return { line: { value: line.value, cursor }, submitted: true };
-  if (key.backspace || key.delete) {
-    if (cursor === 0) return at(0);
-    return at(cursor - 1, [...chars.slice(0, cursor - 1), ...chars.slice(cursor)]);
+  switch (key.name) {
+    case 'return':
+      return { line: { value: line.value, cursor }, submitted: true };
+    case 'backspace':
+      return cursor === 0 ? at(0) : at(cursor - 1, [...chars.slice(0, cursor - 1), ...chars.slice(cursor)]);
+    case 'delete':
+      return at(cursor, [...chars.slice(0, cursor), ...chars.slice(cursor + 1)]);
+    case 'left':
+      return at(Math.max(0, cursor - 1));
+    case 'right':
+      return at(Math.min(chars.length, cursor + 1));
+    case 'home':
+      return at(0);
+    case 'end':
+      return at(chars.length);
+    case 'char':
+    case 'paste': {
+      const text =
+        key.name === 'paste' && options.breaks !== 'join'
+          ? (key.text.split(/\r\n|\r|\n/)[0] ?? '')
+          : key.text;
+      const typed = [...printable(text)];
+      return at(cursor + typed.length, [...chars.slice(0, cursor), ...typed, ...chars.slice(cursor)]);
+    }
+    default:
+      return undefined;
   }
-  if (key.leftArrow) return at(Math.max(0, cursor - 1));
-  if (key.rightArrow) return at(Math.min(chars.length, cursor + 1));
-  if (key.home) return at(0);
-  if (key.end) return at(chars.length);
-  const cut = options.breaks === 'join' ? -1 : input.search(/[\r\n]/);
-  const typed = [...printable(cut < 0 ? input : input.slice(0, cut))];
-  const value = [...chars.slice(0, cursor), ...typed, ...chars.slice(cursor)];
-  return { line: { value: value.join(''), cursor: cursor + typed.length }, submitted: cut >= 0 };
 }

@@ -1,10 +1,15 @@
-import { Box, Text, useApp, useInput } from 'ink';
-import { useEffect, useReducer, useState } from 'react';
+import { Box, Text, useApp } from 'ink';
+import { useEffect, useReducer, useRef, useState } from 'react';
 import type { Context } from '../../cli/context.js';
 import { KeychainUnavailableError } from '../../secrets/store.js';
+import { charOf, isInterrupt } from '../../text/keys.js';
+import { sanitize } from '../../text/sanitize.js';
 import { listWindow, truncate, wrappedRows } from '../components/layout.js';
+import { editLine, type Line, lineAtEnd } from '../components/line.js';
 import { chromeRows, type Hint, Screen } from '../components/Screen.js';
 import { TextInput } from '../components/TextInput.js';
+import { useKeys } from '../components/useKeys.js';
+import { useLatestReducer } from '../components/useLatestReducer.js';
 import { useTerminalSize } from '../components/useTerminalSize.js';
 import {
   deleteProfile,
@@ -74,14 +79,14 @@ function statusLines(state: HomeState): { text: string; color?: string }[] {
   }
   if (state.message)
     lines.push({
-      text: `${state.message.ok ? '✓' : '✗'} ${state.message.text}`,
+      text: `${state.message.ok ? '✓' : '✗'} ${sanitize(state.message.text)}`,
       color: state.message.ok ? 'green' : 'red',
     });
   return lines;
 }
 
 export function Home({ ctx, onAction }: HomeProps) {
-  const [state, dispatch] = useReducer(homeReducer, undefined, () => initialHome(profileRows(ctx)));
+  const [state, dispatch, latest] = useLatestReducer(homeReducer, () => initialHome(profileRows(ctx)));
   const { exit } = useApp();
   const size = useTerminalSize();
   const width = Math.min(size.columns, 100);
@@ -110,32 +115,49 @@ export function Home({ ctx, onAction }: HomeProps) {
     );
   };
 
-  useInput((input, key) => {
-    if (chosen) return;
-    if ((key.ctrl && input === 'c') || input.includes('\x03')) return finish({ type: 'interrupt' });
-    const { mode } = state;
+  // The prompt's cursor; its value lives in the state.
+  const caret = useRef<Line>(lineAtEnd(''));
+  const [, redraw] = useReducer((n: number) => n + 1, 0);
+  const promptLine = (value: string) => (caret.current.value === value ? caret.current : lineAtEnd(value));
+  const choose = (action: HomeAction) => {
+    finish(action);
+    return 'leave';
+  };
+
+  // Each key acts on the state the keys before it left; the keys after the one that picks an action
+  // go to the screen that action opens.
+  useKeys((key) => {
+    if (isInterrupt(key)) return choose({ type: 'interrupt' });
+    const now = latest();
+    const { mode } = now;
+    const input = charOf(key);
     if (mode.kind === 'prompt') {
-      if (key.escape) dispatch({ type: 'back' });
-      else if (key.return) {
-        const outcome = submitPrompt(mode, state.rows);
-        if ('error' in outcome) dispatch({ type: 'promptError', error: outcome.error });
-        else finish(outcome);
+      if (key.name === 'escape') return dispatch({ type: 'back' });
+      if (key.name === 'return') {
+        const outcome = submitPrompt(mode, now.rows);
+        if ('error' in outcome) return dispatch({ type: 'promptError', error: outcome.error });
+        return choose(outcome);
       }
-      return;
+      const line = promptLine(mode.value);
+      const edit = editLine(line, key);
+      if (!edit) return;
+      caret.current = edit.line;
+      if (edit.line.value === line.value) return redraw();
+      return dispatch({ type: 'input', value: edit.line.value });
     }
     if (mode.kind === 'confirm') {
       if (input === 'y' || input === 'Y') remove(mode.name);
       else dispatch({ type: 'back' });
       return;
     }
-    const row = state.rows[state.selected];
-    if (key.upArrow) dispatch({ type: 'move', delta: -1 });
-    else if (key.downArrow) dispatch({ type: 'move', delta: 1 });
-    else if (input === 'q') finish({ type: 'quit' });
+    const row = now.rows[now.selected];
+    if (key.name === 'up') dispatch({ type: 'move', delta: -1 });
+    else if (key.name === 'down') dispatch({ type: 'move', delta: 1 });
+    else if (input === 'q') return choose({ type: 'quit' });
     else if (input === 'n') dispatch({ type: 'startNew' });
-    else if (input === 'j') finish({ type: 'jobs' });
-    else if (row && (key.return || input === 'e')) finish({ type: 'edit', name: row.name });
-    else if (row && input === 't') finish({ type: 'test', name: row.name });
+    else if (input === 'j') return choose({ type: 'jobs' });
+    else if (row && (key.name === 'return' || input === 'e')) return choose({ type: 'edit', name: row.name });
+    else if (row && input === 't') return choose({ type: 'test', name: row.name });
     else if (row && input === 'x') dispatch({ type: 'startExport' });
     else if (row && input === 'd') dispatch({ type: 'askDelete' });
   });
@@ -175,9 +197,8 @@ export function Home({ ctx, onAction }: HomeProps) {
           <Box>
             <Text>› </Text>
             <TextInput
-              value={state.mode.value}
+              line={promptLine(state.mode.value)}
               placeholder={state.mode.purpose === 'new' ? 'e.g. prod-lake' : ''}
-              onChange={(value) => dispatch({ type: 'input', value })}
               width={width - 2}
             />
           </Box>

@@ -1,6 +1,7 @@
 // Entry point of the home screen (`floe` with no arguments on a terminal).
 import { render } from 'ink';
 import type { Context } from '../../cli/context.js';
+import { holdKeys } from '../../text/keys.js';
 import { Home } from './Home.js';
 import type { HomeAction } from './model.js';
 
@@ -9,6 +10,7 @@ export type { HomeAction } from './model.js';
 /** Shows the home screen until the user picks an action; Ink has unmounted when this resolves. */
 export async function runHome(ctx: Context): Promise<HomeAction> {
   let action: HomeAction = { type: 'quit' };
+  holdKeys();
   const app = render(
     <Home
       ctx={ctx}

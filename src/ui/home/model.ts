@@ -4,6 +4,7 @@ import type { Context } from '../../cli/context.js';
 import { deleteProfile as deleteStoredProfile } from '../../cli/profiles.js';
 import { PROFILE_NAME, profileValues, type StoredProfile } from '../../config/store.js';
 import { AUTH_TYPE_INFO, applicableFields } from '../../destination/fields.js';
+import { sanitize } from '../../text/sanitize.js';
 
 export interface ProfileRow {
   name: string;
@@ -37,15 +38,18 @@ function secretsOf(
   return { secrets: 'keychain', secretsDetail: 'in the OS keychain' };
 }
 
+/** The profiles as shown (home screen, plain list): values from the config file are sanitized. */
 export function profileRows(ctx: Context): ProfileRow[] {
   return ctx.config.profileNames().map((name) => {
     const stored = ctx.config.getProfile(name)!;
+    const secrets = secretsOf(stored, ctx.config.secretsPath);
     return {
       name,
       authType: stored.authType,
       authLabel: AUTH_TYPE_INFO[stored.authType].label,
-      catalogUrl: String(stored.fields.catalogUrl ?? ''),
-      ...secretsOf(stored, ctx.config.secretsPath),
+      catalogUrl: sanitize(String(stored.fields.catalogUrl ?? '')),
+      ...secrets,
+      secretsDetail: sanitize(secrets.secretsDetail),
     };
   });
 }
@@ -54,7 +58,7 @@ export function profileRows(ctx: Context): ProfileRow[] {
 export function managementLine(ctx: Context): string {
   const m = ctx.config.getManagement();
   if (!m) return 'OLake UI: not logged in (floe login)';
-  return `OLake UI: ${m.url}${m.username ? ` as ${m.username}` : ''} (project ${m.project})`;
+  return sanitize(`OLake UI: ${m.url}${m.username ? ` as ${m.username}` : ''} (project ${m.project})`);
 }
 
 /** The home screen as plain text, for a terminal-less run. */

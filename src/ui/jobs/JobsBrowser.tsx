@@ -1,10 +1,13 @@
 // The jobs browser screen: renders JobsState and maps keys to reducer actions and hook commands.
-import { Box, type Key, Text, useInput, useStdout } from 'ink';
+import { Box, type Key, Text, useStdout } from 'ink';
 import { memo, type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import type { Job, JobsApi, LogPage, Task } from '../../management/types.js';
+import { isInterrupt, type Keypress } from '../../text/keys.js';
 import { KeyHints } from '../components/KeyHints.js';
 import { truncate } from '../components/layout.js';
 import { editLine, lineAtEnd } from '../components/line.js';
+import { Cursor, useBracketedPaste } from '../components/TextInput.js';
+import { inkStyle, useKeys } from '../components/useKeys.js';
 import { humaniseCron } from './cron.js';
 import {
   ageStamp,
@@ -16,6 +19,7 @@ import {
   stateLook,
   streamsSummary,
 } from './format.js';
+import { sanitizedApi, sanitizedCall } from './sanitized.js';
 import {
   type DetailState,
   detailJob,
@@ -494,15 +498,21 @@ export function JobsBrowser(props: JobsBrowserProps) {
   const { columns, rows } = useTerminalSize();
   const listPage = Math.max(1, rows - LIST_CHROME);
   const panes = Math.max(2, rows - DETAIL_CHROME);
+  // Server text is sanitized where it enters (sanitized.ts), never in the components that show it.
+  const api = useMemo(() => sanitizedApi(props.api), [props.api]);
+  const relogin = useMemo(() => sanitizedCall(props.relogin), [props.relogin]);
   const { state, latest, dispatch, now, commands } = useJobsBrowser({
-    api: props.api,
+    api,
     project: props.project,
     refreshMs: props.refreshMs ?? 10_000,
-    relogin: props.relogin,
+    relogin,
     pageSize: listPage,
     now: props.now,
     tickMs: props.tickMs,
   });
+  useBracketedPaste(
+    state.session === 'password' || state.overlay.kind === 'filter' || state.overlay.kind === 'project',
+  );
   // The password is kept out of React state and the reducer: only its length is rendered, as stars.
   const secret = useRef('');
   const [masked, setMasked] = useState(0);
@@ -515,17 +525,23 @@ export function JobsBrowser(props: JobsBrowserProps) {
     secret.current = text;
     setMasked([...text].length);
   };
-  const passwordKeys = (input: string, key: Key) => {
-    if (key.escape) {
+  const passwordKeys = (press: Keypress) => {
+    if (press.name === 'escape') {
       typeSecret('');
       return commands.cancelPassword();
     }
+    const edit = editLine(lineAtEnd(secret.current), press);
+    if (!edit) return;
     const {
       line: { value },
       submitted,
-    } = editLine(lineAtEnd(secret.current), input, key);
+    } = edit;
     typeSecret(submitted ? '' : value);
     if (submitted) commands.submitPassword(value);
+  };
+  const leave = (code: number) => {
+    props.onExit(code);
+    return 'leave';
   };
   const submitProject = (value: string) => {
     const project = value.trim();
@@ -590,29 +606,34 @@ export function JobsBrowser(props: JobsBrowserProps) {
     if (key.return) commands.openDetail();
   };
 
-  useInput((input, key) => {
-    // Ctrl-C can also arrive inside a chunk of other keys (typing ahead, a paste, a slow terminal).
-    if ((key.ctrl && input === 'c') || input.includes('\x03')) return props.onExit(130);
+  // One call per key of a chunk, in order, each seeing the state the keys before it left.
+  useKeys((press) => {
+    if (isInterrupt(press)) return leave(130);
+    const [input, key] = inkStyle(press);
     const current = latest();
-    if (current.session === 'password') return passwordKeys(input, key);
+    if (current.session === 'password') return passwordKeys(press);
     if (current.session === 'relogin') return;
     const overlay = current.overlay;
     if (overlay.kind === 'filter') {
       if (key.escape) return dispatch({ type: 'filter-clear' });
+      const edit = editLine(lineAtEnd(current.filter), press);
+      if (!edit) return;
       const {
         line: { value },
         submitted,
-      } = editLine(lineAtEnd(current.filter), input, key);
+      } = edit;
       if (value !== current.filter) dispatch({ type: 'filter-change', text: value });
       if (submitted) dispatch({ type: 'filter-apply' });
       return;
     }
     if (overlay.kind === 'project') {
       if (key.escape) return dispatch({ type: 'overlay-close' });
+      const edit = editLine(lineAtEnd(overlay.draft), press);
+      if (!edit) return;
       const {
         line: { value },
         submitted,
-      } = editLine(lineAtEnd(overlay.draft), input, key);
+      } = edit;
       if (value !== overlay.draft) dispatch({ type: 'project-change', draft: value });
       if (submitted) submitProject(value);
       return;
@@ -626,7 +647,7 @@ export function JobsBrowser(props: JobsBrowserProps) {
       if (key.escape || input === '?' || input === 'q') dispatch({ type: 'help-toggle' });
       return;
     }
-    if (input === 'q') return props.onExit(0);
+    if (input === 'q') return leave(0);
     if (input === '?') return dispatch({ type: 'help-toggle' });
     if (input === 'R') return commands.load();
     if (input === 'P') return dispatch({ type: 'project-open' });
@@ -666,7 +687,7 @@ export function JobsBrowser(props: JobsBrowserProps) {
         <Box>
           <Text>Password: </Text>
           <Text>{'*'.repeat(masked)}</Text>
-          <Text inverse> </Text>
+          <Cursor />
         </Box>
       </Box>
     );
@@ -716,7 +737,7 @@ export function JobsBrowser(props: JobsBrowserProps) {
       <Text wrap="truncate-start">
         <Text color="cyan">/</Text>
         {state.filter}
-        <Text inverse> </Text>
+        <Cursor />
       </Text>
     );
     hints = HINTS.filter;
@@ -724,7 +745,7 @@ export function JobsBrowser(props: JobsBrowserProps) {
     status = (
       <Text wrap="truncate-start">
         Project: {overlay.draft}
-        <Text inverse> </Text>
+        <Cursor />
       </Text>
     );
     hints = HINTS.project;

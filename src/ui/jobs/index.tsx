@@ -1,6 +1,7 @@
 // `floe jobs` interactive browser: full screen, q quits (0), Ctrl-C quits (130).
 import { render } from 'ink';
 import type { JobsApi } from '../../management/types.js';
+import { holdKeys } from '../../text/keys.js';
 import { JobsBrowser } from './JobsBrowser.js';
 
 export { humaniseCron } from './cron.js';
@@ -36,6 +37,7 @@ export async function runJobsBrowser({
   process.once('SIGTERM', onTerm);
   process.once('SIGHUP', onHup);
   if (stdout.isTTY) stdout.write(ENTER_ALT_SCREEN);
+  holdKeys();
   const app = render(
     <JobsBrowser api={api} project={project} refreshMs={refreshMs} relogin={relogin} onExit={finish} />,
     { exitOnCtrlC: false },

@@ -1,5 +1,7 @@
 import { Box, Text } from 'ink';
+import { sanitize } from '../../text/sanitize.js';
 import { listWindow, truncate, wrappedRows } from '../components/layout.js';
+import { type Line, lineAtEnd } from '../components/line.js';
 import { TextInput } from '../components/TextInput.js';
 import { isFileReference } from './json-file.js';
 import { displayValue, type Row, type RowId } from './model.js';
@@ -16,7 +18,8 @@ interface FormProps {
   width: number;
   /** Rows of the terminal the form may use. */
   height: number;
-  onEdit(id: RowId, value: string): void;
+  /** The focused text field's value and cursor (the screen edits it). */
+  line?: Line;
 }
 
 function placeholder(row: Row): string {
@@ -36,7 +39,7 @@ export function notesHeight(notes: readonly string[], width: number): number {
 }
 
 /** The fields of one wizard screen, scrolled so the focused one shows; rendered from the registry rows. */
-export function Form({ rows, values, focus, errors, notes, width, height, onEdit }: FormProps) {
+export function Form({ rows, values, focus, errors, notes, width, height, line }: FormProps) {
   const labelWidth = Math.min(Math.max(...rows.map((r) => r.label.length)) + 1, 28);
   const valueWidth = Math.max(width - labelWidth - 3, 10);
   const heights = rows.map((row, i) => rowHeight(row, i === focus, errors[row.id], width));
@@ -49,7 +52,7 @@ export function Form({ rows, values, focus, errors, notes, width, height, onEdit
         const focused = i === focus;
         const value = values[row.id] ?? '';
         const error = errors[row.id];
-        const shown = displayValue(row, value);
+        const shown = sanitize(displayValue(row, value));
         return (
           <Box key={row.id} flexDirection="column" width={width}>
             <Box width={width}>
@@ -61,10 +64,9 @@ export function Form({ rows, values, focus, errors, notes, width, height, onEdit
               {focused && typeof value === 'string' ? (
                 <Box width={valueWidth} height={1} overflow="hidden">
                   <TextInput
-                    value={value}
+                    line={line?.value === value ? line : lineAtEnd(value)}
                     placeholder={placeholder(row)}
                     mask={row.secret && !(row.type === 'json' && isFileReference(value)) ? MASK : undefined}
-                    onChange={(next) => onEdit(row.id, next)}
                     width={valueWidth}
                   />
                 </Box>

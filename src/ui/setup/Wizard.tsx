@@ -1,4 +1,4 @@
-import { Box, Text, useApp, useInput } from 'ink';
+import { Box, Text, useApp } from 'ink';
 import { useEffect, useReducer, useRef } from 'react';
 import { cleartextWarnings } from '../../catalog/transport.js';
 import type { Context } from '../../cli/context.js';
@@ -12,9 +12,14 @@ import {
 } from '../../destination/fields.js';
 import { PRESET_IDS, PRESETS } from '../../destination/presets.js';
 import { KeychainUnavailableError, type SecretStorage } from '../../secrets/store.js';
+import { charOf, isInterrupt } from '../../text/keys.js';
+import { sanitize } from '../../text/sanitize.js';
 import { ChoiceList } from '../components/ChoiceList.js';
 import { truncate, wrappedRows } from '../components/layout.js';
+import { editLine, type Line, lineAtEnd } from '../components/line.js';
 import { chromeRows, type Hint, Screen } from '../components/Screen.js';
+import { handOver, useKeys } from '../components/useKeys.js';
+import { useLatestReducer } from '../components/useLatestReducer.js';
 import { useTerminalSize } from '../components/useTerminalSize.js';
 import { Form } from './Form.js';
 import { isFileReference, readJsonArgument } from './json-file.js';
@@ -28,6 +33,8 @@ import {
   isChoiceStep,
   isFormStep,
   KEYCHAIN_CHOICES,
+  type Row,
+  type RowId,
   reducer,
   reviewLines,
   rowValue,
@@ -80,28 +87,56 @@ function secretsPlace(ctx: Context, storage: SecretStorage, values: Values): str
 }
 
 export function Wizard({ ctx, profileName, initial, storage, onSaved, onDone }: WizardProps) {
-  const [state, dispatch] = useReducer(reducer, undefined, () =>
+  const [state, dispatch, latest] = useLatestReducer(reducer, () =>
     initialState(profileName, initial ?? emptyValues(), storage),
   );
   const { exit } = useApp();
   const interrupted = useRef(false);
   const size = useTerminalSize();
   const width = Math.min(size.columns, 100);
+  // The cursor of the focused text field; its value lives in the state.
+  const caret = useRef<Caret>({ id: undefined, line: lineAtEnd('') });
+  const [, redraw] = useReducer((n: number) => n + 1, 0);
+  const held = useRef('');
 
-  useInput((input, key) => {
-    // Ctrl-C can also arrive inside a chunk of other keys (typing ahead, a slow terminal).
-    if ((key.ctrl && input === 'c') || input.includes('\x03')) {
-      interrupted.current = true;
-      return dispatch({ type: 'cancel' });
+  // Each key acts on the state the keys before it left: "url<Tab>" types into one field and moves on,
+  // "text<Enter>more" types "more" into the next field.
+  useKeys((key) => {
+    const now = latest();
+    if (now.step === 'cancelled' || now.step === 'saved') {
+      handOver(key.raw);
+      return 'leave';
     }
-    if (key.escape) return dispatch({ type: 'back' });
-    const leaving = key.upArrow || key.downArrow || key.tab || key.return;
-    if (leaving && !resolveFileReference(state, dispatch)) return;
-    const reviewMax = reviewView(state, width, size.rows - 1).max;
-    if (key.upArrow || (key.tab && key.shift)) dispatch({ type: 'move', delta: -1, reviewMax });
-    else if (key.downArrow || key.tab) dispatch({ type: 'move', delta: 1, reviewMax });
-    else if (key.return) dispatch({ type: 'enter' });
-    else if (input === ' ') dispatch({ type: 'toggle' });
+    if (isInterrupt(key)) {
+      interrupted.current = true;
+      dispatch({ type: 'cancel' });
+      return 'leave';
+    }
+    // While the profile is saved, keys are for the screen that comes next (the connection test); if
+    // saving fails, that screen never comes and they are dropped.
+    if (now.step === 'saving') {
+      held.current += key.raw;
+      return;
+    }
+    if (key.name === 'escape') return dispatch({ type: 'back' });
+    const leaving = key.name === 'up' || key.name === 'down' || key.name === 'tab' || key.name === 'return';
+    if (leaving && !resolveFileReference(now, dispatch)) return;
+    const field = leaving ? undefined : focusedText(latest(), caret.current);
+    if (field) {
+      const edit = editLine(field.line, key, { breaks: field.row.type === 'json' ? 'join' : 'firstLine' });
+      if (!edit) return;
+      caret.current = { id: field.row.id, line: edit.line };
+      if (edit.line.value === field.line.value) return redraw();
+      return dispatch({ type: 'edit', id: field.row.id, value: edit.line.value });
+    }
+    const reviewMax = reviewView(latest(), width, size.rows - 1).max;
+    if (key.name === 'up' || (key.name === 'tab' && key.shift))
+      dispatch({ type: 'move', delta: -1, reviewMax });
+    else if (key.name === 'down' || key.name === 'tab') dispatch({ type: 'move', delta: 1, reviewMax });
+    else if (key.name === 'return') dispatch({ type: 'enter' });
+    else if (charOf(key) === ' ') dispatch({ type: 'toggle' });
+    const after = latest().step;
+    if (after === 'cancelled' || after === 'saved') return 'leave';
   });
 
   const { step, pending } = state;
@@ -125,7 +160,7 @@ export function Wizard({ ctx, profileName, initial, storage, onSaved, onDone }: 
       live = false;
       abort.abort();
     };
-  }, [ctx, profileName, step, pending, secretStorage]);
+  }, [ctx, profileName, step, pending, secretStorage, dispatch]);
 
   const finished = useRef(false);
   useEffect(() => {
@@ -136,6 +171,7 @@ export function Wizard({ ctx, profileName, initial, storage, onSaved, onDone }: 
       exit();
     } else if (step === 'saved' && pending) {
       finished.current = true;
+      handOver(held.current);
       const result = { saved: true, profileName, values: pending, storage: secretStorage };
       let hookError: unknown;
       Promise.resolve()
@@ -150,7 +186,30 @@ export function Wizard({ ctx, profileName, initial, storage, onSaved, onDone }: 
     }
   }, [step, pending, secretStorage, profileName, onSaved, onDone, exit]);
 
-  return <WizardScreen state={state} ctx={ctx} width={width} height={size.rows - 1} dispatch={dispatch} />;
+  return (
+    <WizardScreen
+      state={state}
+      ctx={ctx}
+      width={width}
+      height={size.rows - 1}
+      line={focusedText(state, caret.current)?.line}
+    />
+  );
+}
+
+interface Caret {
+  id: RowId | undefined;
+  line: Line;
+}
+
+/** The focused text row of a form and its line: the value from the state, the cursor from `caret`. */
+function focusedText(state: WizardState, caret: Caret): { row: Row; line: Line } | undefined {
+  if (!isFormStep(state.step)) return undefined;
+  const rows = formRows(state.step, state.values);
+  const row = rows[Math.min(state.focus[state.step], rows.length - 1)];
+  const value = row && rowValue(state.values, row);
+  if (!row || typeof value !== 'string') return undefined;
+  return { row, line: caret.id === row.id && caret.line.value === value ? caret.line : lineAtEnd(value) };
 }
 
 /**
@@ -193,13 +252,14 @@ function WizardScreen({
   ctx,
   width,
   height,
-  dispatch,
+  line,
 }: {
   state: WizardState;
   ctx: Context;
   width: number;
   height: number;
-  dispatch: (a: Action) => void;
+  /** The focused text field's value and cursor. */
+  line: Line | undefined;
 }) {
   const { step, values } = state;
   const title = `floe setup · profile "${state.profileName}"`;
@@ -244,7 +304,7 @@ function WizardScreen({
           notes={notes}
           width={width}
           height={height - chromeRows(hints, width)}
-          onEdit={(id, value) => dispatch({ type: 'edit', id, value })}
+          line={line}
         />
       </Screen>
     );
@@ -299,7 +359,7 @@ function WizardScreen({
         {shown.map((line) => (
           <Text key={line.label}>
             {`  ${line.label.padEnd(labelWidth)}`}
-            {truncate(line.value, Math.max(width - labelWidth - 2, 10))}
+            {truncate(sanitize(line.value), Math.max(width - labelWidth - 2, 10))}
           </Text>
         ))}
         {view.scrolls && <Text dimColor>{below > 0 ? `  ↓ ${below} more` : ' '}</Text>}
@@ -341,7 +401,7 @@ function WizardScreen({
         width={width}
         hints={[['↑/↓', 'choose'], ['Enter', 'confirm'], back, QUIT]}
       >
-        <Text color="yellow">{`✗ The OS keychain cannot be used: ${state.keychainReason}`}</Text>
+        <Text color="yellow">{`✗ The OS keychain cannot be used: ${sanitize(state.keychainReason ?? '')}`}</Text>
         <Box marginY={1}>
           <Text>{`Where should the secrets of "${state.profileName}" go?`}</Text>
         </Box>
@@ -358,7 +418,7 @@ function WizardScreen({
         width={width}
         hints={[['Enter', 'retry'], back, QUIT]}
       >
-        <Text color="red">{`✗ ${state.saveError}`}</Text>
+        <Text color="red">{`✗ ${sanitize(state.saveError ?? '')}`}</Text>
       </Screen>
     );
 

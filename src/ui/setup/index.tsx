@@ -3,6 +3,7 @@ import { render } from 'ink';
 import type { Context } from '../../cli/context.js';
 import type { Values } from '../../destination/fields.js';
 import type { SecretStorage } from '../../secrets/store.js';
+import { holdKeys } from '../../text/keys.js';
 import { type SavedProfile, Wizard, type WizardResult } from './Wizard.js';
 
 export type { SavedProfile, WizardResult } from './Wizard.js';
@@ -26,6 +27,7 @@ export interface SetupWizardOptions {
 export async function runSetupWizard(options: SetupWizardOptions): Promise<WizardResult> {
   let result: WizardResult = { saved: false, profileName: options.profileName };
   let failure: unknown;
+  holdKeys();
   const app = render(
     <Wizard
       ctx={options.ctx}

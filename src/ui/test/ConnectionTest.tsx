@@ -1,12 +1,14 @@
 // The connection-test screen: live step list (Catalog, Object store), then diagnoses or the HTTP
 // trace. Thin: the state comes from useConnectionTest, the lines from layout.ts.
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
 import { useState } from 'react';
 import { abandonedReport, toReport } from '../../check/reducer.js';
 import { CHAIN_TITLE, STEP_GLYPH, summaryLine, truncate } from '../../check/text.js';
 import type { CheckReport, Step } from '../../check/types.js';
 import type { Values } from '../../destination/fields.js';
+import { charOf, isInterrupt } from '../../text/keys.js';
 import { KeyHints } from '../components/KeyHints.js';
+import { useKeys } from '../components/useKeys.js';
 import { useTerminalSize } from '../components/useTerminalSize.js';
 import {
   diagnosisPanel,
@@ -109,16 +111,21 @@ export function ConnectionTest({
   const lines = verbose ? tracePanel(state, width) : diagnosisPanel(state, width);
   const panel = scrollPanel(lines, offset, panelHeight(size.rows, state.steps.length));
 
-  useInput((input, key) => {
-    // Keys typed quickly arrive as one chunk ("v\x03"): Ctrl-C anywhere in it still quits.
-    if (input.includes('\x03') || (key.ctrl && input === 'c')) {
+  // One call per key, in order, however many arrive in one read ("v" then Ctrl-C, say); the keys after
+  // the one that leaves go to the next screen.
+  useKeys((key) => {
+    const input = charOf(key);
+    if (isInterrupt(key)) {
       cancel();
       (onInterrupt ?? onDone)(abandonedReport(state));
-    } else if (key.escape) {
-      if (finished) onDone(toReport(state));
-      else cancel();
-    } else if (input === 'q') {
-      if (finished) onDone(toReport(state));
+      return 'leave';
+    }
+    if (key.name === 'escape' || input === 'q') {
+      if (finished) {
+        onDone(toReport(state));
+        return 'leave';
+      }
+      if (key.name === 'escape') cancel();
     } else if (input === 'r') {
       if (finished) {
         setOffset(0);
@@ -127,8 +134,8 @@ export function ConnectionTest({
     } else if (input === 'v') {
       setVerbose((v) => !v);
       setOffset(0);
-    } else if (key.upArrow) setOffset(panel.offset - 1);
-    else if (key.downArrow) setOffset(panel.offset + 1);
+    } else if (key.name === 'up') setOffset((o) => Math.max(Math.min(o, panel.offset) - 1, 0));
+    else if (key.name === 'down') setOffset((o) => Math.min(o, panel.offset) + 1);
   });
 
   const done = state.steps.filter((s) => s.state !== 'pending' && s.state !== 'running').length;

@@ -2,6 +2,7 @@
 import { render } from 'ink';
 import type { CheckReport } from '../../check/types.js';
 import type { Values } from '../../destination/fields.js';
+import { holdKeys } from '../../text/keys.js';
 import { ConnectionTest } from './ConnectionTest.js';
 import type { ConnectionTestOptions } from './useConnectionTest.js';
 
@@ -27,6 +28,7 @@ export async function runTestScreen(values: Values, opts: TestScreenOptions): Pr
     result = { report, interrupted };
     app.unmount();
   };
+  holdKeys();
   const app = render(
     <ConnectionTest
       values={values}

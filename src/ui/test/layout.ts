@@ -3,6 +3,7 @@
 import { type CheckState, isFinal } from '../../check/reducer.js';
 import { diagnosisLines, formatDuration, traceLines, truncate, wrapText } from '../../check/text.js';
 import type { Step } from '../../check/types.js';
+import { sanitize } from '../../text/sanitize.js';
 
 /** The screen never grows wider than this, whatever the terminal. */
 export const MAX_WIDTH = 80;
@@ -36,9 +37,9 @@ export function titleWidth(steps: Step[]): number {
 /** A step row after its glyph: title (in a `titleColumn`-wide column), duration and detail, cut to `width`. */
 export function stepText(step: Step, width: number, titleColumn: number): string {
   const duration = isFinal(step.state) ? formatDuration(step.durationMs) : '';
-  const title = truncate(step.title, titleColumn).padEnd(titleColumn);
+  const title = truncate(sanitize(step.title), titleColumn).padEnd(titleColumn);
   const state = step.state === 'skipped' || step.state === 'cancelled' ? step.state : '';
-  const detail = [state, step.detail].filter(Boolean).join(': ');
+  const detail = [state, step.detail && sanitize(step.detail)].filter(Boolean).join(': ');
   return truncate(`${title} ${duration.padStart(DURATION_WIDTH)}  ${detail}`.trimEnd(), width);
 }
 
@@ -48,7 +49,7 @@ function wrapped(text: string, width: number, indent: string, tone?: Tone): Line
 
 export function diagnosisPanel(state: CheckState, width: number): Line[] {
   const lines: Line[] = [];
-  for (const warning of state.warnings) lines.push(...wrapped(`! ${warning}`, width, '  ', 'warn'));
+  for (const warning of state.warnings) lines.push(...wrapped(`! ${sanitize(warning)}`, width, '  ', 'warn'));
   for (const d of state.diagnoses) {
     const { heading, rows } = diagnosisLines(d);
     lines.push({ text: truncate(heading, width), tone: 'error' });

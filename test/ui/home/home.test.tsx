@@ -95,6 +95,9 @@ describe('home screen', () => {
     [['j'], { type: 'jobs' }],
     [['q'], { type: 'quit' }],
     [[KEY.ctrlC], { type: 'interrupt' }],
+    [[`${KEY.down}t`], { type: 'test', name: 'prod' }],
+    [[`nlake-2${KEY.backspace}3${KEY.enter}`], { type: 'new', name: 'lake-3' }],
+    [[`nprod${KEY.enter}x${KEY.backspace}${KEY.backspace}${KEY.enter}`], { type: 'new', name: 'pro' }],
   ] as [string[], HomeAction][])('keys %j resolve %j', async (keys, action) => {
     const { r, onAction } = await start(await withProfiles());
     await r.press(...keys);

@@ -1,8 +1,11 @@
 import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Text } from 'ink';
+import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { profileValues } from '../../../src/config/store.js';
 import { AUTH_TYPES, type AuthType, emptyValues, type Values } from '../../../src/destination/fields.js';
+import { useKeys } from '../../../src/ui/components/useKeys.js';
 import { Wizard, type WizardResult } from '../../../src/ui/setup/Wizard.js';
 import {
   expectFits,
@@ -77,6 +80,15 @@ async function walkToReview(r: Rendered, authType: AuthType) {
   expect(r.frame()).toContain('Advanced');
   await fill(r, ['', '', '', '', '']);
   expect(r.frame()).toContain('Review');
+}
+
+/** A next screen: shows the keys it reads. */
+function Reader() {
+  const [seen, setSeen] = useState('');
+  useKeys((key) => {
+    setSeen((s) => s + key.raw);
+  });
+  return <Text>{`next=[${seen}]`}</Text>;
 }
 
 describe('setup wizard', () => {
@@ -307,12 +319,58 @@ describe('setup wizard', () => {
     expect(r.frame()).not.toContain('Disable Identifier Tables');
   });
 
-  it('drops line breaks and tabs that come with a paste', async () => {
+  it('acts on every key of one chunk: text and Tab, text and Enter then more text, text and Backspaces', async () => {
+    const { r } = await start(testContext());
+    await chooseAuth(r, 'token');
+    await r.press('http://localhost:8181\ts3://warehouse\rus-east-1xyzq\u007f\u007f\u007f\u007f\t');
+    const frame = r.frame();
+    expect(frame).toMatch(/REST Catalog URL\* +http:\/\/localhost:8181\n/);
+    expect(frame).toMatch(/Warehouse\* +s3:\/\/warehouse\n/);
+    expect(frame).toMatch(/Region\* +us-east-1\n/);
+    expect(frame).toMatch(/^› Token/m);
+    await r.press(`${SENTINEL}\u001b[Z\u001b[Z`);
+    expect(r.frame()).toMatch(/^› Warehouse/m);
+    expect(r.frame()).toMatch(/Token\* +••••9XyZ\n/);
+    expect(r.frame()).not.toContain('✗');
+  });
+
+  it('hands the keys typed with Enter on the review, while saving, to the next screen', async () => {
+    const { r, done } = await start(testContext());
+    await walkToReview(r, 'none');
+    await r.press(`${KEY.enter}vq`);
+    await waitUntil(() => done.mock.calls.length > 0);
+    expect(done.mock.calls[0]![0]).toMatchObject({ saved: true });
+    await r.unmount();
+    const next = await renderScreen(<Reader />);
+    expect(next.frame()).toBe('next=[vq]');
+    await next.unmount();
+  });
+
+  it('reads Esc followed by more keys in one chunk as Esc, then those keys', async () => {
     const { r } = await start(testContext());
     await chooseAuth(r, 'none');
-    await r.press('http://localhost:8181\r\n', KEY.enter);
-    expect(r.frame()).toMatch(/REST Catalog URL\* http:\/\/localhost:8181\n/);
+    expect(r.frame()).toContain('Catalog and authentication: None');
+    await r.press(`${KEY.esc}${KEY.down}${KEY.enter}`);
+    expect(r.frame()).toContain('Catalog and authentication: Bearer token');
+  });
+
+  it('puts a bracketed paste into the focused field as text: its first line, never submitted', async () => {
+    const { r } = await start(testContext());
+    await chooseAuth(r, 'none');
+    await r.press('\u001b[200~http://localhost:8181\r\ns3://second-line\u001b[201~');
+    expect(r.frame()).toMatch(/^› REST Catalog URL\* +http:\/\/localhost:8181\n/m);
+    expect(r.frame()).not.toContain('second-line');
     expect(r.frame()).not.toContain('✗');
+  });
+
+  it('takes the whole of a pasted multi-line service-account JSON', async () => {
+    const { r } = await start(testContext());
+    await chooseAuth(r, 'google');
+    await r.press(KEY.down, KEY.down, KEY.down);
+    const pasted = JSON.stringify(JSON.parse(GOOGLE_JSON), null, 2).replace(/\n/g, '\r\n');
+    await r.press(`\u001b[200~${pasted}\u001b[201~`, KEY.down, KEY.up);
+    expect(r.frame()).toMatch(/^› GCP Service Account JSON\* +•+/m);
+    expect(r.frame()).not.toContain('GCP Service Account JSON: must');
   });
 
   it('leaves cleanly on Ctrl-C without saving', async () => {

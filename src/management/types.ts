@@ -1,4 +1,4 @@
-// Shapes of the OLake UI backend (olake-ui v0.4.x, Gin; also Beego v0.3.x), parsed with zod.
+// Shapes of the OLake UI backend (Gin from olake-ui v0.4.2; Beego in v0.3.x–v0.4.1, same routes and JSON), parsed with zod.
 import { z } from 'zod';
 
 export const envelopeSchema = z.object({

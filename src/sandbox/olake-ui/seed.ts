@@ -1,15 +1,98 @@
 // Seeded, repeatable jobs for the OLake UI emulator: mixed states (completed, failed, running, never
-// ran), paused ones, several cron frequencies, and tasks with log lines for each run.
+// ran), paused ones, several cron frequencies, tasks with log lines for each run, and the config strings
+// a job's detail carries (`streams_config`, source and destination `config`; olake-ui v0.4.6
+// `server/internal/services/etl/job.go` buildJobResponse): from a few streams to tens of thousands.
 import type { Job, LogLine, Task } from '../../management/types.js';
 
 export interface EmulatorTask extends Task {
-  /** Every line of the run's log, debug lines included (the API filters those out). */
+  /** Every complete line of the run's log, debug lines included (the API filters those out). */
   logs: LogLine[];
+  /** Bytes written after the last newline (a line being written), if any. */
+  partial?: string;
 }
 
 export interface EmulatorJob extends Job {
   /** Newest first, as Temporal lists workflows. */
   tasks: EmulatorTask[];
+  /** How many streams `streams_config` selects; the string is built when the detail is read. */
+  stream_count: number;
+}
+
+export interface SeedOptions {
+  /** The destination.json every seeded job writes to (default: an unreachable example catalog). */
+  destinationConfig?: string;
+}
+
+/** Saved by an older OLake UI in the `N-unit` form the server still converts (utils.ToCron). */
+export const LEGACY_FREQUENCY_JOB_ID = 9;
+
+/** A schema-per-tenant source: this job's detail is well over 10 MB. */
+export const HUGE_JOB_ID = 6;
+export const HUGE_JOB_STREAMS = 24_000;
+
+/** The destination.json of a job that writes to a catalog the emulator cannot reach. */
+export const EXAMPLE_DESTINATION = JSON.stringify({
+  type: 'ICEBERG',
+  writer: {
+    catalog_type: 'rest',
+    rest_catalog_url: 'http://iceberg-rest.internal:8181',
+    iceberg_s3_path: 's3://warehouse/olake',
+    aws_region: 'us-east-1',
+    aws_access_key: 'AKIAEMULATOR0000SEED',
+    aws_secret_key: 'seed-destination-secret-key',
+    rest_auth_type: 'none',
+    rest_signing_v_4: false,
+    no_identifier_fields: false,
+  },
+});
+
+const COLUMNS = ['id', 'tenant_id', 'created_at', 'updated_at', 'status', 'amount', 'payload'];
+
+/**
+ * The job's `streams_config` as the OLake UI stores it (a catalog string): `selected_streams` per
+ * namespace and one `streams` entry with its type schema per stream.
+ */
+export function streamsConfig(job: Pick<EmulatorJob, 'stream_count' | 'source'>): string {
+  const selected: Record<string, unknown[]> = {};
+  const streams: unknown[] = [];
+  const perSchema = TABLES.length;
+  for (let i = 0; i < job.stream_count; i++) {
+    const namespace =
+      job.stream_count > perSchema
+        ? `tenant_${String(Math.floor(i / perSchema)).padStart(5, '0')}`
+        : 'public';
+    const name = TABLES[i % perSchema] as string;
+    const list = selected[namespace] ?? [];
+    selected[namespace] = list;
+    list.push({ partition_regex: '', stream_name: name, normalization: false });
+    streams.push({
+      stream: {
+        name,
+        namespace,
+        type_schema: {
+          properties: Object.fromEntries(
+            COLUMNS.map((c) => [c, { type: c === 'id' ? ['integer'] : ['string', 'null'] }]),
+          ),
+        },
+        supported_sync_modes: ['full_refresh', 'cdc', 'incremental'],
+        source_defined_primary_key: ['id'],
+        available_cursor_fields: ['id', 'created_at', 'updated_at'],
+        sync_mode: 'cdc',
+      },
+    });
+  }
+  return JSON.stringify({ selected_streams: selected, streams });
+}
+
+function sourceConfig(type: string, id: number): string {
+  return JSON.stringify({
+    host: `${type}.db.internal`,
+    port: { postgres: 5432, mysql: 3306, mongodb: 27017, oracle: 1521, mssql: 1433 }[type] ?? 5432,
+    database: 'prod',
+    username: 'olake',
+    password: `seed-source-password-${id}`,
+    max_threads: 5,
+  });
 }
 
 /** mulberry32: a tiny deterministic PRNG. */
@@ -109,7 +192,13 @@ export function taskLogs(
  * paused (never while running), and the rest have 1–5 runs whose latest completed, failed, was
  * cancelled or still runs.
  */
-export function seedJobs(n: number, seed = 1, now = Date.now(), project = '123'): EmulatorJob[] {
+export function seedJobs(
+  n: number,
+  seed = 1,
+  now = Date.now(),
+  project = '123',
+  options: SeedOptions = {},
+): EmulatorJob[] {
   const rand = prng(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(rand() * items.length)] as T;
   const jobs: EmulatorJob[] = [];
@@ -123,15 +212,28 @@ export function seedJobs(n: number, seed = 1, now = Date.now(), project = '123')
     const job: EmulatorJob = {
       id,
       name: `${src.type}_${table}_${id}`,
-      source: { id: (i % SOURCES.length) + 1, name: src.name, type: src.type, version },
-      destination: { id: 1, name: 'iceberg-rest', type: 'iceberg', version },
-      frequency: pick(FREQUENCIES),
+      source: {
+        id: (i % SOURCES.length) + 1,
+        name: src.name,
+        type: src.type,
+        version,
+        config: sourceConfig(src.type, (i % SOURCES.length) + 1),
+      },
+      destination: {
+        id: 1,
+        name: 'iceberg-rest',
+        type: 'iceberg',
+        version,
+        config: options.destinationConfig ?? EXAMPLE_DESTINATION,
+      },
+      frequency: id === LEGACY_FREQUENCY_JOB_ID ? '6-hours' : pick(FREQUENCIES),
       created_at: iso(created),
       updated_at: iso(created + Math.floor(rand() * 86_400_000)),
       activate: !(i % 5 === 2 && last !== 'Running'),
       created_by: 'admin',
       updated_by: 'admin',
       tasks: [],
+      stream_count: id === HUGE_JOB_ID ? HUGE_JOB_STREAMS : 1 + ((id * 7) % 8),
     };
     if (rand() < 0.3) job.advanced_settings = { max_discover_threads: 50 };
     if (last !== 'never') {

@@ -34,6 +34,11 @@ export const jobSchema = z.object({
 });
 export type Job = z.infer<typeof jobSchema>;
 
+/** A job's detail as floe keeps it: configs included, `streams_config` only summarised. */
+export type JobDetail = Omit<Job, 'streams_config'> & {
+  streams?: { bytes: number; selected: number };
+};
+
 export const taskSchema = z.object({
   runtime: z.string().default(''),
   start_time: z.string(),
@@ -64,7 +69,7 @@ export interface LogQuery {
 /** What the jobs browser and commands need from the management API. */
 export interface JobsApi {
   listJobs(project: string, signal?: AbortSignal): Promise<Job[]>;
-  getJob(project: string, id: number, signal?: AbortSignal): Promise<Job>;
+  getJob(project: string, id: number, signal?: AbortSignal): Promise<JobDetail>;
   listTasks(project: string, id: number, signal?: AbortSignal): Promise<Task[]>;
   taskLogs(project: string, id: number, task: Task, query?: LogQuery, signal?: AbortSignal): Promise<LogPage>;
   /** Returns the server's message. */

@@ -41,6 +41,8 @@ export interface JobsBrowserProps {
 type Hints = [key: string, action: string][];
 
 /** Lines around the list body: title, table header, status line, footer, and the spare last terminal row. */
+const NOTICE_COLOR = { ok: 'green', warn: 'yellow', error: 'red', busy: undefined } as const;
+const NOTICE_GLYPH = { ok: '✓ ', warn: '! ', error: '✗ ', busy: '… ' } as const;
 const LIST_CHROME = 5;
 /** Lines around the detail panes: title, nine field lines, pane tabs, status line, footer, spare row. */
 const DETAIL_CHROME = 14;
@@ -738,8 +740,8 @@ export function JobsBrowser(props: JobsBrowserProps) {
   } else if (state.notice) {
     const { tone, text } = state.notice;
     status = (
-      <Text color={tone === 'ok' ? 'green' : tone === 'error' ? 'red' : undefined}>
-        {tone === 'ok' ? '✓ ' : tone === 'error' ? '✗ ' : '… '}
+      <Text color={NOTICE_COLOR[tone]}>
+        {NOTICE_GLYPH[tone]}
         {text}
       </Text>
     );

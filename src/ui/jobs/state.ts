@@ -70,7 +70,7 @@ export interface JobsState {
   view: 'list' | 'detail';
   detail?: DetailState;
   overlay: Overlay;
-  notice?: { tone: 'ok' | 'error' | 'busy'; text: string };
+  notice?: { tone: 'ok' | 'warn' | 'error' | 'busy'; text: string };
   session: Session;
   passwordError?: string;
 }
@@ -94,7 +94,7 @@ export type Action =
   | { type: 'project-switch'; project: string }
   | { type: 'overlay-close' }
   | { type: 'confirm'; action: JobAction; jobId: number; name: string }
-  | { type: 'notice'; tone: 'ok' | 'error' | 'busy'; text: string }
+  | { type: 'notice'; tone: 'ok' | 'warn' | 'error' | 'busy'; text: string }
   | { type: 'detail-open' }
   | { type: 'detail-close' }
   | { type: 'detail-job'; jobId: number; job: Job }

@@ -138,6 +138,13 @@ export class FakeApi implements JobsApi {
         'failed to trigger sync: job is paused, please unpause to run sync',
         500,
       );
+    // The real server starts a run unless one is running (overlap policy SKIP).
+    const runs = this.tasks.get(id) ?? [];
+    if (!runs.some((t) => t.status === 'Running'))
+      this.tasks.set(id, [
+        makeTask(runs.length + 100, { status: 'Running', file_path: `sync-now-${id}-${runs.length}` }),
+        ...runs,
+      ]);
     return `sync triggered successfully for job_id[${id}]`;
   }
 

@@ -275,7 +275,7 @@ async function act(session: Session, action: Action, id: number, opts: ActOption
         process.stderr.write(`Run ${task.file_path} (${task.status}, started ${task.start_time})\n`);
         for (const line of page.logs)
           process.stdout.write(
-            serverText(`${line.time} ${line.level.toUpperCase().padEnd(5)} ${line.message}`) + '\n',
+            `${serverText(`${line.time} ${line.level.toUpperCase().padEnd(5)} ${line.message}`)}\n`,
           );
         if (page.has_more_older)
           process.stderr.write(`(older lines not shown; raise --limit to see more than ${opts.limit})\n`);

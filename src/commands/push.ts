@@ -146,7 +146,7 @@ export async function run(argv: string[]): Promise<number> {
       const whole = flags['full-log'] || test.logs.length <= SHORT_LOG;
       for (const line of whole ? test.logs : [])
         process.stdout.write(
-          serverText(`  ${line.time} ${line.level.toUpperCase().padEnd(5)} ${redact(line.message)}`) + '\n',
+          `${serverText(`  ${line.time} ${line.level.toUpperCase().padEnd(5)} ${redact(line.message)}`)}\n`,
         );
       if (!whole)
         process.stdout.write(

@@ -1,6 +1,6 @@
 // The management client against the emulator's real-server behaviours: big details, "sync now" truth,
 // Beego's 500-for-missing, sessions off, the 60 s write timeout and a failed test's log dump.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { chooseVersion, compareVersions } from '../../src/commands/push.js';
 import { reduceCheckFailure } from '../../src/management/checklog.js';
 import { ManagementClient } from '../../src/management/client.js';

@@ -301,12 +301,7 @@ describe('actions', () => {
   }
 
   it.each([
-    [
-      'n',
-      'Start a sync of “orders_to_lake” now? y/N',
-      'syncNow 1 1',
-      'Sync started: run sync-now-1-',
-    ],
+    ['n', 'Start a sync of “orders_to_lake” now? y/N', 'syncNow 1 1', 'Sync started: run sync-now-1-'],
     ['p', 'Pause “orders_to_lake”?', 'setActive 1 1 false', 'job 1 paused successfully'],
     ['c', 'Cancel the running sync of “orders_to_lake”?', 'cancelRun 1 1', 'job workflow cancel requested'],
   ])(

@@ -8,6 +8,7 @@ import { openSession, type Session, urlFlag } from '../management/session.js';
 import { type SyncOutcome, syncAndConfirm } from '../management/sync.js';
 import { serverText } from '../management/text.js';
 import type { Job, Task } from '../management/types.js';
+import { diagnoseLogs, followLogs, printLogs } from './jobs-logs.js';
 import { showJob } from './jobs-show.js';
 
 export const HELP = `Usage: floe jobs [--json] [--project ID] [--url URL] [--refresh SECONDS]
@@ -265,22 +266,10 @@ async function act(session: Session, action: Action, id: number, opts: ActOption
     }
     case 'logs': {
       const task = pickTask(await client.listTasks(project, id), opts.task, id);
-      const page = await client.taskLogs(project, id, task, {
-        cursor: -1,
-        limit: opts.limit,
-        direction: 'older',
-      });
-      if (opts.json) printJson({ task, ...page });
-      else {
-        process.stderr.write(`Run ${task.file_path} (${task.status}, started ${task.start_time})\n`);
-        for (const line of page.logs)
-          process.stdout.write(
-            `${serverText(`${line.time} ${line.level.toUpperCase().padEnd(5)} ${line.message}`)}\n`,
-          );
-        if (page.has_more_older)
-          process.stderr.write(`(older lines not shown; raise --limit to see more than ${opts.limit})\n`);
-      }
-      return EXIT.OK;
+      const target = { api: client, project, id, task };
+      if (opts.diagnose) return diagnoseLogs(target, opts.json);
+      if (opts.follow) return followLogs(target, opts.limit, opts.json);
+      return printLogs(target, opts.limit, opts.json);
     }
   }
 }

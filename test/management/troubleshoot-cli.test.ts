@@ -86,3 +86,46 @@ describe('sessions switched off (SESSION_ON=false)', () => {
     expect(status.stdout).toContain('runs with sessions switched off (SESSION_ON=false)');
   });
 });
+
+describe('floe jobs logs --diagnose and --follow', () => {
+  it('diagnoses a failed run, as text and as JSON', async () => {
+    const run = await loggedIn(ui.url);
+    // Job 1's latest run failed on a ForbiddenException (seed.ts FAILURES, by job id).
+    expect(ui.jobs[0]?.tasks[0]?.status).toBe('Failed');
+    const text = await run(['jobs', 'logs', '1', '--diagnose']);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(
+      /^✗ CATALOG_FORBIDDEN \(run\.log\)\n {2}What {5}The catalog denied the writer an operation/,
+    );
+    expect(text.stdout).toContain('Remedy');
+    const json = JSON.parse((await run(['jobs', 'logs', '1', '--diagnose', '--json'])).stdout);
+    expect(json.diagnoses[0]).toMatchObject({ code: 'CATALOG_FORBIDDEN', step: 'run.log' });
+    expect((await run(['jobs', 'show', '2', '--follow'])).code).toBe(2);
+  });
+
+  it('follows a running run until it ends, printing a line written in two pieces once', async () => {
+    const live = await startOlakeUiEmulator({
+      jobs: seedJobs(12, 1),
+      users: { admin: PASSWORD },
+      runDurationMs: 3500,
+    });
+    try {
+      const run = await loggedIn(live.url);
+      const job = live.jobs.find((j) => j.activate && j.tasks[0]?.status !== 'Running');
+      const id = String(job?.id);
+      expect((await run(['jobs', 'sync', id])).code).toBe(0);
+      const task = job?.tasks[0];
+      const line = JSON.stringify({ level: 'warn', time: '2026-01-01T00:00:09Z', message: 'split line' });
+      const following = run(['jobs', 'logs', id, '--follow']);
+      setTimeout(() => live.appendLog(task?.file_path ?? '', line.slice(0, 25)), 600);
+      setTimeout(() => live.appendLog(task?.file_path ?? '', `${line.slice(25)}\n`), 1800);
+      const out = await following;
+      expect(out.code).toBe(0);
+      expect(out.stdout.match(/split line/g)).toHaveLength(1);
+      expect(out.stdout).toContain('Sync completed; state committed');
+      expect(out.stderr).toContain('Run ended: Completed');
+    } finally {
+      await live.close();
+    }
+  });
+});

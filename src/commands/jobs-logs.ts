@@ -6,6 +6,7 @@ import type { Diagnosis } from '../check/types.js';
 import { EXIT, printJson } from '../cli/io.js';
 import { diagnoseLog } from '../management/diagnose.js';
 import { followStep, followTail } from '../management/follow.js';
+import { readWholeLog } from '../management/logs.js';
 import { serverText } from '../management/text.js';
 import type { JobsApi, LogLine, Task } from '../management/types.js';
 
@@ -61,21 +62,6 @@ export async function followLogs(t: LogsTarget, limit: number, json: boolean): P
   return EXIT.OK;
 }
 
-/** Every line of the run (up to DIAGNOSE_MAX_LINES from the end), oldest first. */
-async function wholeLog(t: LogsTarget): Promise<LogLine[]> {
-  const pages: LogLine[][] = [];
-  let cursor = -1;
-  let count = 0;
-  for (;;) {
-    const page = await t.api.taskLogs(t.project, t.id, t.task, { cursor, limit: 1000, direction: 'older' });
-    pages.unshift(page.logs);
-    count += page.logs.length;
-    if (!page.has_more_older || count >= DIAGNOSE_MAX_LINES || page.logs.length === 0) break;
-    cursor = page.older_cursor;
-  }
-  return pages.flat();
-}
-
 export function diagnosisText(diagnoses: Diagnosis[]): string[] {
   const out: string[] = [];
   for (const d of diagnoses) {
@@ -86,7 +72,7 @@ export function diagnosisText(diagnoses: Diagnosis[]): string[] {
 }
 
 export async function diagnoseLogs(t: LogsTarget, json: boolean): Promise<number> {
-  const lines = await wholeLog(t);
+  const lines = await readWholeLog(t.api, t.project, t.id, t.task, DIAGNOSE_MAX_LINES);
   const diagnoses = diagnoseLog(lines);
   if (json) {
     printJson({ task: t.task, lines: lines.length, diagnoses });

@@ -276,8 +276,8 @@ export function useJobsBrowser(options: JobsBrowserOptions) {
   }, []);
 
   const commands = useMemo(
-    () => ({ load, openDetail, loadLogs, perform, switchProject, submitPassword, cancelPassword }),
-    [load, openDetail, loadLogs, perform, switchProject, submitPassword, cancelPassword],
+    () => ({ load, openDetail, loadLogs, perform, switchProject, submitPassword, cancelPassword, call }),
+    [load, openDetail, loadLogs, perform, switchProject, submitPassword, cancelPassword, call],
   );
   /** The state after the last action, possibly ahead of the last render. */
   const latest = useCallback(() => stateRef.current, []);

@@ -234,7 +234,7 @@ describe('detail', () => {
     expect(frame).toMatch(/Created\s+2026-08-01T10:15:30Z \(19 d ago\) by admin/);
     expect(frame).toMatch(/Updated\s+2026-08-02T11:00:00Z \(18 d ago\) by alice/);
     expect(frame).toMatch(/Advanced\s+max_discover_threads=50/);
-    expect(frame).toMatch(/Streams\s+3 streams/);
+    expect(frame).toMatch(/Streams\s+3 selected/);
     expect(m.frames().some((f) => f.includes(SOURCE_PASSWORD))).toBe(false);
   });
 

@@ -102,13 +102,13 @@ describe('floe jobs on an 80x24 terminal', () => {
     b.write('\r');
     await b.waitFor(new RegExp(`${job.name} #${job.id}[\\s\\S]*Runs \\(${job.tasks.length}\\)`));
     b.write('\r');
-    // 24 rows leave 10 for the pane: its header and nine lines.
+    // 24 rows leave 10 for the pane: its header and nine lines (each after a two-column marker).
     const tail = lines.slice(-9);
-    await b.waitFor(new RegExp(`^${tail.at(-1)?.time} `, 'm'));
+    await b.waitFor(new RegExp(`^(?:› | {2})${tail.at(-1)?.time} `, 'm'));
     expect(b.text()).toContain(`${tail[0]?.time} `);
     expect(b.text()).not.toContain(`${lines.at(-10)?.time} `);
     b.write('[');
-    await b.waitFor(new RegExp(`^${lines.at(-10)?.time} `, 'm'));
+    await b.waitFor(new RegExp(`^(?:› | {2})${lines.at(-10)?.time} `, 'm'));
     expect(b.text()).toContain(`${lines.at(-18)?.time} `);
     expect(b.text()).not.toContain(`${tail.at(-1)?.time} `);
     for (const line of b.screen()) expect(line.length).toBeLessThanOrEqual(80);

@@ -5,6 +5,7 @@ import { cleanup, render } from 'ink-testing-library';
 import { act } from 'react';
 import {
   type Job,
+  type JobDetail,
   type JobsApi,
   type LogLine,
   type LogPage,
@@ -90,13 +91,13 @@ export class FakeApi implements JobsApi {
     return this.jobs.map((job) => ({ ...job }));
   }
 
-  async getJob(project: string, id: number): Promise<Job> {
+  async getJob(project: string, id: number): Promise<JobDetail> {
     this.enter(`getJob ${project} ${id}`);
     const job = this.find(id);
     return {
       ...job,
       source: { ...job.source, config: `{"host":"db","password":"${SOURCE_PASSWORD}"}` },
-      streams_config: '{"streams":[{},{},{}]}',
+      streams: { selected: 3, bytes: 120 },
     };
   }
 

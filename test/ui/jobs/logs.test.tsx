@@ -1,0 +1,94 @@
+// The Logs pane as a troubleshooter uses it at 80 columns: wrapped lines, one line whole, search,
+// following a running run, and a failed run's diagnosis on top.
+import { act } from 'react';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { LogLine } from '../../../src/management/types.js';
+import { FakeApi, KEY, makeJob, makeTask, mount, settle, unmountAll } from './support.js';
+
+afterEach(() => unmountAll());
+
+const CAUSE =
+  'failed to write records: rpc error: code = Internal desc = Failed to process request: org.apache.iceberg.exceptions.NotAuthorizedException: Not authorized: token expired';
+const FAILED = makeTask(2, { status: 'Failed' });
+const RUNNING = makeTask(3, { status: 'Running', file_path: 'sync-running' });
+
+function line(i: number, message: string, level = 'info'): LogLine {
+  return { level, time: `2026-08-19T02:00:${String(i).padStart(2, '0')}Z`, message };
+}
+
+function api() {
+  const fake = new FakeApi([makeJob(1, { name: 'orders_to_lake' })]);
+  fake.tasks.set(1, [RUNNING, FAILED]);
+  fake.logs.set(FAILED.file_path, [
+    line(0, 'Starting sync for job orders_to_lake'),
+    line(1, 'Stream public.orders: wrote 120 records to Iceberg'),
+    line(2, 'Retrying commit after a transient error (1/3)', 'warn'),
+    line(3, CAUSE, 'error'),
+  ]);
+  fake.logs.set(RUNNING.file_path, [line(0, 'Starting sync'), line(1, 'Stream public.orders: running')]);
+  return fake;
+}
+
+/** Opens job 1 and the run `down` rows below the newest. */
+async function openRun(fake: FakeApi, down: number, extra: Record<string, unknown> = {}) {
+  const m = await mount({ api: fake, ...extra }, { columns: 80, rows: 24 });
+  await m.press(KEY.enter);
+  for (let i = 0; i < down; i++) await m.press('j');
+  await m.press(KEY.enter);
+  return m;
+}
+
+describe('the Logs pane', () => {
+  it('wraps a failing line so its cause shows at 80 columns; w cuts lines again', async () => {
+    const m = await openRun(api(), 1);
+    expect(m.frame()).toContain('NotAuthorizedException: Not authorized: token');
+    expect(m.frame().trimEnd().split('\n').at(-1)).toMatch(/^Esc back .* \? help$/);
+    await m.press('w');
+    expect(m.frame()).not.toContain('NotAuthorizedException');
+    expect(m.frame()).toContain('› 2026-08-19T02:00:03Z error');
+  });
+
+  it('shows the diagnosis of a failed run on top', async () => {
+    const m = await openRun(api(), 1);
+    expect(m.frame()).toContain('✗ RUN_TOKEN_EXPIRED: The catalog rejected the writer’s token as expired');
+    expect(m.frame()).toMatch(/Remedy: Give the destination OAuth2 client credentials/);
+  });
+
+  it('opens the selected line whole with Enter, scrolls it, and goes back with Esc', async () => {
+    const m = await openRun(api(), 1);
+    await m.press('w', 'k', 'k', KEY.enter);
+    expect(m.frame()).toContain('2026-08-19T02:00:01Z INFO · line in full');
+    expect(m.frame()).toContain('Stream public.orders: wrote 120 records to Iceberg');
+    await m.press(KEY.escape);
+    expect(m.frame()).not.toContain('line in full');
+    expect(m.frame()).toContain('Runs');
+  });
+
+  it('searches with / and moves to the matching line', async () => {
+    const m = await openRun(api(), 1);
+    await m.press('w', '/', 'retrying');
+    expect(m.frame()).toContain('search /retrying');
+    await m.press(KEY.enter);
+    expect(m.frame()).toContain('› 2026-08-19T02:00:02Z warn  Retrying commit');
+    expect(m.frame()).toContain('· /retrying');
+    await m.press(KEY.escape);
+    expect(m.frame()).not.toContain('· /retrying');
+  });
+
+  it('follows a running run with f: new lines appear as they are written', async () => {
+    const fake = api();
+    const m = await openRun(fake, 0, { followMs: 5 });
+    await m.press('f');
+    expect(m.frame()).toContain('following (f stops)');
+    fake.logs.get(RUNNING.file_path)?.push(line(2, 'Stream public.orders: wrote 77 records'));
+    for (let i = 0; i < 50 && !m.frame().includes('wrote 77 records'); i++)
+      await act(async () => {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      });
+    await settle();
+    expect(m.frame()).toContain('wrote 77 records');
+    expect(m.frame().match(/Stream public\.orders: running/g)).toHaveLength(1);
+    await m.press('f');
+    expect(m.frame()).not.toContain('following');
+  });
+});

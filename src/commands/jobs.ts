@@ -10,12 +10,14 @@ import { serverText } from '../management/text.js';
 import type { Job, Task } from '../management/types.js';
 import { diagnoseLogs, followLogs, printLogs } from './jobs-logs.js';
 import { showJob } from './jobs-show.js';
+import { testJob } from './jobs-test.js';
 
 export const HELP = `Usage: floe jobs [--json] [--project ID] [--url URL] [--refresh SECONDS]
        floe jobs show ID [--json]
        floe jobs sync|pause|resume|cancel ID
        floe jobs tasks ID [--json]
        floe jobs logs ID [--task TASK] [--limit N] [--follow] [--diagnose] [--json]
+       floe jobs test ID [--profile NAME] [--read-only] [--json]
 
 Without an action: the interactive jobs browser on a terminal; a table (or --json) otherwise.
 Actions:
@@ -25,6 +27,8 @@ Actions:
   pause ID / resume ID   pause or resume the schedule
   cancel ID   cancel the running sync     tasks ID               list the runs of a job
   logs ID     print a run's log lines (default: the latest run)
+  test ID     floe's connection test on the destination config the OLake UI holds for the job
+              (nothing is saved; hidden secrets come from a local profile of the same catalog)
 
 Flags:
   --project ID        project (default: the one "floe login" saved, else 123)
@@ -34,6 +38,9 @@ Flags:
   --limit N           for logs: how many of the last lines (default 1000)
   --follow            for logs: keep printing new lines of a running job until it ends (Ctrl-C stops)
   --diagnose          for logs: what went wrong in the run (what, cause, remedy, evidence)
+  --profile NAME      for test: take hidden secrets from this profile (default: one with the same
+                      catalog URL) and name the keys that differ from it
+  --read-only         for test: skip the object-store writes (PUT/GET/DELETE of a probe object)
   --refresh SECONDS   browser refresh interval (default 10)
   --help              this help
 
@@ -41,7 +48,7 @@ Uses the session stored by "floe login"; when it has expired floe logs in again 
 or the remembered password (or asks, on a terminal). Exit codes: 0 ok, 1 failure, 2 usage,
 4 not logged in.`;
 
-const ACTIONS = ['sync', 'pause', 'resume', 'cancel', 'tasks', 'logs', 'list', 'show'] as const;
+const ACTIONS = ['sync', 'pause', 'resume', 'cancel', 'tasks', 'logs', 'list', 'show', 'test'] as const;
 type Action = (typeof ACTIONS)[number];
 
 function parseId(raw: string | undefined, action: string): number {
@@ -123,6 +130,8 @@ export async function run(argv: string[]): Promise<number> {
       refresh: { type: 'string' },
       follow: { type: 'boolean' },
       diagnose: { type: 'boolean' },
+      profile: { type: 'string' },
+      'read-only': { type: 'boolean' },
       help: { type: 'boolean' },
     },
     true,
@@ -144,6 +153,13 @@ export async function run(argv: string[]): Promise<number> {
     throw new UsageError(
       [
         `--${flags.follow ? 'follow' : 'diagnose'} goes with "logs", e.g. floe jobs logs ${rawId ?? 3} --follow`,
+      ],
+      'jobs',
+    );
+  if ((flags.profile !== undefined || flags['read-only']) && action !== 'test')
+    throw new UsageError(
+      [
+        `--${flags.profile !== undefined ? 'profile' : 'read-only'} goes with "test", e.g. floe jobs test 3 --profile lake`,
       ],
       'jobs',
     );
@@ -190,6 +206,8 @@ export async function run(argv: string[]): Promise<number> {
         limit,
         follow: Boolean(flags.follow),
         diagnose: Boolean(flags.diagnose),
+        profile: flags.profile,
+        readOnly: Boolean(flags['read-only']),
       }),
     );
   } finally {
@@ -203,6 +221,8 @@ interface ActOptions {
   limit: number;
   follow: boolean;
   diagnose: boolean;
+  profile?: string;
+  readOnly: boolean;
 }
 
 async function act(session: Session, action: Action, id: number, opts: ActOptions): Promise<number> {
@@ -246,6 +266,8 @@ async function act(session: Session, action: Action, id: number, opts: ActOption
     }
     case 'show':
       return showJob(client, project, id, opts.json);
+    case 'test':
+      return testJob(session, id, { profile: opts.profile, json: opts.json, readOnly: opts.readOnly });
     case 'pause':
     case 'resume':
       process.stdout.write(`✓ ${serverText(await client.setActive(project, id, action === 'resume'))}\n`);

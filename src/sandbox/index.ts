@@ -262,6 +262,26 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     stops.push(() => emulator.close());
 
     const catalogUrl = `http://${HOST}:${front.port}${SANDBOX.basePath}`;
+    // The seeded jobs write to this sandbox (OAuth2 client, s3rver), so testing their destination passes.
+    const destination = JSON.stringify({
+      type: 'ICEBERG',
+      writer: {
+        catalog_type: 'rest',
+        rest_auth_type: 'oauth2',
+        rest_catalog_url: catalogUrl,
+        credential: `${SANDBOX.oauth.clientId}:${SANDBOX.oauth.clientSecret}`,
+        oauth2_uri: `${catalogUrl}/v1/oauth/tokens`,
+        scope: SANDBOX.oauth.scope,
+        iceberg_s3_path: SANDBOX.s3Path,
+        aws_region: SANDBOX.region,
+        s3_endpoint: s3.url,
+        aws_access_key: s3.accessKey,
+        aws_secret_key: s3.secretKey,
+        rest_signing_v_4: false,
+        no_identifier_fields: false,
+      },
+    });
+    for (const job of emulator.jobs) job.destination.config = destination;
     return {
       directory,
       catalog: {

@@ -7,6 +7,7 @@ import { reportText, stepLine } from '../check/text.js';
 import { openContext } from '../cli/context.js';
 import { canPrompt, EXIT, FloeError, printJson } from '../cli/io.js';
 import { loadProfile } from '../cli/profiles.js';
+import type { Values } from '../destination/fields.js';
 import {
   differingKeys,
   JobConfigError,
@@ -20,6 +21,7 @@ import {
 import { promptPassword } from '../management/prompt.js';
 import type { Session } from '../management/session.js';
 import { serverText } from '../management/text.js';
+import type { JobDetail } from '../management/types.js';
 
 const TIMEOUT_MS = 10_000;
 
@@ -53,9 +55,25 @@ async function localProfile(server: Writer, wanted: string | undefined): Promise
   return undefined;
 }
 
-export async function testJob(session: Session, id: number, opts: JobTestOptions): Promise<number> {
-  const job = await session.client.getJob(session.project, id);
-  const label = serverText(`"${job.destination.name}" of job ${id} (${job.name})`);
+/** What the connection test of a job's destination needs, with what to tell the user about it. */
+export interface PreparedJobTest {
+  values: Values;
+  title: string;
+  notes: string[];
+  profile?: string;
+  differences?: string[];
+  secretsFrom: Record<string, string>;
+}
+
+/**
+ * Reads the destination config of the job's detail; secrets its copy lacks come from the local profile
+ * (named, or of the same catalog URL), else from `ask` (a terminal), else it fails naming the key.
+ */
+export async function prepareJobTest(
+  job: JobDetail,
+  opts: { profile?: string; ask?: (key: string) => Promise<string | undefined> },
+): Promise<PreparedJobTest> {
+  const label = serverText(`"${job.destination.name}" of job ${job.id} (${job.name})`);
   let server: Writer;
   try {
     server = parseWriter(job.destination.config);
@@ -73,21 +91,16 @@ export async function testJob(session: Session, id: number, opts: JobTestOptions
       from[key] = `profile "${local?.name}"`;
       continue;
     }
-    const typed =
-      canPrompt() && !opts.json
-        ? await promptPassword(
-            `The OLake UI's copy of ${key} is hidden or empty. ${key} (used once, not saved): `,
-          )
-        : undefined;
+    const typed = await opts.ask?.(key);
     if (!typed)
       throw new FloeError(
         `The OLake UI's copy of the destination ${label} has no usable ${key}.`,
-        'Name a local profile of the same catalog with --profile NAME, or run on a terminal to type it (it is not saved).',
+        `Name a local profile of the same catalog with --profile NAME, or run "floe jobs test ${job.id}" on a terminal to type it (it is not saved).`,
       );
     filled[key] = typed;
     from[key] = 'typed';
   }
-  let values: ReturnType<typeof valuesFor>;
+  let values: Values;
   try {
     values = valuesFor(server, filled);
   } catch (error) {
@@ -96,19 +109,6 @@ export async function testJob(session: Session, id: number, opts: JobTestOptions
   }
   // Compared as floe would write both, so defaults the server's copy leaves out do not count.
   const differences = local ? differingKeys(profileWriter(values), local.writer) : undefined;
-
-  if (opts.json) {
-    const report = await runCheck(values, { timeoutMs: TIMEOUT_MS, readOnly: opts.readOnly });
-    printJson({
-      job: { id, name: job.name },
-      destination: job.destination.name,
-      profile: local?.name,
-      differences,
-      secretsFrom: from,
-      report,
-    });
-    return report.ok ? EXIT.OK : EXIT.FAILURE;
-  }
   const notes = [
     `Testing the destination ${label} as the OLake UI holds it; nothing is saved.`,
     ...(local
@@ -120,11 +120,44 @@ export async function testJob(session: Session, id: number, opts: JobTestOptions
       ([key, source]) => `${key}: taken from ${source === 'typed' ? 'what you typed' : source}.`,
     ),
   ];
+  return {
+    values,
+    title: `job ${job.id} · ${serverText(job.destination.name)}`,
+    notes,
+    profile: local?.name,
+    differences,
+    secretsFrom: from,
+  };
+}
+
+export async function testJob(session: Session, id: number, opts: JobTestOptions): Promise<number> {
+  const job = await session.client.getJob(session.project, id);
+  const ask =
+    canPrompt() && !opts.json
+      ? (key: string) =>
+          promptPassword(`The OLake UI's copy of ${key} is hidden or empty. ${key} (used once, not saved): `)
+      : undefined;
+  const { values, title, notes, profile, differences, secretsFrom } = await prepareJobTest(job, {
+    profile: opts.profile,
+    ask,
+  });
+  if (opts.json) {
+    const report = await runCheck(values, { timeoutMs: TIMEOUT_MS, readOnly: opts.readOnly });
+    printJson({
+      job: { id, name: job.name },
+      destination: job.destination.name,
+      profile,
+      differences,
+      secretsFrom,
+      report,
+    });
+    return report.ok ? EXIT.OK : EXIT.FAILURE;
+  }
   if (canPrompt()) {
     for (const note of notes) process.stderr.write(`${note}\n`);
     const { runTestScreen } = await import('../ui/test/index.js');
     const { report, interrupted } = await runTestScreen(values, {
-      title: `job ${id} · ${serverText(job.destination.name)}`,
+      title,
       timeoutMs: TIMEOUT_MS,
       readOnly: opts.readOnly,
     });

@@ -10,7 +10,7 @@ import { serverText } from '../management/text.js';
 import type { Job, Task } from '../management/types.js';
 import { diagnoseLogs, followLogs, printLogs } from './jobs-logs.js';
 import { showJob } from './jobs-show.js';
-import { testJob } from './jobs-test.js';
+import { prepareJobTest, testJob } from './jobs-test.js';
 
 export const HELP = `Usage: floe jobs [--json] [--project ID] [--url URL] [--refresh SECONDS]
        floe jobs show ID [--json]
@@ -196,6 +196,7 @@ export async function run(argv: string[]): Promise<number> {
           project: session.project,
           refreshMs,
           relogin: session.relogin,
+          prepareTest: (job) => prepareJobTest(job, {}),
         }),
       );
     }

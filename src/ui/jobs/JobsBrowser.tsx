@@ -1,9 +1,11 @@
 // The jobs browser screen: renders JobsState and maps keys to reducer actions and hook commands.
 import { Box, Text } from 'ink';
-import { type ReactNode, useEffect } from 'react';
-import type { JobsApi } from '../../management/types.js';
+import { type ReactNode, useEffect, useState } from 'react';
+import type { Values } from '../../destination/fields.js';
+import type { JobDetail, JobsApi } from '../../management/types.js';
 import { KeyHints } from '../components/KeyHints.js';
 import { useTerminalSize } from '../components/useTerminalSize.js';
+import { ConnectionTest } from '../test/ConnectionTest.js';
 import { Detail } from './Detail.js';
 import { ageStamp } from './format.js';
 import { JobTable } from './JobTable.js';
@@ -35,12 +37,22 @@ export interface JobsBrowserProps {
   tickMs?: number;
   /** How often a followed log is polled (default 2 s). */
   followMs?: number;
+  /** Makes a job's destination config testable (t in the detail); without it t does nothing. */
+  prepareTest?: (job: JobDetail) => Promise<PreparedTest>;
+}
+
+export interface PreparedTest {
+  values: Values;
+  title: string;
+  notes: string[];
 }
 
 /** Lines around the list body: title, table header, status line, footer, and the spare last terminal row. */
 const LIST_CHROME = 5;
 /** Lines around the detail panes: title, nine field lines, pane tabs, status line, footer, spare row. */
 const DETAIL_CHROME = 14;
+/** Each request of a job's destination test, as in floe test. */
+const TEST_TIMEOUT_MS = 10_000;
 const SORT_NAMES = { name: 'name', 'last-run': 'last run', state: 'state' } as const;
 
 export function JobsBrowser(props: JobsBrowserProps) {
@@ -68,7 +80,52 @@ export function JobsBrowser(props: JobsBrowserProps) {
     pollMs: props.followMs ?? 2000,
     keep: logsLimit,
   });
-  const masked = useJobsKeys({ latest, dispatch, commands, runLogs, panes, logsLimit, onExit: props.onExit });
+  const [testing, setTesting] = useState<PreparedTest>();
+  const startTest = () => {
+    const job = detailJob(latest());
+    if (!props.prepareTest || !job) return;
+    if (!job.destination.config)
+      return dispatch({
+        type: 'notice',
+        tone: 'warn',
+        text: 'The job’s detail (with its destination) is still loading',
+      });
+    dispatch({ type: 'notice', tone: 'busy', text: `Preparing the test of ${job.destination.name}…` });
+    props.prepareTest(job).then(
+      (prepared) => {
+        dispatch({
+          type: 'notice',
+          tone: 'ok',
+          text: prepared.notes.slice(1).join(' ') || prepared.notes[0] || '',
+        });
+        setTesting(prepared);
+      },
+      (error: unknown) => dispatch({ type: 'notice', tone: 'error', text: (error as Error).message }),
+    );
+  };
+  const masked = useJobsKeys({
+    latest,
+    dispatch,
+    commands,
+    runLogs,
+    panes,
+    logsLimit,
+    onExit: props.onExit,
+    active: testing === undefined,
+    onTest: startTest,
+  });
+
+  if (testing)
+    return (
+      <ConnectionTest
+        values={testing.values}
+        title={testing.title}
+        timeoutMs={TEST_TIMEOUT_MS}
+        leaveLabel="back"
+        onDone={() => setTesting(undefined)}
+        onInterrupt={() => props.onExit(130)}
+      />
+    );
 
   const title = (() => {
     const parts = [`floe jobs · project ${state.project}`];

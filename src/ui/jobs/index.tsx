@@ -1,7 +1,7 @@
 // `floe jobs` interactive browser: full screen, q quits (0), Ctrl-C quits (130).
 import { render } from 'ink';
 import type { JobsApi } from '../../management/types.js';
-import { JobsBrowser } from './JobsBrowser.js';
+import { JobsBrowser, type JobsBrowserProps } from './JobsBrowser.js';
 
 export { humaniseCron } from './cron.js';
 export { JobsBrowser, type JobsBrowserProps } from './JobsBrowser.js';
@@ -14,6 +14,8 @@ export interface RunJobsBrowserOptions {
   refreshMs?: number;
   /** Signs in again; without a password it may use a remembered one. */
   relogin: (password?: string) => Promise<void>;
+  /** Makes a job's destination testable (t in the detail). */
+  prepareTest?: JobsBrowserProps['prepareTest'];
 }
 
 const ENTER_ALT_SCREEN = '\u001B[?1049h\u001B[H';
@@ -25,6 +27,7 @@ export async function runJobsBrowser({
   project,
   refreshMs = 10_000,
   relogin,
+  prepareTest,
 }: RunJobsBrowserOptions): Promise<number> {
   const { stdout } = process;
   let finish: (code: number) => void = () => {};
@@ -37,7 +40,14 @@ export async function runJobsBrowser({
   process.once('SIGHUP', onHup);
   if (stdout.isTTY) stdout.write(ENTER_ALT_SCREEN);
   const app = render(
-    <JobsBrowser api={api} project={project} refreshMs={refreshMs} relogin={relogin} onExit={finish} />,
+    <JobsBrowser
+      api={api}
+      project={project}
+      refreshMs={refreshMs}
+      relogin={relogin}
+      onExit={finish}
+      prepareTest={prepareTest}
+    />,
     { exitOnCtrlC: false },
   );
   try {

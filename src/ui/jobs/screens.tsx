@@ -33,8 +33,9 @@ export const HINTS = {
     ['Esc', 'back'],
     ['Tab', 'runs/logs'],
     ['Enter', 'logs'],
-    ['[/]', 'older/newer'],
+    ['[/]', 'page'],
     ['n/p/c', 'actions'],
+    ['t', 'test dest'],
     ['?', 'help'],
   ],
   logs: [
@@ -99,6 +100,7 @@ const HELP: Hints = [
   ['n', 'sync now'],
   ['p', 'pause / resume'],
   ['c', 'cancel the running sync'],
+  ['t', 'detail: test the job’s destination with floe’s connection test'],
   ['R', 'refresh now'],
   ['P', 'switch project'],
   ['?', 'this help'],

@@ -24,6 +24,10 @@ export interface JobsKeysOptions {
   panes: number;
   logsLimit: number;
   onExit: (code: number) => void;
+  /** False while another screen (the connection test) has the keyboard. */
+  active: boolean;
+  /** t in a job's detail: test the job's destination. */
+  onTest: () => void;
 }
 
 /** Handles the keys; returns how many characters of the password have been typed (for the stars). */
@@ -35,6 +39,8 @@ export function useJobsKeys({
   panes,
   logsLimit,
   onExit,
+  active,
+  onTest,
 }: JobsKeysOptions): number {
   // The password is kept out of React state and the reducer: only its length is rendered, as stars.
   const secret = useRef('');
@@ -149,54 +155,59 @@ export function useJobsKeys({
     if (key.return) commands.openDetail();
   };
 
-  useInput((input, key) => {
-    // Ctrl-C can also arrive inside a chunk of other keys (typing ahead, a paste, a slow terminal).
-    if ((key.ctrl && input === 'c') || input.includes('\x03')) return onExit(130);
-    const current = latest();
-    if (current.session === 'password') return passwordKeys(input, key);
-    if (current.session === 'relogin') return;
-    const logView = current.view === 'detail' ? current.detail?.logs?.view : undefined;
-    if (logView?.searching && current.detail?.pane === 'logs') return searchKeys(input, key, logView.search);
-    const overlay = current.overlay;
-    if (overlay.kind === 'filter') {
-      if (key.escape) return dispatch({ type: 'filter-clear' });
-      const {
-        line: { value },
-        submitted,
-      } = editLine(lineAtEnd(current.filter), input, key);
-      if (value !== current.filter) dispatch({ type: 'filter-change', text: value });
-      if (submitted) dispatch({ type: 'filter-apply' });
-      return;
-    }
-    if (overlay.kind === 'project') {
-      if (key.escape) return dispatch({ type: 'overlay-close' });
-      const {
-        line: { value },
-        submitted,
-      } = editLine(lineAtEnd(overlay.draft), input, key);
-      if (value !== overlay.draft) dispatch({ type: 'project-change', draft: value });
-      if (submitted) submitProject(value);
-      return;
-    }
-    if (overlay.kind === 'confirm') {
-      if (input === 'y' || input === 'Y') commands.perform(overlay.action, overlay.jobId, overlay.name);
-      else dispatch({ type: 'overlay-close' });
-      return;
-    }
-    if (overlay.kind === 'help') {
-      if (key.escape || input === '?' || input === 'q') dispatch({ type: 'help-toggle' });
-      return;
-    }
-    if (input === 'q') return onExit(0);
-    if (input === '?') return dispatch({ type: 'help-toggle' });
-    if (input === 'R') return commands.load();
-    if (input === 'P') return dispatch({ type: 'project-open' });
-    if (current.session === 'expired' || current.phase !== 'ready') return;
-    if (input === 'n') return ask('sync');
-    if (input === 'p') return ask('toggle');
-    if (input === 'c') return ask('cancel');
-    if (current.view === 'detail' && current.detail) return detailKeys(input, key, current.detail);
-    listKeys(input, key, current);
-  });
+  useInput(
+    (input, key) => {
+      // Ctrl-C can also arrive inside a chunk of other keys (typing ahead, a paste, a slow terminal).
+      if ((key.ctrl && input === 'c') || input.includes('\x03')) return onExit(130);
+      const current = latest();
+      if (current.session === 'password') return passwordKeys(input, key);
+      if (current.session === 'relogin') return;
+      const logView = current.view === 'detail' ? current.detail?.logs?.view : undefined;
+      if (logView?.searching && current.detail?.pane === 'logs')
+        return searchKeys(input, key, logView.search);
+      const overlay = current.overlay;
+      if (overlay.kind === 'filter') {
+        if (key.escape) return dispatch({ type: 'filter-clear' });
+        const {
+          line: { value },
+          submitted,
+        } = editLine(lineAtEnd(current.filter), input, key);
+        if (value !== current.filter) dispatch({ type: 'filter-change', text: value });
+        if (submitted) dispatch({ type: 'filter-apply' });
+        return;
+      }
+      if (overlay.kind === 'project') {
+        if (key.escape) return dispatch({ type: 'overlay-close' });
+        const {
+          line: { value },
+          submitted,
+        } = editLine(lineAtEnd(overlay.draft), input, key);
+        if (value !== overlay.draft) dispatch({ type: 'project-change', draft: value });
+        if (submitted) submitProject(value);
+        return;
+      }
+      if (overlay.kind === 'confirm') {
+        if (input === 'y' || input === 'Y') commands.perform(overlay.action, overlay.jobId, overlay.name);
+        else dispatch({ type: 'overlay-close' });
+        return;
+      }
+      if (overlay.kind === 'help') {
+        if (key.escape || input === '?' || input === 'q') dispatch({ type: 'help-toggle' });
+        return;
+      }
+      if (input === 'q') return onExit(0);
+      if (input === '?') return dispatch({ type: 'help-toggle' });
+      if (input === 'R') return commands.load();
+      if (input === 'P') return dispatch({ type: 'project-open' });
+      if (current.session === 'expired' || current.phase !== 'ready') return;
+      if (input === 'n') return ask('sync');
+      if (input === 'p') return ask('toggle');
+      if (input === 'c') return ask('cancel');
+      if (input === 't' && current.view === 'detail') return onTest();
+      if (current.view === 'detail' && current.detail) return detailKeys(input, key, current.detail);
+      listKeys(input, key, current);
+    },
+    { isActive: active },
+  );
   return masked;
 }

@@ -92,3 +92,55 @@ describe('the Logs pane', () => {
     expect(m.frame()).not.toContain('following');
   });
 });
+
+describe('t: test the job’s destination', () => {
+  it('prepares the server copy, shows the connection test screen, and Esc returns to the job', async () => {
+    const { fromDestinationJson } = await import('../../../src/destination/olake.js');
+    const { validate } = await import('../../../src/destination/schema.js');
+    const writer = {
+      catalog_type: 'rest',
+      rest_catalog_url: 'http://127.0.0.1:1/catalog',
+      iceberg_s3_path: 's3://warehouse',
+      aws_region: 'us-east-1',
+      token: 'tok',
+      rest_auth_type: 'oauth2',
+    };
+    const config = JSON.stringify({ type: 'ICEBERG', writer });
+    const checked = validate(fromDestinationJson({ type: 'ICEBERG', writer }).values);
+    if (!checked.ok) throw new Error('bad fixture');
+    const prepared: string[] = [];
+    const fake = new FakeApi([
+      makeJob(1, {
+        name: 'orders_to_lake',
+        destination: { id: 1, name: 'iceberg-rest', type: 'iceberg', version: 'v0.9.4', config },
+      }),
+    ]);
+    const m = await mount(
+      {
+        api: fake,
+        prepareTest: async (job) => {
+          prepared.push(job.destination.config ?? '');
+          return {
+            values: checked.values,
+            title: 'job 1 · iceberg-rest',
+            notes: ['Testing…', 'no other key differs.'],
+          };
+        },
+      },
+      { columns: 80, rows: 24 },
+    );
+    await m.press(KEY.enter, 't');
+    expect(prepared).toEqual([config]);
+    for (let i = 0; i < 400 && !m.frame().includes('Esc/q back'); i++)
+      await act(async () => {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      });
+    expect(m.frame()).toContain('Connection test');
+    expect(m.frame()).toContain('job 1 · iceberg-rest');
+    expect(m.frame()).toContain('Esc/q back');
+    expect(m.frame()).toMatch(/CATALOG_CONNECTION_REFUSED/);
+    await m.press(KEY.escape);
+    expect(m.frame()).toContain('orders_to_lake #1');
+    expect(m.frame()).toContain('no other key differs.');
+  });
+});

@@ -9,7 +9,9 @@ import { DetailScanner, type StreamsSummary } from './detail.js';
 import {
   type ConnectionTest,
   connectionTestSchema,
+  type Destination,
   type DestinationRequest,
+  destinationSchema,
   envelopeSchema,
   type Job,
   type JobDetail,
@@ -473,6 +475,25 @@ export class ManagementClient implements JobsApi {
   async cancelRun(project: string, id: number): Promise<string> {
     return (await this.#call('GET', `${this.#project(project)}/jobs/${id}/cancel`, { schema: noData }))
       .message;
+  }
+
+  /** The project's destinations, each with the jobs that use it. */
+  async listDestinations(project: string, signal?: AbortSignal): Promise<Destination[]> {
+    return (
+      await this.#call('GET', `${this.#project(project)}/destinations`, {
+        schema: nullableArray(destinationSchema),
+        signal,
+      })
+    ).data;
+  }
+
+  async getDestination(project: string, id: number, signal?: AbortSignal): Promise<Destination> {
+    return (
+      await this.#call('GET', `${this.#project(project)}/destinations/${id}`, {
+        schema: destinationSchema,
+        signal,
+      })
+    ).data;
   }
 
   async destinationVersions(project: string, signal?: AbortSignal): Promise<string[]> {

@@ -109,6 +109,32 @@ export const connectionTestSchema = z.object({
 });
 export type ConnectionTest = z.infer<typeof connectionTestSchema>;
 
+const destinationJobSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  activate: z.boolean().optional(),
+  source_name: z.string().optional(),
+  source_type: z.string().optional(),
+  last_run_time: z.string().optional(),
+  last_run_state: z.string().optional(),
+});
+
+/** An item of GET …/destinations (and GET …/destinations/:id): `config` is destination.json as a string. */
+export const destinationSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  type: z.string(),
+  version: z.string().default(''),
+  config: z.string().default(''),
+  created_at: z.string().optional(),
+  updated_at: z.string().optional(),
+  jobs: z
+    .array(destinationJobSchema)
+    .nullish()
+    .transform((v) => v ?? []),
+});
+export type Destination = z.infer<typeof destinationSchema>;
+
 export const versionsSchema = z.object({ version: z.array(z.string()) });
 
 export const uniqueSchema = z.object({ unique: z.boolean() });

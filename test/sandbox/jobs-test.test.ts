@@ -45,6 +45,10 @@ describe('floe jobs test', () => {
     expect(result.profile).toBe('sandbox');
     expect(result.differences).toEqual([]);
     expect(out.stdout).not.toContain(SANDBOX.oauth.clientSecret);
+    // Job 6's detail carries a streams_config of tens of thousands of streams (over 10 MB).
+    const huge = await run(['jobs', 'test', '6', '--json']);
+    expect(huge.code, huge.stderr).toBe(0);
+    expect(JSON.parse(huge.stdout).report.ok).toBe(true);
   });
 
   it('gives the same diagnosis as floe test when the server holds a wrong secret', async () => {

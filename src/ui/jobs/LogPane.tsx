@@ -36,7 +36,10 @@ export function logRows(lines: LogLine[], at: number, wrap: boolean, width: numb
     if (index === at) selectedEnd = rows.length;
   });
   const end = Math.max(Math.min(rows.length, height), selectedEnd);
-  return rows.slice(Math.max(0, end - height), end);
+  const shown = rows.slice(Math.max(0, end - height), end);
+  // Start at the beginning of a line, not in the middle of a wrapped one.
+  while (shown.length > 1 && !shown[0]?.key.endsWith(':0')) shown.shift();
+  return shown;
 }
 
 function Diagnoses({ view, width }: { view: LogView; width: number }) {

@@ -61,7 +61,7 @@ function JobFields({ job, now }: { job: JobDetail; now: number }) {
 export function FailureLine({ failure }: { failure: Failure }) {
   return (
     <Text color="red" wrap="truncate-end">
-      ✗ {failure.message}
+      ✗ {serverText(failure.message)}
     </Text>
   );
 }

@@ -2,6 +2,7 @@
 import { Box, Text } from 'ink';
 import { type ReactNode, useEffect, useState } from 'react';
 import type { Values } from '../../destination/fields.js';
+import { serverText } from '../../management/text.js';
 import type { JobDetail, JobsApi } from '../../management/types.js';
 import { KeyHints } from '../components/KeyHints.js';
 import { useTerminalSize } from '../components/useTerminalSize.js';
@@ -131,7 +132,7 @@ export function JobsBrowser(props: JobsBrowserProps) {
     const parts = [`floe jobs · project ${state.project}`];
     if (state.view === 'detail') {
       const job = detailJob(state);
-      parts.push(job ? `${job.name} #${job.id}` : `#${state.detail?.jobId}`);
+      parts.push(job ? `${serverText(job.name)} #${job.id}` : `#${state.detail?.jobId}`);
     } else if (state.phase === 'ready') {
       const total = state.data.jobs.length;
       parts.push(state.filter ? `${state.visible.length}/${total} jobs` : `${total} jobs`);
@@ -230,7 +231,7 @@ export function JobsBrowser(props: JobsBrowserProps) {
   } else if (state.session === 'ok' && overlay.kind === 'confirm') {
     status = (
       <Text color="yellow" bold wrap="truncate-end">
-        ? {ACTION_QUESTIONS[overlay.action](shorten(overlay.name, columns - 45))} y/N
+        ? {ACTION_QUESTIONS[overlay.action](shorten(serverText(overlay.name), columns - 45))} y/N
       </Text>
     );
     hints = HINTS.confirm;
@@ -239,13 +240,13 @@ export function JobsBrowser(props: JobsBrowserProps) {
     status = (
       <Text color={NOTICE_COLOR[tone]}>
         {NOTICE_GLYPH[tone]}
-        {text}
+        {serverText(text)}
       </Text>
     );
   } else if (state.phase === 'ready' && state.failure) {
     status = (
       <Text color="red" wrap="truncate-end">
-        ✗ Refresh failed: {state.failure.message} (R to retry)
+        ✗ Refresh failed: {serverText(state.failure.message)} (R to retry)
       </Text>
     );
   } else if (state.filter) {

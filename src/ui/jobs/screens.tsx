@@ -1,6 +1,7 @@
 // The jobs browser's fixed texts and whole-screen messages: key hints per screen, the help, error
 // screens and the action questions.
 import { Box, Text } from 'ink';
+import { serverText } from '../../management/text.js';
 import type { Failure, JobAction } from './state.js';
 
 export type Hints = [key: string, action: string][];
@@ -130,7 +131,7 @@ export function Message({ title, lines, tone }: { title: string; lines: string[]
         {title}
       </Text>
       {lines.map((line) => (
-        <Text key={line}>{line}</Text>
+        <Text key={line}>{serverText(line)}</Text>
       ))}
     </Box>
   );

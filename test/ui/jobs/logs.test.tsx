@@ -144,3 +144,20 @@ describe('t: test the job’s destination', () => {
     expect(m.frame()).toContain('no other key differs.');
   });
 });
+
+describe('server text', () => {
+  it('reaches the terminal without control sequences (job names, log lines)', async () => {
+    const evil = 'orders\u001b]0;pwned\u0007\u001b[2J';
+    const fake = new FakeApi([makeJob(1, { name: evil })]);
+    fake.tasks.set(1, [FAILED]);
+    fake.logs.set(FAILED.file_path, [line(0, `boom \u001b[31mred\u001b[0m \u009b2J`, 'error')]);
+    const m = await mount({ api: fake }, { columns: 80, rows: 24 });
+    await m.press(KEY.enter, KEY.enter);
+    const raw = m.r.lastFrame() ?? '';
+    expect(m.frame()).toContain('orders]0;pwned[2J');
+    expect(m.frame()).toContain('boom [31mred[0m 2J');
+    expect(raw).not.toContain('\u001b]0;');
+    expect(raw).not.toContain('\u001b[2J');
+    expect(raw).not.toContain('\u009b');
+  });
+});

@@ -1,5 +1,5 @@
 // floe jobs: the jobs of an OLake UI project. Interactive browser on a terminal; `--json`, a table, or
-// one action (sync, pause, resume, cancel, tasks, logs) otherwise.
+// one action (show, sync, pause, resume, cancel, tasks, logs, test) otherwise.
 import { openContext } from '../cli/context.js';
 import { canPrompt, EXIT, FloeError, parseCommandArgs, printJson, UsageError } from '../cli/io.js';
 import { explained } from '../management/exit.js';
@@ -23,7 +23,8 @@ Without an action: the interactive jobs browser on a terminal; a table (or --jso
 Actions:
   list        print the jobs as a table (what a non-terminal run does by default)
   show ID     a job's detail: schedule, source, destination, streams (secrets never shown)
-  sync ID     start a sync now, then say whether a run started, was skipped or is still pending
+  sync ID     start a sync now, then say whether a run started, is still pending, or was skipped
+              because one is running (exit 1)
   pause ID / resume ID   pause or resume the schedule
   cancel ID   cancel the running sync     tasks ID               list the runs of a job
   logs ID     print a run's log lines (default: the latest run)

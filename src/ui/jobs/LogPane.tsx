@@ -26,15 +26,19 @@ interface Row {
 /** The screen rows of the lines, a window of `height` rows that keeps the selected line in view. */
 export function logRows(lines: LogLine[], at: number, wrap: boolean, width: number, height: number): Row[] {
   const rows: Row[] = [];
+  let selectedStart = 0;
   let selectedEnd = 0;
   lines.forEach((line, index) => {
     const text = lineText(line);
     const parts = wrap ? wrapText(text, width - 2, '  ') : [truncate(text, width - 2)];
+    if (index === at) selectedStart = rows.length;
     parts.forEach((part, n) => {
       rows.push({ key: `${index}:${n}`, text: part, level: line.level, selected: index === at });
     });
     if (index === at) selectedEnd = rows.length;
   });
+  // A selected line taller than the pane shows from its start (Enter opens it whole).
+  if (selectedEnd - selectedStart > height) return rows.slice(selectedStart, selectedStart + height);
   const end = Math.max(Math.min(rows.length, height), selectedEnd);
   const shown = rows.slice(Math.max(0, end - height), end);
   // Start at the beginning of a line, not in the middle of a wrapped one.

@@ -36,7 +36,7 @@ export const HINTS = {
     ['Enter', 'logs'],
     ['[/]', 'page'],
     ['n/p/c', 'actions'],
-    ['t', 'test dest'],
+    ['t', 'test'],
     ['?', 'help'],
   ],
   logs: [

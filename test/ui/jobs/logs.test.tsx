@@ -38,6 +38,17 @@ async function openRun(fake: FakeApi, down: number, extra: Record<string, unknow
   return m;
 }
 
+describe('the detail at 80x24', () => {
+  it('shows every field and a one-line footer', async () => {
+    const m = await mount({ api: api() }, { columns: 80, rows: 24 });
+    await m.press(KEY.enter);
+    const lines = m.frame().trimEnd().split('\n');
+    expect(lines[1]).toMatch(/^Source /);
+    expect(lines.at(-1)).toMatch(/^Esc back .* t test {2}\? help$/);
+    expect(lines.every((line) => line.length <= 80)).toBe(true);
+  });
+});
+
 describe('the Logs pane', () => {
   it('wraps a failing line so its cause shows at 80 columns; w cuts lines again', async () => {
     const m = await openRun(api(), 1);

@@ -10,17 +10,7 @@ import { ConnectionTest } from '../test/ConnectionTest.js';
 import { Detail } from './Detail.js';
 import { ageStamp } from './format.js';
 import { JobTable } from './JobTable.js';
-import {
-  ACTION_QUESTIONS,
-  failureScreen,
-  Help,
-  HINTS,
-  type Hints,
-  Message,
-  NOTICE_COLOR,
-  NOTICE_GLYPH,
-  shorten,
-} from './screens.js';
+import { failureScreen, Help, HINTS, type Hints, Message, statusLine } from './screens.js';
 import { detailJob } from './state.js';
 import { useJobsBrowser } from './useJobsBrowser.js';
 import { useJobsKeys } from './useJobsKeys.js';
@@ -200,62 +190,9 @@ export function JobsBrowser(props: JobsBrowserProps) {
     hints = HINTS.list;
   }
 
-  let status: ReactNode = null;
-  const overlay = state.overlay;
-  if (state.session === 'ok' && overlay.kind === 'filter') {
-    status = (
-      <Text wrap="truncate-start">
-        <Text color="cyan">/</Text>
-        {state.filter}
-        <Text inverse> </Text>
-      </Text>
-    );
-    hints = HINTS.filter;
-  } else if (state.session === 'ok' && state.detail?.pane === 'logs' && state.detail.logs?.view.searching) {
-    status = (
-      <Text wrap="truncate-start">
-        <Text color="cyan">search /</Text>
-        {state.detail.logs.view.search}
-        <Text inverse> </Text>
-      </Text>
-    );
-    hints = HINTS.search;
-  } else if (state.session === 'ok' && overlay.kind === 'project') {
-    status = (
-      <Text wrap="truncate-start">
-        Project: {overlay.draft}
-        <Text inverse> </Text>
-      </Text>
-    );
-    hints = HINTS.project;
-  } else if (state.session === 'ok' && overlay.kind === 'confirm') {
-    status = (
-      <Text color="yellow" bold wrap="truncate-end">
-        ? {ACTION_QUESTIONS[overlay.action](shorten(serverText(overlay.name), columns - 45))} y/N
-      </Text>
-    );
-    hints = HINTS.confirm;
-  } else if (state.notice) {
-    const { tone, text } = state.notice;
-    status = (
-      <Text color={NOTICE_COLOR[tone]}>
-        {NOTICE_GLYPH[tone]}
-        {serverText(text)}
-      </Text>
-    );
-  } else if (state.phase === 'ready' && state.failure) {
-    status = (
-      <Text color="red" wrap="truncate-end">
-        ✗ Refresh failed: {serverText(state.failure.message)} (R to retry)
-      </Text>
-    );
-  } else if (state.filter) {
-    status = (
-      <Text dimColor wrap="truncate-end">
-        filter: {state.filter} (Esc clears)
-      </Text>
-    );
-  }
+  const line = statusLine(state, columns);
+  const status = line?.node ?? null;
+  if (line?.hints) hints = line.hints;
 
   return (
     <Box flexDirection="column" width={columns} height={Math.max(1, rows - 1)}>

@@ -1,8 +1,9 @@
 // The jobs browser's fixed texts and whole-screen messages: key hints per screen, the help, error
 // screens and the action questions.
 import { Box, Text } from 'ink';
+import type { ReactNode } from 'react';
 import { serverText } from '../../management/text.js';
-import type { Failure, JobAction } from './state.js';
+import type { Failure, JobAction, JobsState } from './state.js';
 
 export type Hints = [key: string, action: string][];
 
@@ -173,3 +174,81 @@ export const ACTION_QUESTIONS: Record<JobAction, (name: string) => string> = {
   resume: (name) => `Resume “${name}”?`,
   cancel: (name) => `Cancel the running sync of “${name}”?`,
 };
+
+/** The line above the footer: the text being typed, a question, a notice or the filter; and its keys. */
+export function statusLine(
+  state: JobsState,
+  columns: number,
+): { node: ReactNode; hints?: Hints } | undefined {
+  const overlay = state.overlay;
+  if (state.session === 'ok' && overlay.kind === 'filter')
+    return {
+      node: (
+        <Text wrap="truncate-start">
+          <Text color="cyan">/</Text>
+          {state.filter}
+          <Text inverse> </Text>
+        </Text>
+      ),
+      hints: HINTS.filter,
+    };
+  const view = state.detail?.pane === 'logs' ? state.detail.logs?.view : undefined;
+  if (state.session === 'ok' && view?.searching)
+    return {
+      node: (
+        <Text wrap="truncate-start">
+          <Text color="cyan">search /</Text>
+          {view.search}
+          <Text inverse> </Text>
+        </Text>
+      ),
+      hints: HINTS.search,
+    };
+  if (state.session === 'ok' && overlay.kind === 'project')
+    return {
+      node: (
+        <Text wrap="truncate-start">
+          Project: {overlay.draft}
+          <Text inverse> </Text>
+        </Text>
+      ),
+      hints: HINTS.project,
+    };
+  if (state.session === 'ok' && overlay.kind === 'confirm')
+    return {
+      node: (
+        <Text color="yellow" bold wrap="truncate-end">
+          ? {ACTION_QUESTIONS[overlay.action](shorten(serverText(overlay.name), columns - 45))} y/N
+        </Text>
+      ),
+      hints: HINTS.confirm,
+    };
+  if (state.notice) {
+    const { tone, text } = state.notice;
+    return {
+      node: (
+        <Text color={NOTICE_COLOR[tone]}>
+          {NOTICE_GLYPH[tone]}
+          {serverText(text)}
+        </Text>
+      ),
+    };
+  }
+  if (state.phase === 'ready' && state.failure)
+    return {
+      node: (
+        <Text color="red" wrap="truncate-end">
+          ✗ Refresh failed: {serverText(state.failure.message)} (R to retry)
+        </Text>
+      ),
+    };
+  if (state.filter)
+    return {
+      node: (
+        <Text dimColor wrap="truncate-end">
+          filter: {state.filter} (Esc clears)
+        </Text>
+      ),
+    };
+  return undefined;
+}

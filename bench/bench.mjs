@@ -20,6 +20,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const PTY_RUNS = Number(process.env.BENCH_PTY_RUNS ?? 7);
 const JOBS_RUNS = Number(process.env.BENCH_JOBS_RUNS ?? 5);
 const CHECK_RUNS = Number(process.env.BENCH_CHECK_RUNS ?? 5);
+const DETAIL_RUNS = Number(process.env.BENCH_DETAIL_RUNS ?? 3);
 const JOBS = 10_000;
 /** Injected latency: the catalog emulator's slow fault (per request) and the S3 proxy (per request chunk). */
 const CATALOG_DELAY_MS = 150;
@@ -305,6 +306,7 @@ async function openSetupUrlField() {
 
 const sources = await importSources({
   'src/sandbox/index.ts': ['startSandbox', 'SANDBOX'],
+  'src/sandbox/olake-ui/seed.ts': ['streamsConfig', 'HUGE_JOB_ID', 'HUGE_JOB_STREAMS'],
   'src/check/run.ts': ['runCheck', 'loadChains'],
   'src/destination/schema.ts': ['validate'],
 });
@@ -369,6 +371,44 @@ try {
     target: '≤ 150 MiB',
     met: peak <= 150,
     extra: `highest of ${rss.length}: ${Math.max(...rss).toFixed(1)} MiB`,
+  });
+
+  // ---- a job detail over 10 MB (schema-per-tenant source) ---------------------------------------
+
+  const huge = sandbox.olake.emulator.jobs.find((job) => job.id === sources.HUGE_JOB_ID);
+  const hugeMiB = Buffer.byteLength(JSON.stringify(sources.streamsConfig(huge))) / 2 ** 20;
+  const detailRss = [];
+  const detailMs = [];
+  for (let run = 0; run < DETAIL_RUNS; run++) {
+    const term = startTerminal({
+      args: ['jobs', '--url', sandbox.olake.url, '--refresh', '600'],
+      env: { FLOE_CONFIG_DIR: tempDir('config'), FLOE_PASSWORD: sources.SANDBOX.olake.password },
+    });
+    await term.waitFor(/^› \S+_\d+ /m, { timeoutMs: 30_000 });
+    term.write('/');
+    await term.waitFor(/Enter apply/);
+    term.write(huge.name);
+    await term.waitFor(new RegExp(`^/${escapeRegExp(huge.name)}$`, 'm'));
+    term.write('\r');
+    await term.waitFor(/filter: /);
+    const start = performance.now();
+    term.write('\r');
+    await term.waitFor(new RegExp(`Streams +${sources.HUGE_JOB_STREAMS.toLocaleString('en-US')} selected`), {
+      timeoutMs: 30_000,
+    });
+    detailMs.push(performance.now() - start);
+    detailRss.push(peakRssMiB(term.pid));
+    await stop(term);
+  }
+  const detailPeak = median(detailRss);
+  results.push({
+    id: 'detail-rss',
+    what: `jobs browser, a job detail of ${hugeMiB.toFixed(1)} MB (${sources.HUGE_JOB_STREAMS.toLocaleString('en')} streams): peak RSS once shown`,
+    value: detailPeak,
+    unit: 'MiB',
+    target: '≤ 150 MiB',
+    met: detailPeak <= 150,
+    extra: `Enter → detail shown ${median(detailMs).toFixed(0)} ms; highest of ${detailRss.length}: ${Math.max(...detailRss).toFixed(1)} MiB`,
   });
 
   // ---- connection test with latency on both halves ----------------------------------------------
@@ -472,6 +512,9 @@ happen: a loss here is a regression (\`test/ui/components/TextInput.test.tsx\` a
 \`floe jobs\` with 50 jobs about 127 MiB. The 10,000-job list is a 4.4 MB response that
 \`src/management/client.ts\` holds as text, parses and copies through zod, all alive at the peak;
 validating only the fields the browser shows and dropping the text first would lower it.`,
+  'detail-rss': () => `The detail is read as it arrives and its streams_config is only counted
+(\`src/management/detail.ts\`), so its size should not show here; a miss is the browser's fixed cost
+(see the 10,000-job row) or a regression that holds the body whole again.`,
   'jobs-filter':
     () => `Filtering itself takes about 1 ms a key over 10,000 precomputed keys; the rest is Ink's output
 pass and React. Rows are keyed by screen position and drawn as one \`<Text>\` line each, the header and
@@ -527,6 +570,9 @@ How each is measured:
   1, 2, 3 and three backspaces, each timed until the input line shows the new filter (the count and rows
   are in the same frame), ${TYPE_GAP_MS} ms apart; a key not on screen within 3 s counts as lost and typing
   goes on from what the screen shows. Peak RSS is VmHWM of the floe process after the filtering (median of the sessions).
+- Big job detail: in the same emulator, the seeded schema-per-tenant job (its detail carries a
+  streams_config of ${sources.HUGE_JOB_STREAMS.toLocaleString('en')} streams, built like the OLake UI's); the browser filters to it and opens it;
+  the time is Enter → the Streams line, the RSS is VmHWM once it shows (median of ${DETAIL_RUNS} sessions).
 - Connection test: in-process \`runCheck\` (the orchestrator \`floe test\` uses) with OAuth2 against the
   catalog emulator with its slow fault (${CATALOG_DELAY_MS} ms before each answer) and s3rver behind a proxy
   that holds each request chunk ${S3_DELAY_MS} ms. A half alone runs with the other chain replaced by a no-op.

@@ -172,9 +172,49 @@ try {
   await jobs.press('enter');
   await jobs.waitFor(/Runs \(\d+\)/);
   await jobs.press('enter');
-  await jobs.waitFor(/Run \S+ · \[ older/);
+  await jobs.waitFor(/Run \S+ \S+ · \[ older/);
   shot(jobs, 'job-detail', 'floe jobs: a job, its runs and a run’s logs');
   jobs.kill();
+
+  /** Opens the latest run of `job` in a new browser, on the log pane. */
+  const openRun = async (job) => {
+    const t = floe({ args: ['jobs'], env: { FLOE_PASSWORD: SANDBOX.olake.password } });
+    await t.waitFor(new RegExp(`${JOBS} jobs · sort name[\\s\\S]*q quit`));
+    await t.press('/');
+    await t.waitFor(/^\/$/m);
+    await t.press(job.name);
+    await t.waitFor(new RegExp(`^/${job.name}$`, 'm'));
+    await t.press('enter', 'enter');
+    await t.waitFor(/Runs \(\d+\)/);
+    await t.press('enter');
+    await t.waitFor(/Run \S+ \S+ · /);
+    return t;
+  };
+  const seeded = sandbox.olake.emulator.jobs;
+  const failed = await openRun(seeded.find((j) => j.tasks[0]?.status === 'Failed'));
+  await failed.waitFor(/^✗ [A-Z0-9_]+: [\s\S]*Remedy:/m);
+  shot(failed, 'log-diagnosis', 'floe jobs: a failed run, its diagnosis on top of the log');
+  await failed.press('enter');
+  await failed.waitFor(/line in full/);
+  shot(failed, 'log-line', 'floe jobs: one log line in full');
+  failed.kill();
+
+  const runningJob = seeded.find((j) => j.tasks[0]?.status === 'Running');
+  const running = await openRun(runningJob);
+  await running.press('f');
+  await running.waitFor(/following \(f stops\)/);
+  const at = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  for (const message of [
+    'Stream public.orders: wrote 48210 records to Iceberg',
+    'Stream public.payments: running full refresh in 4 chunks',
+  ])
+    sandbox.olake.emulator.appendLog(
+      runningJob.tasks[0].file_path,
+      `${JSON.stringify({ level: 'info', time: at, message })}\n`,
+    );
+  await running.waitFor(/running full refresh in 4/, { timeoutMs: 10_000 });
+  shot(running, 'log-follow', 'floe jobs: following a running run’s log');
+  running.kill();
 } finally {
   for (const terminal of terminals) terminal.kill();
   await sandbox.stop();

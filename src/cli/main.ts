@@ -36,6 +36,14 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandMod
     summary: 'Create a profile as a destination in the OLake UI',
     load: () => import('../commands/push.js'),
   },
+  destinations: {
+    summary: 'List the OLake UI destinations and the jobs that use each',
+    load: () => import('../commands/destinations.js'),
+  },
+  pull: {
+    summary: 'Import an OLake UI destination into a profile',
+    load: () => import('../commands/pull.js'),
+  },
   sandbox: {
     summary: 'Run a local catalog, object store and OLake UI to try floe',
     load: () => import('../commands/sandbox.js'),

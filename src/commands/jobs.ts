@@ -1,24 +1,36 @@
 // floe jobs: the jobs of an OLake UI project. Interactive browser on a terminal; `--json`, a table, or
-// one action (sync, pause, resume, cancel, tasks, logs) otherwise.
+// one action (show, sync, pause, resume, cancel, tasks, logs, test) otherwise.
 import { openContext } from '../cli/context.js';
 import { canPrompt, EXIT, FloeError, parseCommandArgs, printJson, UsageError } from '../cli/io.js';
 import { explained } from '../management/exit.js';
 import { promptPassword } from '../management/prompt.js';
 import { openSession, type Session, urlFlag } from '../management/session.js';
+import { type SyncOutcome, syncAndConfirm } from '../management/sync.js';
+import { serverText } from '../management/text.js';
 import type { Job, Task } from '../management/types.js';
 import { sanitize } from '../text/sanitize.js';
+import { diagnoseLogs, followLogs, printLogs } from './jobs-logs.js';
+import { showJob } from './jobs-show.js';
+import { prepareJobTest, testJob } from './jobs-test.js';
 
 export const HELP = `Usage: floe jobs [--json] [--project ID] [--url URL] [--refresh SECONDS]
+       floe jobs show ID [--json]
        floe jobs sync|pause|resume|cancel ID
        floe jobs tasks ID [--json]
-       floe jobs logs ID [--task TASK] [--limit N] [--json]
+       floe jobs logs ID [--task TASK] [--limit N] [--follow] [--diagnose] [--json]
+       floe jobs test ID [--profile NAME] [--read-only] [--json]
 
 Without an action: the interactive jobs browser on a terminal; a table (or --json) otherwise.
 Actions:
   list        print the jobs as a table (what a non-terminal run does by default)
-  sync ID     start a sync now            pause ID / resume ID   pause or resume the schedule
+  show ID     a job's detail: schedule, source, destination, streams (secrets never shown)
+  sync ID     start a sync now, then say whether a run started, is still pending, or was skipped
+              because one is running (exit 1)
+  pause ID / resume ID   pause or resume the schedule
   cancel ID   cancel the running sync     tasks ID               list the runs of a job
   logs ID     print a run's log lines (default: the latest run)
+  test ID     floe's connection test on the destination config the OLake UI holds for the job
+              (nothing is saved; hidden secrets come from a local profile of the same catalog)
 
 Flags:
   --project ID        project (default: the one "floe login" saved, else 123)
@@ -26,6 +38,11 @@ Flags:
   --json              machine-readable output on stdout
   --task TASK         for logs: a run's number in "floe jobs tasks" (1 = latest) or its file path
   --limit N           for logs: how many of the last lines (default 1000)
+  --follow            for logs: keep printing new lines of a running job until it ends (Ctrl-C stops)
+  --diagnose          for logs: what went wrong in the run (what, cause, remedy, evidence)
+  --profile NAME      for test: take hidden secrets from this profile (default: one with the same
+                      catalog URL) and name the keys that differ from it
+  --read-only         for test: skip the object-store writes (PUT/GET/DELETE of a probe object)
   --refresh SECONDS   browser refresh interval (default 10)
   --help              this help
 
@@ -33,7 +50,7 @@ Uses the session stored by "floe login"; when it has expired floe logs in again 
 or the remembered password (or asks, on a terminal). Exit codes: 0 ok, 1 failure, 2 usage,
 4 not logged in.`;
 
-const ACTIONS = ['sync', 'pause', 'resume', 'cancel', 'tasks', 'logs', 'list'] as const;
+const ACTIONS = ['sync', 'pause', 'resume', 'cancel', 'tasks', 'logs', 'list', 'show', 'test'] as const;
 type Action = (typeof ACTIONS)[number];
 
 function parseId(raw: string | undefined, action: string): number {
@@ -50,6 +67,14 @@ function positive(raw: string | undefined, flag: string, fallback: number): numb
   if (!Number.isFinite(n) || n <= 0)
     throw new UsageError([`${flag} must be a positive number, not "${raw}"`], 'jobs');
   return n;
+}
+
+/** The server parses limit with strconv.Atoi and silently uses 1000 for anything else. */
+function positiveInteger(raw: string | undefined, flag: string, fallback: number): number {
+  if (raw === undefined) return fallback;
+  if (!/^[1-9]\d{0,8}$/.test(raw))
+    throw new UsageError([`${flag} must be a whole number of lines, e.g. ${flag} 200, not "${raw}"`], 'jobs');
+  return Number(raw);
 }
 
 /** A job without any embedded config strings (they can hold source credentials). */
@@ -73,7 +98,7 @@ function printTable(cells: string[][]): void {
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
   for (const row of rows)
     process.stdout.write(
-      `${row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ')}\n`,
+      `${row.map((cell, i) => serverText(i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ')}\n`,
     );
 }
 
@@ -107,6 +132,10 @@ export async function run(argv: string[]): Promise<number> {
       task: { type: 'string' },
       limit: { type: 'string' },
       refresh: { type: 'string' },
+      follow: { type: 'boolean' },
+      diagnose: { type: 'boolean' },
+      profile: { type: 'string' },
+      'read-only': { type: 'boolean' },
       help: { type: 'boolean' },
     },
     true,
@@ -123,7 +152,26 @@ export async function run(argv: string[]): Promise<number> {
   if (action === 'list' && rawId !== undefined)
     throw new UsageError([`unexpected argument "${rawId}"`], 'jobs');
   const id = action === 'list' ? 0 : parseId(rawId, action);
-  const limit = positive(flags.limit, '--limit', 1000);
+  const limit = positiveInteger(flags.limit, '--limit', 1000);
+  if ((flags.follow || flags.diagnose) && action !== 'logs')
+    throw new UsageError(
+      [
+        `--${flags.follow ? 'follow' : 'diagnose'} goes with "logs", e.g. floe jobs logs ${rawId ?? 3} --follow`,
+      ],
+      'jobs',
+    );
+  if ((flags.profile !== undefined || flags['read-only']) && action !== 'test')
+    throw new UsageError(
+      [
+        `--${flags.profile !== undefined ? 'profile' : 'read-only'} goes with "test", e.g. floe jobs test 3 --profile lake`,
+      ],
+      'jobs',
+    );
+  if (flags.follow && flags.diagnose)
+    throw new UsageError(
+      ['--follow and --diagnose do not go together; diagnose a run once it ended'],
+      'jobs',
+    );
   const refreshMs = flags.refresh === undefined ? undefined : positive(flags.refresh, '--refresh', 10) * 1000;
   const browse = action === 'list' && rawAction === undefined && !flags.json && canPrompt();
 
@@ -140,6 +188,7 @@ export async function run(argv: string[]): Promise<number> {
               )
           : undefined,
       warn: (message) => process.stderr.write(`floe: ${sanitize(message)}\n`),
+      requireLogin: true,
     }),
   );
   try {
@@ -151,23 +200,37 @@ export async function run(argv: string[]): Promise<number> {
           project: session.project,
           refreshMs,
           relogin: session.relogin,
+          prepareTest: (job) => prepareJobTest(job, {}),
         }),
       );
     }
     return await explained(() =>
-      act(session, action, id, { json: Boolean(flags.json), task: flags.task, limit }),
+      act(session, action, id, {
+        json: Boolean(flags.json),
+        task: flags.task,
+        limit,
+        follow: Boolean(flags.follow),
+        diagnose: Boolean(flags.diagnose),
+        profile: flags.profile,
+        readOnly: Boolean(flags['read-only']),
+      }),
     );
   } finally {
     await session.client.close();
   }
 }
 
-async function act(
-  session: Session,
-  action: Action,
-  id: number,
-  opts: { json: boolean; task?: string; limit: number },
-): Promise<number> {
+interface ActOptions {
+  json: boolean;
+  task?: string;
+  limit: number;
+  follow: boolean;
+  diagnose: boolean;
+  profile?: string;
+  readOnly: boolean;
+}
+
+async function act(session: Session, action: Action, id: number, opts: ActOptions): Promise<number> {
   const { client, project } = session;
   switch (action) {
     case 'list': {
@@ -187,22 +250,35 @@ async function act(
         ]);
       return EXIT.OK;
     }
-    case 'sync':
+    case 'sync': {
+      let outcome: SyncOutcome;
       try {
-        process.stdout.write(`✓ ${sanitize(await client.syncNow(project, id))}\n`);
+        outcome = await syncAndConfirm(client, project, id);
       } catch (error) {
         const message = error instanceof Error ? error.message : '';
         if (/paused/i.test(message))
           throw new FloeError(`${message}.`, `Resume the schedule first: floe jobs resume ${id}`);
         throw error;
       }
+      if (outcome.kind === 'skipped')
+        throw new FloeError(`${outcome.text}.`, `Wait for it to end, or cancel it: floe jobs cancel ${id}`);
+      process.stdout.write(
+        outcome.kind === 'started'
+          ? `✓ ${serverText(outcome.text)}\n`
+          : `! ${outcome.text}; see "floe jobs tasks ${id}" in a moment.\n`,
+      );
       return EXIT.OK;
+    }
+    case 'show':
+      return showJob(client, project, id, opts.json);
+    case 'test':
+      return testJob(session, id, { profile: opts.profile, json: opts.json, readOnly: opts.readOnly });
     case 'pause':
     case 'resume':
-      process.stdout.write(`✓ ${sanitize(await client.setActive(project, id, action === 'resume'))}\n`);
+      process.stdout.write(`✓ ${serverText(await client.setActive(project, id, action === 'resume'))}\n`);
       return EXIT.OK;
     case 'cancel':
-      process.stdout.write(`✓ ${sanitize(await client.cancelRun(project, id))}\n`);
+      process.stdout.write(`✓ ${serverText(await client.cancelRun(project, id))}\n`);
       return EXIT.OK;
     case 'tasks': {
       const tasks = sortTasks(await client.listTasks(project, id));
@@ -217,25 +293,10 @@ async function act(
     }
     case 'logs': {
       const task = pickTask(await client.listTasks(project, id), opts.task, id);
-      const page = await client.taskLogs(project, id, task, {
-        cursor: -1,
-        limit: opts.limit,
-        direction: 'older',
-      });
-      if (opts.json) printJson({ task, ...page });
-      else {
-        process.stderr.write(
-          `${sanitize(`Run ${task.file_path} (${task.status}, started ${task.start_time})`)}\n`,
-        );
-        // A log message keeps its line breaks and tabs; nothing else that could drive the terminal.
-        for (const line of page.logs)
-          process.stdout.write(
-            `${sanitize(`${line.time} ${line.level.toUpperCase().padEnd(5)}`)} ${sanitize(line.message, { multiline: true })}\n`,
-          );
-        if (page.has_more_older)
-          process.stderr.write(`(older lines not shown; raise --limit to see more than ${opts.limit})\n`);
-      }
-      return EXIT.OK;
+      const target = { api: client, project, id, task };
+      if (opts.diagnose) return diagnoseLogs(target, opts.json);
+      if (opts.follow) return followLogs(target, opts.limit, opts.json);
+      return printLogs(target, opts.limit, opts.json);
     }
   }
 }

@@ -76,8 +76,16 @@ async function status(url: string): Promise<number> {
     throw new FloeError(`Not logged in to ${url} (no stored session).`, LOGIN_HINT, EXIT.AUTH);
   const client = new ManagementClient({ url, jar });
   try {
-    if (!(await client.authCheck()))
+    if (!(await client.authCheck())) {
+      if (await sessionsOff(client, settings.project)) {
+        process.stdout.write(
+          `✓ ${url} runs with sessions switched off (SESSION_ON=false): its /auth/check always answers 401, while API calls work without a session.\n` +
+            '  Pausing, resuming and creating destinations need sessions on.\n',
+        );
+        return EXIT.OK;
+      }
       throw new FloeError(`The stored session for ${url} has expired or was revoked.`, LOGIN_HINT, EXIT.AUTH);
+    }
   } finally {
     await client.close();
   }
@@ -87,6 +95,20 @@ async function status(url: string): Promise<number> {
       `  Password ${settings.rememberPassword ? 'remembered for silent re-login' : 'not remembered'}.\n`,
   );
   return EXIT.OK;
+}
+
+/**
+ * With SESSION_ON=false the middleware lets every call through but /auth/check answers 401
+ * (olake-ui `handlers/middleware.go`, `handlers/auth.go`): an API call that works tells them apart.
+ */
+async function sessionsOff(client: ManagementClient, project: string): Promise<boolean> {
+  try {
+    await client.listJobs(project);
+    return true;
+  } catch (error) {
+    if (error instanceof ManagementError && error.kind === 'unauthorized') return false;
+    throw error;
+  }
 }
 
 interface LoginFlags {

@@ -9,6 +9,7 @@ import { validate } from '../destination/schema.js';
 import { explained } from '../management/exit.js';
 import { promptPassword } from '../management/prompt.js';
 import { openSession, urlFlag } from '../management/session.js';
+import { serverText } from '../management/text.js';
 import { ManagementError } from '../management/types.js';
 import { sanitize } from '../text/sanitize.js';
 
@@ -22,33 +23,48 @@ Flags:
   --profile NAME      profile to push (default: the only one, or "default")
   --name NAME         destination name in the OLake UI (default: the profile name)
   --project ID        project (default: the one "floe login" saved, else 123)
-  --version VERSION   OLake driver version, e.g. v0.9.4 (default: the newest the OLake UI offers)
+  --version VERSION   OLake driver version, e.g. v0.9.4 (default: the profile's target version when the
+                      OLake UI offers it, else the newest release it offers)
   --url URL           the OLake UI (default: the one "floe login" used)
   --force             create the destination even when the connection test failed
+  --full-log          print the whole log of the OLake UI's test (by default: its error lines)
   --help              this help
 
 Exit codes: 0 created, 1 failure (test failed, name taken, …), 2 usage, 4 not logged in.`;
 
-/** Newest first: v0.10.0 before v0.9.4. */
+const SEMVER = /^v?(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?$/;
+
+/**
+ * Newest first, as the OLake UI sorts driver tags (olake-ui `internal/utils/docker_utils.go`): semver
+ * releases by version (v0.10.0 before v0.9.4, a release before its pre-releases), then tags that are
+ * not semver (a custom `dev-latest`) last, by name.
+ */
 export function compareVersions(a: string, b: string): number {
-  const parse = (v: string) =>
-    v
-      .replace(/^v/i, '')
-      .split(/[.-]/)
-      .map((p) => (/^\d+$/.test(p) ? Number(p) : p));
-  const pa = parse(a);
-  const pb = parse(b);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const x = pa[i];
-    const y = pb[i];
-    if (x === y) continue;
-    if (x === undefined) return 1;
-    if (y === undefined) return -1;
-    if (typeof x === 'number' && typeof y === 'number') return y - x;
-    return String(y).localeCompare(String(x));
+  const pa = SEMVER.exec(a);
+  const pb = SEMVER.exec(b);
+  if (!pa || !pb) return pa ? -1 : pb ? 1 : a.localeCompare(b);
+  for (let i = 1; i <= 3; i++) {
+    const d = Number(pb[i]) - Number(pa[i]);
+    if (d !== 0) return d;
   }
-  return 0;
+  if (pa[4] === pb[4]) return 0;
+  if (pa[4] === undefined) return -1;
+  if (pb[4] === undefined) return 1;
+  return pb[4].localeCompare(pa[4], 'en', { numeric: true });
 }
+
+/** The profile's target OLake version when the server offers it, else the newest release. */
+export function chooseVersion(offered: string[], target: string): string | undefined {
+  const wanted = target.replace(/^v/, '');
+  if (target !== 'latest') {
+    const match = offered.find((v) => v.replace(/^v/, '') === wanted);
+    if (match) return match;
+  }
+  return [...offered].sort(compareVersions)[0];
+}
+
+/** A failed test's log is printed whole only on request or when it is short. */
+const SHORT_LOG = 12;
 
 export async function run(argv: string[]): Promise<number> {
   const { values: flags } = parseCommandArgs('push', argv, {
@@ -58,6 +74,7 @@ export async function run(argv: string[]): Promise<number> {
     version: { type: 'string' },
     url: { type: 'string' },
     force: { type: 'boolean' },
+    'full-log': { type: 'boolean' },
     help: { type: 'boolean' },
   });
   if (flags.help) {
@@ -104,8 +121,13 @@ export async function run(argv: string[]): Promise<number> {
         );
       let version = flags.version;
       if (!version) {
-        const versions = [...(await client.destinationVersions(project))].sort(compareVersions);
-        version = versions[0];
+        const offered = await client.destinationVersions(project);
+        version = chooseVersion(offered, profile.values.targetVersion);
+        const target = profile.values.targetVersion;
+        if (version && target !== 'latest' && version.replace(/^v/, '') !== target.replace(/^v/, ''))
+          process.stderr.write(
+            `! The OLake UI does not offer the profile's target version ${target}; using ${version}.\n`,
+          );
         if (!version)
           throw new FloeError(
             'The OLake UI offers no Iceberg driver version.',
@@ -119,11 +141,16 @@ export async function run(argv: string[]): Promise<number> {
       const status = test.connection_result.status.toUpperCase();
       const passed = status === 'SUCCEEDED';
       process.stdout.write(
-        `${passed ? '✓' : '✗'} Connection test ${sanitize(status)}${test.connection_result.message ? `: ${sanitize(redact(test.connection_result.message), { multiline: true })}` : ''}\n`,
+        `${passed ? '✓' : '✗'} Connection test ${serverText(status)}${test.connection_result.message ? `: ${serverText(redact(test.connection_result.message))}` : ''}\n`,
       );
-      for (const line of test.logs)
+      const whole = flags['full-log'] || test.logs.length <= SHORT_LOG;
+      for (const line of whole ? test.logs : [])
         process.stdout.write(
-          `  ${sanitize(`${line.time} ${line.level.toUpperCase().padEnd(5)}`)} ${sanitize(redact(line.message), { multiline: true })}\n`,
+          `${serverText(`  ${line.time} ${line.level.toUpperCase().padEnd(5)} ${redact(line.message)}`)}\n`,
+        );
+      if (!whole)
+        process.stdout.write(
+          `  (${test.logs.length} log lines; full log: floe push --profile ${profile.name}${flags.name ? ` --name ${flags.name}` : ''} --version ${version} --full-log)\n`,
         );
       if (!passed && !flags.force)
         throw new FloeError(

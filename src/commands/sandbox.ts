@@ -6,8 +6,7 @@ import { openContext } from '../cli/context.js';
 import { canPrompt, EXIT, parseCommandArgs, UsageError } from '../cli/io.js';
 import { saveProfile } from '../cli/profiles.js';
 import { applicableFields, type Values } from '../destination/fields.js';
-import { fillFromPreset, PRESETS } from '../destination/presets.js';
-import { normalize } from '../destination/schema.js';
+import { PRESETS } from '../destination/presets.js';
 import { ManagementClient } from '../management/client.js';
 import type { SessionStorage } from '../management/session.js';
 import { originOf, saveJar } from '../management/session.js';
@@ -19,6 +18,7 @@ import {
   type Sandbox,
   startSandbox,
 } from '../sandbox/index.js';
+import { sandboxProfile } from '../sandbox/profile.js';
 import { accounts, KeychainUnavailableError } from '../secrets/store.js';
 
 export const PROFILE = 'sandbox';
@@ -56,35 +56,8 @@ removes its temporary data. Exit codes: 0 ok (--open: the home screen was left),
 
 /** The sandbox as a profile: the catalog's flavour as the preset, with its facts; s3rver as the store. */
 export function sandboxValues(sandbox: Sandbox): Values {
-  const { flavour, facts } = sandbox.catalog;
-  const auth: Values['fields'] =
-    facts.auth === 'oauth2'
-      ? {
-          oauth2Uri: sandbox.catalog.tokenUrl,
-          credential: `${SANDBOX.oauth.clientId}:${SANDBOX.oauth.clientSecret}`,
-          scope: String(facts.scope),
-        }
-      : facts.auth === 'token'
-        ? { token: SANDBOX.token }
-        : { signingName: String(facts.signingName), signingRegion: SANDBOX.region };
-  return normalize(
-    fillFromPreset({
-      preset: flavour,
-      authType: facts.auth,
-      storage: 's3-compatible',
-      targetVersion: 'latest',
-      fields: {
-        catalogUrl: sandbox.catalog.url,
-        warehouse: facts.warehouse,
-        dataLocation: facts.dataLocation,
-        region: SANDBOX.region,
-        ...auth,
-        s3Endpoint: sandbox.s3.url,
-        accessKey: sandbox.s3.accessKey,
-        secretKey: sandbox.s3.secretKey,
-      },
-    }),
-  );
+  const { flavour, facts, url, tokenUrl } = sandbox.catalog;
+  return sandboxProfile({ flavour, facts, catalogUrl: url, tokenUrl, s3: sandbox.s3 });
 }
 
 /** The profile's secrets as the FLOE_* variables floe reads at run time. */

@@ -4,12 +4,17 @@
 import { CookieJar } from 'tough-cookie';
 import { Agent, request } from 'undici';
 import { z } from 'zod';
+import { reduceCheckFailure } from './checklog.js';
+import { DetailScanner, type StreamsSummary } from './detail.js';
 import {
   type ConnectionTest,
   connectionTestSchema,
+  type Destination,
   type DestinationRequest,
+  destinationSchema,
   envelopeSchema,
   type Job,
+  type JobDetail,
   type JobsApi,
   jobSchema,
   type LogPage,
@@ -26,6 +31,11 @@ export const DEFAULT_TIMEOUT_MS = 15_000;
 /** `olake check` runs as a Temporal workflow with a 10-minute timeout. */
 export const TEST_TIMEOUT_MS = 11 * 60_000;
 export const MAX_BODY_BYTES = 8 * 1024 * 1024;
+/**
+ * A job detail is read as it arrives and its `streams_config` is not kept (see detail.ts), so it may
+ * be far larger than MAX_BODY_BYTES; this only stops a server that never ends.
+ */
+export const MAX_DETAIL_BYTES = 2 * 1024 * 1024 * 1024;
 
 export interface ClientOptions {
   /** The OLake UI's address, e.g. http://localhost:8000 (a sub-path behind a proxy is kept). */
@@ -48,6 +58,8 @@ interface CallOptions<S extends z.ZodType> {
   timeoutMs?: number;
   /** false for /login and /auth/check: a 401 there is an answer, not an expired session. */
   auth?: boolean;
+  /** Reads the body through a fresh scanner (job details) instead of buffering it whole. */
+  scan?: () => DetailScanner;
 }
 
 interface Reply<T> {
@@ -137,8 +149,26 @@ function statusError(status: number, message: string, path: string): ManagementE
       status,
       message,
     );
+  // Beego (olake-ui ≤ v0.4.1) answers every handler error with 500, a missing job too.
+  if (status === 500 && /\bnot found\b/i.test(message))
+    return new ManagementError('not-found', `Not found: ${said}`, status, message);
   return new ManagementError('server', `The OLake UI failed (HTTP ${status}): ${said}`, status, message);
 }
+
+/**
+ * With SESSION_ON=false the middleware lets every call through, but handlers that need a user id
+ * (pause, resume, create) answer 401 "Not authenticated"; logging in again cannot help.
+ */
+function sessionsOffError(path: string): ManagementError {
+  return new ManagementError(
+    'server',
+    `The OLake UI answered "Not authenticated" to ${path.replace(/\/project\/[^/]+/, '/project/…')} although it lets other calls through without a session: it runs with sessions switched off (SESSION_ON=false), and then refuses actions that record who made them (pause, resume, creating destinations). Turn sessions on in the OLake UI's configuration to use them`,
+    401,
+    'Not authenticated',
+  );
+}
+
+const telemetrySchema = z.object({ version: z.string().default('') }).partial();
 
 export class ManagementClient implements JobsApi {
   readonly url: string;
@@ -175,6 +205,7 @@ export class ManagementClient implements JobsApi {
     query: CallOptions<z.ZodType>['query'],
     outer: AbortSignal | undefined,
     timeoutMs: number,
+    scanner?: DetailScanner,
   ): Promise<{ status: number; text: string }> {
     const target = new URL(`${this.url}${path}`);
     for (const [key, value] of Object.entries(query ?? {})) target.searchParams.set(key, String(value));
@@ -211,6 +242,7 @@ export class ManagementClient implements JobsApi {
           res.statusCode,
         );
       }
+      if (scanner) return { status: res.statusCode, text: await this.#scan(res.body, scanner, method, path) };
       const chunks: Buffer[] = [];
       let size = 0;
       for await (const chunk of res.body) {
@@ -231,6 +263,39 @@ export class ManagementClient implements JobsApi {
       if (outer?.aborted) throw new ManagementError('cancelled', 'Cancelled');
       throw describeNetworkError(timeout.aborted ? { name: 'TimeoutError' } : error, this.origin, timeoutMs);
     }
+  }
+
+  async #scan(
+    body: AsyncIterable<Buffer> & { destroy(): void },
+    scanner: DetailScanner,
+    method: string,
+    path: string,
+  ): Promise<string> {
+    const decoder = new TextDecoder();
+    let size = 0;
+    const mib = (n: number) => `${Math.round(n / 1024 / 1024)} MiB`;
+    try {
+      for await (const chunk of body) {
+        size += chunk.length;
+        if (size > MAX_DETAIL_BYTES) {
+          body.destroy();
+          throw new ManagementError(
+            'bad-response',
+            `${this.origin} sent more than ${mib(MAX_DETAIL_BYTES)} for ${method} ${path} (floe's limit for a job's detail); floe stopped reading`,
+          );
+        }
+        scanner.push(decoder.decode(chunk, { stream: true }));
+      }
+      scanner.push(decoder.decode());
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      body.destroy();
+      throw new ManagementError(
+        'bad-response',
+        `${this.origin} sent a job detail whose parts other than streams_config exceed ${mib(scanner.maxKeptBytes)} (floe's limit for what it keeps of a detail) for ${method} ${path}`,
+      );
+    }
+    return scanner.text();
   }
 
   #parse<S extends z.ZodType>(status: number, text: string, path: string, schema: S): Reply<z.output<S>> {
@@ -280,13 +345,19 @@ export class ManagementClient implements JobsApi {
     opts: CallOptions<S>,
   ): Promise<Reply<z.output<S>>> {
     const timeoutMs = opts.timeoutMs ?? this.#timeoutMs;
-    let reply = await this.#send(method, path, opts.body, opts.query, opts.signal, timeoutMs);
+    let reply = await this.#send(method, path, opts.body, opts.query, opts.signal, timeoutMs, opts.scan?.());
+    if (
+      reply.status === 401 &&
+      path.startsWith('/api/') &&
+      /"message"\s*:\s*"Not authenticated"/.test(reply.text)
+    )
+      throw sessionsOffError(path);
     if (reply.status === 401 && opts.auth !== false && this.#reauthenticate) {
       this.#reauthenticating ??= this.#reauthenticate().finally(() => {
         this.#reauthenticating = undefined;
       });
       if (await this.#reauthenticating)
-        reply = await this.#send(method, path, opts.body, opts.query, opts.signal, timeoutMs);
+        reply = await this.#send(method, path, opts.body, opts.query, opts.signal, timeoutMs, opts.scan?.());
     }
     return this.#parse(reply.status, reply.text, path, opts.schema);
   }
@@ -317,15 +388,41 @@ export class ManagementClient implements JobsApi {
     }
   }
 
+  /** The OLake UI's version from GET /telemetry-id, or undefined when it does not say. */
+  async uiVersion(signal?: AbortSignal): Promise<string | undefined> {
+    try {
+      const reply = await this.#call('GET', '/telemetry-id', {
+        schema: telemetrySchema,
+        auth: false,
+        signal,
+        timeoutMs: 5_000,
+      });
+      return reply.data.version || undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   async listJobs(project: string, signal?: AbortSignal): Promise<Job[]> {
     return (
       await this.#call('GET', `${this.#project(project)}/jobs`, { schema: nullableArray(jobSchema), signal })
     ).data;
   }
 
-  async getJob(project: string, id: number, signal?: AbortSignal): Promise<Job> {
-    return (await this.#call('GET', `${this.#project(project)}/jobs/${id}`, { schema: jobSchema, signal }))
-      .data;
+  /** The job's detail with its configs; `streams_config` is summarised, never held (detail.ts). */
+  async getJob(project: string, id: number, signal?: AbortSignal): Promise<JobDetail> {
+    let streams: StreamsSummary | undefined;
+    const { data } = await this.#call('GET', `${this.#project(project)}/jobs/${id}`, {
+      schema: jobSchema,
+      signal,
+      scan: () => {
+        const scanner = new DetailScanner(this.#maxBodyBytes);
+        streams = scanner.streams;
+        return scanner;
+      },
+    });
+    const { streams_config: _skipped, ...job } = data;
+    return { ...job, streams: streams && streams.bytes > 0 ? { ...streams } : undefined };
   }
 
   async listTasks(project: string, id: number, signal?: AbortSignal): Promise<Task[]> {
@@ -380,6 +477,25 @@ export class ManagementClient implements JobsApi {
       .message;
   }
 
+  /** The project's destinations, each with the jobs that use it. */
+  async listDestinations(project: string, signal?: AbortSignal): Promise<Destination[]> {
+    return (
+      await this.#call('GET', `${this.#project(project)}/destinations`, {
+        schema: nullableArray(destinationSchema),
+        signal,
+      })
+    ).data;
+  }
+
+  async getDestination(project: string, id: number, signal?: AbortSignal): Promise<Destination> {
+    return (
+      await this.#call('GET', `${this.#project(project)}/destinations/${id}`, {
+        schema: destinationSchema,
+        signal,
+      })
+    ).data;
+  }
+
   async destinationVersions(project: string, signal?: AbortSignal): Promise<string[]> {
     return (
       await this.#call('GET', `${this.#project(project)}/destinations/versions`, {
@@ -391,14 +507,16 @@ export class ManagementClient implements JobsApi {
   }
 
   /**
-   * POST …/destinations/test. A 400 (the check workflow itself failed) becomes a FAILED result,
-   * as the OLake UI shows it.
+   * POST …/destinations/test. A 400 (the check workflow itself failed; on olake ≥ v0.9.0 with the
+   * container's whole log) becomes a FAILED result: its error lines as the message, the log as `logs`.
+   * A connection closed unanswered on olake-ui v0.4.2–v0.4.3 is named as their 60 s write timeout.
    */
   async testDestination(
     project: string,
     destination: Omit<DestinationRequest, 'name'>,
     signal?: AbortSignal,
   ): Promise<ConnectionTest> {
+    const started = Date.now();
     try {
       return (
         await this.#call('POST', `${this.#project(project)}/destinations/test`, {
@@ -409,10 +527,29 @@ export class ManagementClient implements JobsApi {
         })
       ).data;
     } catch (error) {
-      if (error instanceof ManagementError && error.kind === 'bad-request' && error.serverMessage)
-        return { connection_result: { status: 'FAILED', message: error.serverMessage }, logs: [] };
+      if (error instanceof ManagementError && error.kind === 'bad-request' && error.serverMessage) {
+        const reduced = reduceCheckFailure(error.serverMessage);
+        return { connection_result: { status: 'FAILED', message: reduced.message }, logs: reduced.logs };
+      }
+      if (
+        error instanceof ManagementError &&
+        error.kind === 'network' &&
+        /closed the connection/.test(error.message)
+      )
+        throw await this.#writeTimeout(error, Date.now() - started);
       throw error;
     }
+  }
+
+  async #writeTimeout(error: ManagementError, elapsedMs: number): Promise<ManagementError> {
+    const version = await this.uiVersion();
+    const cuts = version !== undefined && /^v?0\.4\.[23]\b/.test(version);
+    if (!cuts && elapsedMs < 59_000) return error;
+    const seconds = Math.round(elapsedMs / 1000);
+    return new ManagementError(
+      'server',
+      `${this.origin} closed the connection after ${seconds} s without answering the destination test: ${cuts ? `olake-ui ${version}` : 'the OLake UI (or a proxy in front of it)'} cuts every response at 60 s (a server write timeout, hard-coded in olake-ui v0.4.2 and v0.4.3), and the test took longer. Upgrade the OLake UI to v0.4.4 or newer (its write timeout is 600 s), or test the profile from here with "floe test", which runs the same catalog and storage checks locally`,
+    );
   }
 
   async createDestination(

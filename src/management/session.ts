@@ -83,6 +83,11 @@ export interface OpenSessionOptions {
   /** Non-fatal problems (e.g. the keychain could not be read), one sentence each. */
   warn?: (message: string) => void;
   env?: NodeJS.ProcessEnv;
+  /**
+   * Fail with 'unauthorized' before any network call when there is nothing to log in with: no stored
+   * session for this server, no FLOE_PASSWORD and no remembered password.
+   */
+  requireLogin?: boolean;
 }
 
 /** Opens the stored session for the configured (or given) OLake UI, re-logging in on a 401. */
@@ -117,6 +122,12 @@ export async function openSession(ctx: Context, options: OpenSessionOptions = {}
       return undefined;
     }
   };
+
+  if (options.requireLogin && !jar && !fromEnv('FLOE_PASSWORD', env) && !(await storedPassword()))
+    throw new ManagementError(
+      'unauthorized',
+      `Not logged in to ${url}: floe has no session for it${settings?.secretStorage === 'env' ? ' (you chose not to store one) and FLOE_PASSWORD is not set' : ''}`,
+    );
 
   const loginWith = async (password: string) => {
     await client.login(username, password);

@@ -1,4 +1,4 @@
-// Shapes of the OLake UI backend (olake-ui v0.4.x, Gin; also Beego v0.3.x), parsed with zod.
+// Shapes of the OLake UI backend (Gin from olake-ui v0.4.2; Beego in v0.3.x–v0.4.1, same routes and JSON), parsed with zod.
 import { z } from 'zod';
 
 export const envelopeSchema = z.object({
@@ -34,6 +34,11 @@ export const jobSchema = z.object({
 });
 export type Job = z.infer<typeof jobSchema>;
 
+/** A job's detail as floe keeps it: configs included, `streams_config` only summarised. */
+export type JobDetail = Omit<Job, 'streams_config'> & {
+  streams?: { bytes: number; selected: number };
+};
+
 export const taskSchema = z.object({
   runtime: z.string().default(''),
   start_time: z.string(),
@@ -64,7 +69,7 @@ export interface LogQuery {
 /** What the jobs browser and commands need from the management API. */
 export interface JobsApi {
   listJobs(project: string, signal?: AbortSignal): Promise<Job[]>;
-  getJob(project: string, id: number, signal?: AbortSignal): Promise<Job>;
+  getJob(project: string, id: number, signal?: AbortSignal): Promise<JobDetail>;
   listTasks(project: string, id: number, signal?: AbortSignal): Promise<Task[]>;
   taskLogs(project: string, id: number, task: Task, query?: LogQuery, signal?: AbortSignal): Promise<LogPage>;
   /** Returns the server's message. */
@@ -103,6 +108,32 @@ export const connectionTestSchema = z.object({
   logs: z.array(logLineSchema).default([]),
 });
 export type ConnectionTest = z.infer<typeof connectionTestSchema>;
+
+const destinationJobSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  activate: z.boolean().optional(),
+  source_name: z.string().optional(),
+  source_type: z.string().optional(),
+  last_run_time: z.string().optional(),
+  last_run_state: z.string().optional(),
+});
+
+/** An item of GET …/destinations (and GET …/destinations/:id): `config` is destination.json as a string. */
+export const destinationSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  type: z.string(),
+  version: z.string().default(''),
+  config: z.string().default(''),
+  created_at: z.string().optional(),
+  updated_at: z.string().optional(),
+  jobs: z
+    .array(destinationJobSchema)
+    .nullish()
+    .transform((v) => v ?? []),
+});
+export type Destination = z.infer<typeof destinationSchema>;
 
 export const versionsSchema = z.object({ version: z.array(z.string()) });
 

@@ -21,6 +21,7 @@ import {
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { toDestinationJson } from '../destination/olake.js';
 import {
   type CatalogEmulator,
   type CatalogEmulatorOptions,
@@ -28,7 +29,9 @@ import {
   lakekeeperWarehouseId,
   startCatalogEmulator,
 } from './catalog/index.js';
+import { SANDBOX } from './credentials.js';
 import { type OlakeUiEmulator, seedJobs, startOlakeUiEmulator } from './olake-ui/index.js';
+import { sandboxProfile } from './profile.js';
 import { S3RVER_ACCESS_KEY, S3RVER_SECRET_KEY, type S3Server, startS3Server } from './s3.js';
 
 export const DEFAULT_PORTS = { catalog: 8181, olake: 8000, s3: 0 } as const;
@@ -38,24 +41,8 @@ const PORT_ATTEMPTS = 10;
 const PROXY_TIMEOUT_MS = 30_000;
 const HOST = '127.0.0.1';
 
-/** Sandbox credentials: fixed so they can be printed and typed. None of them is a real secret. */
-export const SANDBOX = {
-  bucket: 'warehouse',
-  s3Path: 's3://warehouse',
-  region: 'us-east-1',
-  namespaces: [['default'], ['olake'], ['olake', 'staging']],
-  oauth: { clientId: 'floe-sandbox', clientSecret: 'sandbox-client-secret', scope: 'catalog' },
-  token: 'sandbox-bearer-token',
-  /** OLake signs catalog requests with the storage keys, so the SigV4 catalog takes s3rver's. */
-  sigv4: { signingName: 'glue', region: 'us-east-1' },
-  olake: { username: 'admin', password: 'password', project: '123' },
-  google: {
-    clientEmail: 'floe-sandbox@sandbox-project.iam.gserviceaccount.com',
-    projectId: 'sandbox-project',
-  },
-} as const;
-
 export { CATALOG_FLAVOURS, type CatalogFlavour } from './catalog/index.js';
+export { SANDBOX } from './credentials.js';
 
 /** What a profile needs to reach the sandbox's catalog in one flavour. */
 export interface SandboxCatalogFacts {
@@ -414,6 +401,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
     const origin = `http://${HOST}:${front.port}`;
     const catalogUrl = `${origin}${facts.basePath}`;
+    const tokenUrl = facts.tokenPath ? `${origin}${facts.tokenPath}` : `${catalogUrl}/v1/oauth/tokens`;
+    // The seeded jobs write to this sandbox (its catalog flavour, s3rver), so testing their destination passes.
+    const destination = JSON.stringify(
+      toDestinationJson(sandboxProfile({ flavour, facts, catalogUrl, tokenUrl, s3 })),
+    );
+    for (const job of emulator.jobs) job.destination.config = destination;
     return {
       directory,
       catalog: {
@@ -421,7 +414,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         facts,
         url: catalogUrl,
         port: front.port,
-        tokenUrl: facts.tokenPath ? `${origin}${facts.tokenPath}` : `${catalogUrl}/v1/oauth/tokens`,
+        tokenUrl,
         ...(serviceAccountFile === undefined ? {} : { serviceAccountFile }),
         bearer,
         sigv4,

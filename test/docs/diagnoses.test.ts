@@ -4,6 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import { CATALOG_DIAGNOSES } from '../../src/catalog/diagnoses.js';
 import { CHECK_DIAGNOSES } from '../../src/check/diagnoses.js';
+import { LOG_DIAGNOSES } from '../../src/management/diagnose.js';
 import { STORAGE_DIAGNOSES } from '../../src/storage/diagnoses.js';
 
 const DOC = new URL('../../docs/diagnoses.md', import.meta.url);
@@ -36,6 +37,15 @@ ${table(STORAGE_DIAGNOSES)}
 | Code | Meaning |
 |---|---|
 ${table(CHECK_DIAGNOSES)}
+
+## A sync run's log
+
+\`floe jobs logs ID --diagnose\` and the jobs browser map the errors in a run's log to these codes (step
+\`run.log\`); the evidence is the log line. Codes shared with \`floe test\` mean the same failure.
+
+| Code | Meaning |
+|---|---|
+${table(LOG_DIAGNOSES)}
 `;
 }
 

@@ -93,7 +93,9 @@ describe('a hostile server cannot drive the terminal', { timeout: 120_000 }, () 
     const argv = args.map((a) => a.replace('%ID%', String(jobId)));
     const t = floe(configDir, { args: argv });
     const screen = await finished(t);
-    expect(screen).toContain('^[');
+    // sync prints floe's own verdict (started, skipped, requested) from the runs it re-reads; the others
+    // show server text, made inert.
+    if (args[1] !== 'sync') expect(screen).toContain('^[');
     const piped = await spawnCli(argv, { ...process.env, ...env() });
     expectInert(piped.stdout + piped.stderr);
   });

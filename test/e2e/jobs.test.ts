@@ -45,7 +45,7 @@ describe('floe login and floe jobs on a terminal', { timeout: 90_000 }, () => {
     expect(detail).toContain(`Source`);
     expect(detail).toMatch(/^› /m);
     await t.press('enter');
-    const logs = (await t.waitFor(/Run \S+ · \[ older/)).join('\n');
+    const logs = (await t.waitFor(/Run \S+ \S+ · \[ older/)).join('\n');
     const shown = job.tasks[0]!.logs.filter((line) => line.level !== 'debug').slice(-3);
     for (const line of shown) expect(logs).toContain(line.message.slice(0, 40));
 

@@ -146,9 +146,14 @@ describe('floe jobs', () => {
     expect(sync.stderr).toContain('failed to trigger sync: job is paused, please unpause to run sync');
     expect(sync.stderr).toContain(`floe jobs resume ${id}`);
     expect((await run(['jobs', 'resume', id])).code).toBe(0);
-    expect((await run(['jobs', 'sync', id])).stdout).toContain(
-      `sync triggered successfully for job_id[${id}]`,
+    expect((await run(['jobs', 'sync', id])).stdout).toMatch(
+      new RegExp(`^✓ Sync started: run sync-123-${id}-`),
     );
+    const again = await run(['jobs', 'sync', id]);
+    expect([again.code, again.stderr]).toEqual([
+      1,
+      expect.stringContaining('Sync skipped: a run is in progress'),
+    ]);
     const cancel = await run(['jobs', 'cancel', id]);
     expect(cancel.stdout).toContain('cancel requested successfully');
     expect([...ui.requests].reverse().find((r) => r.path.endsWith('/cancel'))?.method).toBe('GET');

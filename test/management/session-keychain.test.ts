@@ -70,12 +70,14 @@ describe('the session in the OS keychain', () => {
   it('never sends the cookie to another origin', async () => {
     const known = new Set(sessionCookies(ui));
     expect(known.size).toBeGreaterThan(0);
+    // No session for that origin: floe jobs exits 4 without a request.
     const jobs = await run(['jobs', '--json', '--url', other.url]);
     expect(jobs.code).toBe(4);
+    expect(other.requests).toEqual([]);
     const login = await run(['login', '--url', other.url, '--password-stdin'], { input: 'wrong' });
     expect(login.code).toBe(1);
     expect(login.stderr).toContain('Invalid credentials');
-    expect(other.requests.length).toBeGreaterThan(1);
+    expect(other.requests.length).toBeGreaterThan(0);
     expect(other.requests.every((r) => r.cookie === undefined)).toBe(true);
   });
 

@@ -1,15 +1,98 @@
 // Seeded, repeatable jobs for the OLake UI emulator: mixed states (completed, failed, running, never
-// ran), paused ones, several cron frequencies, and tasks with log lines for each run.
+// ran), paused ones, several cron frequencies, tasks with log lines for each run, and the config strings
+// a job's detail carries (`streams_config`, source and destination `config`; olake-ui v0.4.6
+// `server/internal/services/etl/job.go` buildJobResponse): from a few streams to tens of thousands.
 import type { Job, LogLine, Task } from '../../management/types.js';
 
 export interface EmulatorTask extends Task {
-  /** Every line of the run's log, debug lines included (the API filters those out). */
+  /** Every complete line of the run's log, debug lines included (the API filters those out). */
   logs: LogLine[];
+  /** Bytes written after the last newline (a line being written), if any. */
+  partial?: string;
 }
 
 export interface EmulatorJob extends Job {
   /** Newest first, as Temporal lists workflows. */
   tasks: EmulatorTask[];
+  /** How many streams `streams_config` selects; the string is built when the detail is read. */
+  stream_count: number;
+}
+
+export interface SeedOptions {
+  /** The destination.json every seeded job writes to (default: an unreachable example catalog). */
+  destinationConfig?: string;
+}
+
+/** Saved by an older OLake UI in the `N-unit` form the server still converts (utils.ToCron). */
+export const LEGACY_FREQUENCY_JOB_ID = 9;
+
+/** A schema-per-tenant source: this job's detail is well over 10 MB. */
+export const HUGE_JOB_ID = 6;
+export const HUGE_JOB_STREAMS = 24_000;
+
+/** The destination.json of a job that writes to a catalog the emulator cannot reach. */
+export const EXAMPLE_DESTINATION = JSON.stringify({
+  type: 'ICEBERG',
+  writer: {
+    catalog_type: 'rest',
+    rest_catalog_url: 'http://iceberg-rest.internal:8181',
+    iceberg_s3_path: 's3://warehouse/olake',
+    aws_region: 'us-east-1',
+    aws_access_key: 'AKIAEMULATOR0000SEED',
+    aws_secret_key: 'seed-destination-secret-key',
+    rest_auth_type: 'none',
+    rest_signing_v_4: false,
+    no_identifier_fields: false,
+  },
+});
+
+const COLUMNS = ['id', 'tenant_id', 'created_at', 'updated_at', 'status', 'amount', 'payload'];
+
+/**
+ * The job's `streams_config` as the OLake UI stores it (a catalog string): `selected_streams` per
+ * namespace and one `streams` entry with its type schema per stream.
+ */
+export function streamsConfig(job: Pick<EmulatorJob, 'stream_count' | 'source'>): string {
+  const selected: Record<string, unknown[]> = {};
+  const streams: unknown[] = [];
+  const perSchema = TABLES.length;
+  for (let i = 0; i < job.stream_count; i++) {
+    const namespace =
+      job.stream_count > perSchema
+        ? `tenant_${String(Math.floor(i / perSchema)).padStart(5, '0')}`
+        : 'public';
+    const name = TABLES[i % perSchema] as string;
+    const list = selected[namespace] ?? [];
+    selected[namespace] = list;
+    list.push({ partition_regex: '', stream_name: name, normalization: false });
+    streams.push({
+      stream: {
+        name,
+        namespace,
+        type_schema: {
+          properties: Object.fromEntries(
+            COLUMNS.map((c) => [c, { type: c === 'id' ? ['integer'] : ['string', 'null'] }]),
+          ),
+        },
+        supported_sync_modes: ['full_refresh', 'cdc', 'incremental'],
+        source_defined_primary_key: ['id'],
+        available_cursor_fields: ['id', 'created_at', 'updated_at'],
+        sync_mode: 'cdc',
+      },
+    });
+  }
+  return JSON.stringify({ selected_streams: selected, streams });
+}
+
+function sourceConfig(type: string, id: number): string {
+  return JSON.stringify({
+    host: `${type}.db.internal`,
+    port: { postgres: 5432, mysql: 3306, mongodb: 27017, oracle: 1521, mssql: 1433 }[type] ?? 5432,
+    database: 'prod',
+    username: 'olake',
+    password: `seed-source-password-${id}`,
+    max_threads: 5,
+  });
 }
 
 /** mulberry32: a tiny deterministic PRNG. */
@@ -36,6 +119,23 @@ const FREQUENCIES = ['*/15 * * * *', '0 * * * *', '0 */6 * * *', '0 2 * * *', '3
 const VERSIONS = ['v0.9.4', 'v0.9.3', 'v0.9.1'];
 
 type Outcome = 'Completed' | 'Failed' | 'Canceled';
+
+const RPC = 'failed to write records: rpc error: code = Internal desc = Failed to process request: ';
+/** How failed runs end, as OLake's Go driver logs what the Java writer threw; picked by job id. */
+export const FAILURES = [
+  `${RPC}org.apache.iceberg.exceptions.NotAuthorizedException: Not authorized: token expired`,
+  `${RPC}org.apache.iceberg.exceptions.ForbiddenException: Forbidden: principal olake lacks TABLE_WRITE_DATA on lake.orders`,
+  `${RPC}org.apache.iceberg.exceptions.NoSuchTableException: Table does not exist: lake.orders`,
+  `${RPC}org.apache.iceberg.exceptions.NoSuchNamespaceException: Namespace does not exist: lake`,
+  `${RPC}software.amazon.awssdk.services.s3.model.S3Exception: Access Denied (Service: S3, Status Code: 403, Request ID: 7Q2X) AccessDenied`,
+  `${RPC}software.amazon.awssdk.services.s3.model.S3Exception: The request signature we calculated does not match the signature you provided. (Service: S3, Status Code: 403) SignatureDoesNotMatch`,
+  `${RPC}software.amazon.awssdk.services.s3.model.NoSuchBucketException: The specified bucket does not exist (Service: S3, Status Code: 404) NoSuchBucket`,
+  `${RPC}software.amazon.awssdk.services.s3.model.S3Exception: The AWS Access Key Id you provided does not exist in our records. (Service: S3, Status Code: 403) InvalidAccessKeyId`,
+  `${RPC}software.amazon.awssdk.services.s3.model.S3Exception: The provided token has expired. (Service: S3, Status Code: 400) ExpiredToken`,
+  'failed to write records: rpc error: code = Unavailable desc = connection error: java.net.ConnectException: Connection refused: iceberg-rest.internal:8181/v1/config',
+  'failed to write records: rpc error: code = Unavailable desc = java.net.SocketTimeoutException: Read timed out from s3.amazonaws.com',
+  'writer process exited: java.lang.OutOfMemoryError: Java heap space',
+];
 
 /** The latest run's outcome by position, so that any 12 consecutive jobs show every state. */
 const PATTERN = [
@@ -69,7 +169,7 @@ function runtime(ms: number): string {
 
 /** The log of one sync run, ending the way the run ended. */
 export function taskLogs(
-  job: Pick<Job, 'name' | 'source'>,
+  job: Pick<Job, 'name' | 'source'> & { id?: number },
   start: number,
   status: Outcome | 'Running',
   rand: () => number,
@@ -94,11 +194,7 @@ export function taskLogs(
   if (status === 'Completed') at('info', 'Sync completed; state committed');
   if (status === 'Failed') {
     at('warn', 'Retrying commit after a transient error (1/3)');
-    at(
-      'error',
-      'failed to write records: rpc error: code = Internal desc = Failed to process request: ' +
-        'org.apache.iceberg.exceptions.NotAuthorizedException: Not authorized: token expired',
-    );
+    at('error', FAILURES[(job.id ?? 0) % FAILURES.length] as string);
   }
   if (status === 'Canceled') at('warn', 'Workflow cancellation requested; stopping writers');
   return lines;
@@ -109,7 +205,13 @@ export function taskLogs(
  * paused (never while running), and the rest have 1–5 runs whose latest completed, failed, was
  * cancelled or still runs.
  */
-export function seedJobs(n: number, seed = 1, now = Date.now(), project = '123'): EmulatorJob[] {
+export function seedJobs(
+  n: number,
+  seed = 1,
+  now = Date.now(),
+  project = '123',
+  options: SeedOptions = {},
+): EmulatorJob[] {
   const rand = prng(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(rand() * items.length)] as T;
   const jobs: EmulatorJob[] = [];
@@ -123,15 +225,28 @@ export function seedJobs(n: number, seed = 1, now = Date.now(), project = '123')
     const job: EmulatorJob = {
       id,
       name: `${src.type}_${table}_${id}`,
-      source: { id: (i % SOURCES.length) + 1, name: src.name, type: src.type, version },
-      destination: { id: 1, name: 'iceberg-rest', type: 'iceberg', version },
-      frequency: pick(FREQUENCIES),
+      source: {
+        id: (i % SOURCES.length) + 1,
+        name: src.name,
+        type: src.type,
+        version,
+        config: sourceConfig(src.type, (i % SOURCES.length) + 1),
+      },
+      destination: {
+        id: 1,
+        name: 'iceberg-rest',
+        type: 'iceberg',
+        version,
+        config: options.destinationConfig ?? EXAMPLE_DESTINATION,
+      },
+      frequency: id === LEGACY_FREQUENCY_JOB_ID ? '6-hours' : pick(FREQUENCIES),
       created_at: iso(created),
       updated_at: iso(created + Math.floor(rand() * 86_400_000)),
       activate: !(i % 5 === 2 && last !== 'Running'),
       created_by: 'admin',
       updated_by: 'admin',
       tasks: [],
+      stream_count: id === HUGE_JOB_ID ? HUGE_JOB_STREAMS : 1 + ((id * 7) % 8),
     };
     if (rand() < 0.3) job.advanced_settings = { max_discover_threads: 50 };
     if (last !== 'never') {

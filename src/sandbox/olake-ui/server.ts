@@ -1,14 +1,41 @@
-// A loopback emulator of the OLake UI backend (olake-ui v0.4.x, Gin), faithful to its routes and quirks:
-// the `{success,message,data}` envelope, the `olake-session` cookie, 401 "Unauthorized, try login again",
-// GET for cancel, POST for task logs, `last_run_*` absent for jobs that never ran, destination `config`
-// as a JSON string, 404 JSON for unknown /api paths. Fault switches let tests and demos break it.
+// A loopback emulator of the OLake UI backend, faithful to the source it was read from, never kinder.
+// Versions and files (datazip-inc/olake-ui):
+// - gin (default): v0.4.6 (Gin since v0.4.2). Routes `server/routes/router.go`; envelope
+//   `server/internal/utils/gin_utils.go`; session cookie `handlers/session.go` (30 days, `olake-session`);
+//   middleware `handlers/middleware.go` (401 "Unauthorized, try login again"); jobs
+//   `services/etl/job.go`: the list has no config strings, the detail (buildJobResponse,
+//   includeConfig=true) carries `streams_config` and the source and destination `config` strings;
+//   GetJobByID ignores the project while tasks and the last run use the path's project (`null` tasks);
+//   a never-run job's tasks are `null`; `activate` binds `{}` as false (pauses); sync triggers the
+//   Temporal schedule with overlap policy SKIP (`services/temporal/client.go`), so during a run it
+//   answers 200 and starts nothing; destinations are created under any project id (no check).
+//   Logs: byte-offset cursors, partial last line skipped (`utils/log_utils.go`, see logs.ts).
+//   Destination test: olake ≥ v0.9.0 exits non-zero on a failed check and the worker returns the whole
+//   container log, which `handlers/etl/destination.go` answers as 400 "failed to verify driver
+//   credentials: …"; older drivers answer 200 with status FAILED.
+// - beego: v0.4.1 and earlier (`handlers/etl/job.go` @v0.4.1, `handlers/job.go` @v0.3.3): every handler
+//   error is a 500 (a missing job too), unmatched GETs serve the SPA's index.html with 200, no /health,
+//   and sessions end after about an hour idle (the postgres provider's SessionRelease + Beego's GC).
+// - sessions off (`SESSION_ON=false`): the middleware lets everything through, but `/auth/check` and
+//   the handlers that need a user id (activate, create) answer 401 "Not authenticated".
+// - write timeout: v0.4.2–v0.4.3 hard-code `WriteTimeout: 60s` (`internal/httpserver/server.go`): a
+//   response not finished by then never arrives and the connection closes.
+// Fault switches (500, HTML 502, bad JSON, huge body, redirect, slow, hang) let tests and demos break it.
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { request } from 'undici';
 import type { LogLine } from '../../management/types.js';
 import { answerText, hostileAnswers } from '../hostile.js';
-import { type EmulatorJob, type EmulatorTask, seedJobs, taskLogs, workflowId } from './seed.js';
+import { type ConnectionCheck, checkIcebergConfig } from './check.js';
+import { logFile, pageLogs } from './logs.js';
+import {
+  type EmulatorJob,
+  type EmulatorTask,
+  seedJobs,
+  streamsConfig,
+  taskLogs,
+  workflowId,
+} from './seed.js';
 
 export type Fault =
   | { kind: 'status500' }
@@ -36,17 +63,14 @@ export interface EmulatorDestination {
   updated_at: string;
   created_by: string;
   updated_by: string;
+  /** The project id it was created under (any id: the server does not check). */
+  project_id: string;
 }
 
 export interface RecordedRequest {
   method: string;
   path: string;
   cookie: string | undefined;
-}
-
-export interface ConnectionCheck {
-  status: 'SUCCEEDED' | 'FAILED';
-  message: string;
 }
 
 export interface OlakeUiEmulatorOptions {
@@ -65,6 +89,18 @@ export interface OlakeUiEmulatorOptions {
   runDurationMs?: number;
   /** Replaces the built-in `olake check` stand-in for destinations/test. */
   checkDestination?: (config: unknown) => Promise<ConnectionCheck>;
+  /** `gin` (v0.4.2+, default) or `beego` (v0.4.1 and earlier). */
+  mode?: 'gin' | 'beego';
+  /** SESSION_ON (default true). */
+  sessions?: boolean;
+  /** The server's write timeout (v0.4.2–v0.4.3: 60 s); none by default. */
+  writeTimeoutMs?: number;
+  /** Beego: a session ends after this long without a request (default 3600 s). */
+  idleTimeoutMs?: number;
+  /** What `/telemetry-id` says (default v0.4.6, v0.4.1 for beego, v0.4.3 with a write timeout). */
+  uiVersion?: string;
+  /** How long after a sync is triggered its run appears in the tasks (default 0). */
+  syncStartDelayMs?: number;
 }
 
 export interface OlakeUiEmulator {
@@ -74,6 +110,8 @@ export interface OlakeUiEmulator {
   setFault(fault: Fault | undefined, options?: FaultOptions): void;
   /** Ends every session on the server side, as if they had expired. */
   expireSessions(): void;
+  /** Appends raw bytes to a run's olake.log (a partial line stays partial until its newline). */
+  appendLog(filePath: string, text: string): void;
   /** Every request seen, with its Cookie header (for tests). */
   readonly requests: RecordedRequest[];
   readonly jobs: EmulatorJob[];
@@ -108,7 +146,15 @@ class HttpError extends Error {
   }
 }
 
+/** Responses that must be finished by then, or the connection closes unanswered (a write timeout). */
+const deadlines = new WeakMap<ServerResponse, number>();
+
 function send(res: ServerResponse, status: number, body: unknown): void {
+  const deadline = deadlines.get(res);
+  if (deadline !== undefined && Date.now() > deadline) {
+    res.destroy();
+    return;
+  }
   const text = answerText(res, body);
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
@@ -140,89 +186,44 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
-const isLoopback = (host: string) => ['127.0.0.1', 'localhost', '[::1]', '::1'].includes(host);
 
-const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+/** Adds raw bytes to a run's log; returns the lines they complete (non-JSON lines are dropped). */
+function completeLines(task: EmulatorTask, text: string): LogLine[] {
+  const pieces = `${task.partial ?? ''}${text}`.split('\n');
+  task.partial = pieces.pop() || undefined;
+  const lines: LogLine[] = [];
+  for (const piece of pieces) {
+    try {
+      const line = JSON.parse(piece) as LogLine;
+      if (isObject(line)) lines.push(line);
+    } catch {
+      // olake.log holds JSON lines only; the reader skips anything else, so it is not kept.
+    }
+  }
+  return lines;
+}
 
-/** Iceberg's OAuth2 manager: a static `token`, or `credential` exchanged at the token endpoint. */
-async function bearerFor(
-  writer: Record<string, unknown>,
-  uri: string,
-): Promise<string | { error: string } | undefined> {
-  const token = text(writer.token);
-  const credential = text(writer.credential);
-  if (token || !credential) return token;
-  const endpoint = new URL(text(writer.oauth2_uri) ?? `${uri.replace(/\/+$/, '')}/v1/oauth/tokens`);
-  if (!isLoopback(endpoint.hostname))
-    return { error: `the emulator only reaches loopback token endpoints, not ${endpoint.host}` };
-  const split = credential.indexOf(':');
-  const form = new URLSearchParams({
-    grant_type: 'client_credentials',
-    scope: text(writer.scope) ?? 'catalog',
-  });
-  if (split >= 0) form.set('client_id', credential.slice(0, split));
-  form.set('client_secret', split >= 0 ? credential.slice(split + 1) : credential);
-  const res = await request(endpoint, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: form.toString(),
-    signal: AbortSignal.timeout(5000),
-  });
-  const body = (await res.body.json().catch(() => ({}))) as { access_token?: unknown; error?: unknown };
-  if (res.statusCode === 200 && typeof body.access_token === 'string') return body.access_token;
-  return {
-    error: `org.apache.iceberg.exceptions.NotAuthorizedException: Not authorized: ${typeof body.error === 'string' ? body.error : `HTTP ${res.statusCode}`}`,
-  };
+/** olake v0.9.0 made `check` exit non-zero on failure (before, it printed a FAILED status and exited 0). */
+function exitsOnFailedCheck(version: string): boolean {
+  const [major = 0, minor = 0] = version.replace(/^v/, '').split('.').map(Number);
+  return major > 0 || minor >= 9;
 }
 
 /**
- * A stand-in for `olake check`: OLake's own config validation, then what Iceberg's RESTCatalog does
- * first, GET <uri>/v1/config (with the bearer token, or one from the OAuth2 client-credentials
- * exchange), on loopback only. SigV4 and Google auth are not signed.
+ * What the worker returns for a failed `check` container (olake-helm `worker/executor/docker/
+ * container.go` ErrExecutionFailed): the whole container log after "exited with status 1".
  */
-export async function checkIcebergConfig(config: unknown): Promise<ConnectionCheck> {
-  const prefix =
-    'failed to initialize destination: failed to start iceberg server: failed to validate config: ';
-  const writer = isObject(config) && isObject(config.writer) ? config.writer : undefined;
-  if (!writer) return { status: 'FAILED', message: 'no connector config or destination config provided' };
-  if (!writer.iceberg_s3_path) return { status: 'FAILED', message: `${prefix}s3_path is required` };
-  const catalog =
-    typeof writer.catalog_type === 'string' && writer.catalog_type ? writer.catalog_type : 'glue';
-  if (catalog !== 'rest')
-    return { status: 'FAILED', message: `${prefix}unsupported catalog_type: ${catalog}` };
-  const uri = typeof writer.rest_catalog_url === 'string' ? writer.rest_catalog_url : '';
-  if (!uri)
-    return { status: 'FAILED', message: `${prefix}rest_catalog_url is required when using REST catalog` };
-  let target: URL;
-  try {
-    target = new URL(`${uri.replace(/\/+$/, '')}/v1/config`);
-  } catch {
-    return { status: 'FAILED', message: `${prefix}invalid rest_catalog_url: ${uri}` };
-  }
-  const fail = (why: string): ConnectionCheck => ({
-    status: 'FAILED',
-    message: `failed to test destination: failed to create or get table: rpc error: code = Internal desc = Failed to process request: ${why}`,
-  });
-  if (!isLoopback(target.hostname))
-    return fail(`the emulator only reaches loopback catalogs, not ${target.host}`);
-  target.searchParams.set('warehouse', String(writer.iceberg_s3_path));
-  const headers: Record<string, string> = {};
-  try {
-    const bearer = await bearerFor(writer, uri);
-    if (typeof bearer === 'object') return fail(bearer.error);
-    if (bearer) headers.authorization = `Bearer ${bearer}`;
-    const res = await request(target, { headers, signal: AbortSignal.timeout(5000) });
-    await res.body.dump();
-    if (res.statusCode === 200) return { status: 'SUCCEEDED', message: '' };
-    if (res.statusCode === 401 || res.statusCode === 403)
-      return fail(
-        `org.apache.iceberg.exceptions.NotAuthorizedException: Not authorized: HTTP ${res.statusCode}`,
-      );
-    return fail(`org.apache.iceberg.exceptions.RESTException: Unable to process: HTTP ${res.statusCode}`);
-  } catch (error) {
-    const code = (error as { code?: string }).code ?? (error as Error).name;
-    return fail(`java.net.ConnectException: ${code} connecting to ${target.host}`);
-  }
+function containerLog(version: string, result: ConnectionCheck): string {
+  const at = iso();
+  const lines = [
+    `{"level":"info","time":"${at}","message":"OLake ${version} starting check for destination iceberg"}`,
+    `{"level":"info","time":"${at}","message":"Starting Iceberg Java writer (JVM) on port 50051"}`,
+    `{"level":"debug","time":"${at}","message":"writer config loaded: catalog_type, rest_catalog_url, iceberg_s3_path"}`,
+    `{"level":"info","time":"${at}","message":"Creating namespace test_olake and table test_olake"}`,
+    `{"level":"error","time":"${at}","message":"${result.message.replace(/"/g, '\\"')}"}`,
+    `{"level":"fatal","time":"${at}","message":"check failed: ${result.message.replace(/"/g, '\\"')}"}`,
+  ];
+  return `connection test failed: workflow execution failed: activity error: container olake-check-${ulid().toLowerCase()} exited with status 1: ${lines.join('\n')}`;
 }
 
 export async function startOlakeUiEmulator(options: OlakeUiEmulatorOptions = {}): Promise<OlakeUiEmulator> {
@@ -234,56 +235,112 @@ export async function startOlakeUiEmulator(options: OlakeUiEmulatorOptions = {})
   const sessionTtlMs = options.sessionTtlMs ?? THIRTY_DAYS_S * 1000;
   const runDurationMs = options.runDurationMs ?? 8000;
   const check = options.checkDestination ?? checkIcebergConfig;
-  const sessions = new Map<string, { username: string; expires: number }>();
+  const beego = options.mode === 'beego';
+  const sessionsOn = options.sessions ?? true;
+  const idleMs = options.idleTimeoutMs ?? 3_600_000;
+  const uiVersion =
+    options.uiVersion ?? (beego ? 'v0.4.1' : options.writeTimeoutMs !== undefined ? 'v0.4.3' : 'v0.4.6');
+  const sessions = new Map<string, { username: string; expires: number; seen: number }>();
   const requests: RecordedRequest[] = [];
   /** Runs started through the API: file_path → when they end by themselves. */
   const liveRuns = new Map<string, number>();
+  /** Syncs triggered but not visible yet: job id → when their run appears. */
+  const pendingStarts = new Map<number, number>();
   let fault: { fault: Fault; path?: RegExp } | undefined;
 
+  /** The request's session; with SESSION_ON=false, none (the middleware lets it through anyway). */
   const sessionOf = (req: IncomingMessage) => {
+    if (!sessionsOn) return undefined;
     const match = /(?:^|;\s*)olake-session=([^;]+)/.exec(req.headers.cookie ?? '');
     const session = match ? sessions.get(match[1] as string) : undefined;
     if (!session || session.expires <= Date.now()) return undefined;
+    if (beego && Date.now() - session.seen > idleMs) return undefined;
     if (!users.has(session.username)) throw new HttpError(401, 'Invalid session: user not found');
+    session.seen = Date.now();
     return session;
   };
 
-  /** Finishes API-started runs whose time is up, as the worker would. */
+  const startRun = (job: EmulatorJob, start: number) => {
+    const task: EmulatorTask = {
+      runtime: '',
+      start_time: iso(start),
+      status: 'Running',
+      file_path: workflowId(project, job.id, new Date(start)),
+      job_type: 'sync',
+      logs: taskLogs(job, start, 'Running', Math.random),
+    };
+    job.tasks.unshift(task);
+    liveRuns.set(task.file_path, start + runDurationMs);
+    job.last_run_time = task.start_time;
+    job.last_run_state = 'Running';
+    job.last_run_type = 'sync';
+  };
+
+  /** Starts triggered runs whose time came and finishes API-started runs whose time is up. */
   const settle = (job: EmulatorJob) => {
+    const due = pendingStarts.get(job.id);
+    if (due !== undefined && due <= Date.now()) {
+      pendingStarts.delete(job.id);
+      startRun(job, due);
+    }
     for (const task of job.tasks) {
       const end = liveRuns.get(task.file_path);
       if (task.status !== 'Running' || end === undefined || end > Date.now()) continue;
       liveRuns.delete(task.file_path);
       task.status = 'Completed';
       task.runtime = `${Math.round(runDurationMs / 1000)}s`;
+      if (task.partial) task.logs.push(...completeLines(task, '\n'));
       task.logs.push({ level: 'info', time: iso(end), message: 'Sync completed; state committed' });
     }
     const latest = job.tasks[0];
     if (latest) job.last_run_state = latest.status;
   };
 
-  const publicJob = (job: EmulatorJob, full: boolean) => {
+  /** The list omits the config strings; the detail carries them; another project sees no runs. */
+  const publicJob = (job: EmulatorJob, full: boolean, sameProject: boolean) => {
     settle(job);
-    const { tasks: _tasks, ...rest } = job;
+    const { tasks: _tasks, stream_count: _count, ...rest } = job;
     const out: Record<string, unknown> = { ...rest };
-    if (!full) {
+    if (full) out.streams_config = streamsConfig(job);
+    else {
       delete out.streams_config;
       out.source = { ...job.source, config: undefined };
       out.destination = { ...job.destination, config: undefined };
     }
+    if (!sameProject) {
+      delete out.last_run_time;
+      delete out.last_run_state;
+      delete out.last_run_type;
+    }
     return JSON.parse(JSON.stringify(out)) as unknown;
   };
 
-  const findJob = (id: string) => {
+  /** GetJobByID: by id alone, whatever the project in the path. */
+  const findJob = (id: string | undefined) => {
     const job = jobs.find((j) => String(j.id) === id);
     if (!job) throw new HttpError(404, `failed to get job: job not found: id ${id}`);
     return job;
   };
 
+  const findTask = (filePath: string) => {
+    for (const job of jobs) {
+      const task = job.tasks.find((t) => t.file_path === filePath);
+      if (task) return task;
+    }
+    return undefined;
+  };
+
+  function spa(res: ServerResponse): void {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(
+      '<!doctype html><html><head><title>OLake</title></head><body><div id="root"></div></body></html>',
+    );
+  }
+
   async function route(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const method = req.method ?? 'GET';
     const path = url.pathname;
-    if (path === '/health' && method === 'GET') return send(res, 200, { status: 'ok' });
+    if (path === '/health' && method === 'GET' && !beego) return send(res, 200, { status: 'ok' });
     if (path === '/login' && method === 'POST') {
       const body = await readBody(req);
       if (
@@ -294,9 +351,17 @@ export async function startOlakeUiEmulator(options: OlakeUiEmulatorOptions = {})
         !body.password
       )
         throw new HttpError(400, 'Invalid request format');
-      if (users.get(body.username) !== body.password) throw new HttpError(401, 'Invalid credentials');
+      if (beego && !users.has(body.username))
+        throw new HttpError(401, 'user not found, sign up first: record not found');
+      if (users.get(body.username) !== body.password)
+        throw new HttpError(
+          401,
+          beego
+            ? 'Invalid credentials: crypto/bcrypt: hashedPassword is not the hash of the given password'
+            : 'Invalid credentials',
+        );
       const id = ulid();
-      sessions.set(id, { username: body.username, expires: Date.now() + sessionTtlMs });
+      sessions.set(id, { username: body.username, expires: Date.now() + sessionTtlMs, seen: Date.now() });
       const secure = req.headers['x-forwarded-proto'] === 'https' ? '; Secure' : '';
       res.setHeader(
         'set-cookie',
@@ -324,22 +389,21 @@ export async function startOlakeUiEmulator(options: OlakeUiEmulatorOptions = {})
       return ok(res, 'authenticated successfully');
     }
     if (path === '/telemetry-id' && method === 'GET')
-      return ok(res, 'telemetry id retrieved', { user_id: 'emulator', version: 'v0.4.6' });
-    if (!path.startsWith('/api/') && !path.startsWith('/internal/')) {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(
-        '<!doctype html><html><head><title>OLake</title></head><body><div id="root"></div></body></html>',
-      );
-      return;
-    }
+      return ok(res, 'telemetry id retrieved', { user_id: 'emulator', version: uiVersion });
+    if (!path.startsWith('/api/') && !path.startsWith('/internal/')) return spa(res);
     const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
     if (parts[0] !== 'api' || parts[1] !== 'v1') throw new HttpError(404, 'not found');
     const session = sessionOf(req);
-    if (!session) throw new HttpError(401, 'Unauthorized, try login again');
+    if (!session && sessionsOn) throw new HttpError(401, 'Unauthorized, try login again');
+    /** Handlers that need a user id (GetCurrentUserID); with sessions off there is none. */
+    const user = () => {
+      if (!session) throw new HttpError(401, 'Not authenticated');
+      return session.username;
+    };
     if (parts[2] !== 'project' || parts[3] === undefined) throw new HttpError(404, 'not found');
     const rest = parts.slice(4);
-    const mine = parts[3] === project;
-    const scoped = mine ? jobs : [];
+    const projectId = parts[3];
+    const mine = projectId === project;
     const named = ['versions', 'test', 'spec'];
     const key = `${method} ${rest.map((p, i) => ((i === 1 && !named.includes(p)) || i === 3 ? ':id' : p)).join('/')}`;
 
@@ -348,56 +412,52 @@ export async function startOlakeUiEmulator(options: OlakeUiEmulatorOptions = {})
         return ok(
           res,
           'jobs listed successfully',
-          scoped.map((j) => publicJob(j, false)),
+          (mine ? jobs : []).map((j) => publicJob(j, false, true)),
         );
       case 'GET jobs/:id':
-        return ok(
-          res,
-          `job '${rest[1]}' retrieved successfully`,
-          publicJob(findJob(mine ? String(rest[1]) : ''), true),
-        );
+        return ok(res, `job '${rest[1]}' retrieved successfully`, publicJob(findJob(rest[1]), true, mine));
       case 'POST jobs/:id/sync': {
-        const job = findJob(mine ? String(rest[1]) : '');
+        const job = findJob(rest[1]);
         if (!job.activate)
           throw new HttpError(500, 'failed to trigger sync: job is paused, please unpause to run sync');
+        if (!mine)
+          throw new HttpError(
+            500,
+            `failed to trigger sync: failed to trigger sync: schedule not found: schedule-sync-${projectId}-${job.id}`,
+          );
         settle(job);
-        if (job.tasks[0]?.status === 'Running')
-          throw new HttpError(500, 'failed to trigger sync: a sync is already running for this job');
-        const start = Date.now();
-        const task: EmulatorTask = {
-          runtime: '',
-          start_time: iso(start),
-          status: 'Running',
-          file_path: workflowId(project, job.id, new Date(start)),
-          job_type: 'sync',
-          logs: taskLogs(job, start, 'Running', Math.random),
-        };
-        job.tasks.unshift(task);
-        liveRuns.set(task.file_path, start + runDurationMs);
-        job.last_run_time = task.start_time;
-        job.last_run_state = 'Running';
-        job.last_run_type = 'sync';
+        const running = job.tasks[0]?.status === 'Running' || pendingStarts.has(job.id);
+        if (!running) {
+          const delay = options.syncStartDelayMs ?? 0;
+          if (delay > 0) pendingStarts.set(job.id, Date.now() + delay);
+          else startRun(job, Date.now());
+        }
         return ok(res, `sync triggered successfully for job_id[${job.id}]`, {
           message: 'sync triggered successfully',
         });
       }
       case 'POST jobs/:id/activate': {
-        const job = findJob(mine ? String(rest[1]) : '');
+        const username = user();
+        const job = findJob(rest[1]);
         const body = await readBody(req);
-        if (!isObject(body) || typeof body.activate !== 'boolean')
+        if (!isObject(body))
           throw new HttpError(
             400,
-            "failed to validate request: Key: 'JobStatusRequest.Activate' Error:Field validation for 'Activate' failed on the 'required' tag",
+            `failed to validate request: ${body === undefined ? 'EOF' : 'json: cannot unmarshal into Go value of type dto.JobStatusRequest'}`,
           );
-        job.activate = body.activate;
-        job.updated_at = iso();
-        job.updated_by = session.username;
-        return ok(res, `job ${job.id} ${body.activate ? 'resumed' : 'paused'} successfully`);
+        // `Activate bool` has no binding: `{}` is false, and pauses the job.
+        const activate = body.activate === true;
+        if (job.activate !== activate) {
+          job.activate = activate;
+          job.updated_at = iso();
+          job.updated_by = username;
+        }
+        return ok(res, `job ${job.id} ${activate ? 'resumed' : 'paused'} successfully`);
       }
       case 'GET jobs/:id/cancel': {
-        const job = findJob(mine ? String(rest[1]) : '');
+        const job = findJob(rest[1]);
         settle(job);
-        const running = job.tasks.find((t) => t.status === 'Running');
+        const running = mine ? job.tasks.find((t) => t.status === 'Running') : undefined;
         if (running) {
           running.status = 'Canceled';
           running.runtime = `${Math.max(1, Math.round((Date.now() - Date.parse(running.start_time)) / 1000))}s`;
@@ -412,33 +472,35 @@ export async function startOlakeUiEmulator(options: OlakeUiEmulatorOptions = {})
         return ok(res, `job workflow cancel requested successfully for job_id[${job.id}]`);
       }
       case 'GET jobs/:id/tasks': {
-        const job = findJob(mine ? String(rest[1]) : '');
+        const job = findJob(rest[1]);
         settle(job);
-        return ok(
-          res,
-          `job '${job.id}' tasks listed successfully`,
-          job.tasks.map(({ logs: _logs, ...t }) => t),
-        );
+        // `var tasks []dto.JobTask` stays nil when Temporal lists nothing: `"data": null`.
+        const tasks = mine && job.tasks.length > 0 ? job.tasks.map(({ logs, partial, ...t }) => t) : null;
+        return ok(res, `job '${job.id}' tasks listed successfully`, tasks);
       }
       case 'POST jobs/:id/tasks/:id/logs': {
-        const job = findJob(mine ? String(rest[1]) : '');
+        const job = findJob(rest[1]);
         const body = await readBody(req);
         if (!isObject(body) || typeof body.file_path !== 'string' || !body.file_path)
           throw new HttpError(400, 'failed to validate request: file_path is required');
         settle(job);
-        const task = job.tasks.find((t) => t.file_path === body.file_path);
+        const task = findTask(body.file_path);
         if (!task)
           throw new HttpError(
             500,
-            `failed to get task logs: logs directory not found for workflow ${body.file_path}`,
+            `failed to get task logs: logs directory not found: /tmp/olake-config/${body.file_path}`,
           );
-        return ok(res, 'task logs retrieved successfully', pageLogs(task.logs, url.searchParams));
+        return ok(
+          res,
+          'task logs retrieved successfully',
+          pageLogs(logFile(task.logs, task.partial), url.searchParams),
+        );
       }
       case 'GET destinations':
         return ok(
           res,
           'destinations listed successfully',
-          mine ? destinations.map((d) => destinationItem(d)) : [],
+          destinations.filter((d) => d.project_id === projectId).map((d) => destinationItem(d)),
         );
       case 'GET destinations/versions': {
         const type = url.searchParams.get('type');
@@ -460,12 +522,11 @@ export async function startOlakeUiEmulator(options: OlakeUiEmulatorOptions = {})
           );
         }
         const result = await check(config);
+        const version = String(body.version);
+        if (result.status === 'FAILED' && exitsOnFailedCheck(version))
+          throw new HttpError(400, `failed to verify driver credentials: ${containerLog(version, result)}`);
         const logs: LogLine[] = [
-          {
-            level: 'info',
-            time: iso(),
-            message: `Running check for destination ${body.type} ${body.version}`,
-          },
+          { level: 'info', time: iso(), message: `Running check for destination ${body.type} ${version}` },
           result.status === 'SUCCEEDED'
             ? { level: 'info', time: iso(), message: 'Connection check succeeded' }
             : { level: 'error', time: iso(), message: result.message },
@@ -476,6 +537,7 @@ export async function startOlakeUiEmulator(options: OlakeUiEmulatorOptions = {})
         });
       }
       case 'POST destinations': {
+        const username = user();
         const body = await readBody(req);
         if (
           !isObject(body) ||
@@ -491,8 +553,7 @@ export async function startOlakeUiEmulator(options: OlakeUiEmulatorOptions = {})
             400,
             `failed to validate request: invalid destination type '${body.type}', supported destinations are: [parquet iceberg]`,
           );
-        if (!mine) throw new HttpError(500, `failed to create destination: project '${parts[3]}' not found`);
-        if (destinations.some((d) => d.name === body.name))
+        if (destinations.some((d) => d.name === body.name && d.project_id === projectId))
           throw new HttpError(
             500,
             `failed to create destination: destination name '${body.name}' is not unique`,
@@ -506,13 +567,14 @@ export async function startOlakeUiEmulator(options: OlakeUiEmulatorOptions = {})
           config: body.config,
           created_at: now,
           updated_at: now,
-          created_by: session.username,
-          updated_by: session.username,
+          created_by: username,
+          updated_by: username,
+          project_id: projectId,
         });
         return ok(res, `destination ${body.name} created successfully`, body);
       }
       case 'GET destinations/:id': {
-        const dest = mine ? destinations.find((d) => String(d.id) === rest[1]) : undefined;
+        const dest = destinations.find((d) => String(d.id) === rest[1]);
         if (!dest)
           throw new HttpError(404, `failed to get destination: destination not found: id ${rest[1]}`);
         return ok(res, `destination '${dest.id}' retrieved successfully`, destinationItem(dest));
@@ -525,13 +587,14 @@ export async function startOlakeUiEmulator(options: OlakeUiEmulatorOptions = {})
           !['job', 'source', 'destination'].includes(String(body.entity_type))
         )
           throw new HttpError(400, 'failed to validate request: name and entity_type are required');
+        const scoped = mine ? jobs : [];
         const names =
           body.entity_type === 'destination'
-            ? destinations.map((d) => d.name)
+            ? destinations.filter((d) => d.project_id === projectId).map((d) => d.name)
             : body.entity_type === 'job'
               ? scoped.map((j) => j.name)
               : scoped.map((j) => j.source.name);
-        if (mine && names.includes(String(body.name)))
+        if (names.includes(String(body.name)))
           throw new HttpError(409, `${body.entity_type} name '${body.name}' is not unique`);
         return ok(res, 'name is unique', { unique: true });
       }
@@ -612,6 +675,7 @@ export async function startOlakeUiEmulator(options: OlakeUiEmulatorOptions = {})
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://emulator');
     requests.push({ method: req.method ?? 'GET', path: url.pathname, cookie: req.headers.cookie });
+    if (options.writeTimeoutMs !== undefined) deadlines.set(res, Date.now() + options.writeTimeoutMs);
     void (async () => {
       try {
         if (fault && (!fault.path || fault.path.test(url.pathname)) && (await applyFault(res, fault.fault)))
@@ -619,11 +683,20 @@ export async function startOlakeUiEmulator(options: OlakeUiEmulatorOptions = {})
         await route(req, res, url);
       } catch (error) {
         if (res.headersSent) return void res.destroy();
+        const unmatched = error instanceof HttpError && error.status === 404 && error.message === 'not found';
+        if (unmatched && beego) {
+          // `web.Router("/*", …, "get:ServeFrontend")`; other methods get Beego's own 404 page.
+          if (req.method === 'GET') return spa(res);
+          res.writeHead(404, { 'content-type': 'text/html; charset=utf-8' });
+          return void res.end('<html><body><h1>404</h1><p>Page Not Found</p></body></html>');
+        }
         // Gin's NoRoute handler writes gin.H, whose keys come out sorted.
-        if (error instanceof HttpError && error.status === 404 && error.message === 'not found')
-          send(res, 404, { message: 'not found', success: false });
+        if (unmatched) send(res, 404, { message: 'not found', success: false });
         else if (error instanceof HttpError)
-          send(res, error.status, { success: false, message: error.message });
+          send(res, beego && error.status === 404 ? 500 : error.status, {
+            success: false,
+            message: error.message,
+          });
         else send(res, 500, { success: false, message: `internal error: ${(error as Error).message}` });
       }
     })();
@@ -640,6 +713,11 @@ export async function startOlakeUiEmulator(options: OlakeUiEmulatorOptions = {})
     requests,
     jobs,
     destinations,
+    appendLog(filePath, text) {
+      const task = findTask(filePath);
+      if (!task) throw new Error(`no run ${filePath}`);
+      task.logs.push(...completeLines(task, text));
+    },
     setFault(next, faultOptions = {}) {
       fault = next ? { fault: next, path: faultOptions.path } : undefined;
     },
@@ -652,29 +730,5 @@ export async function startOlakeUiEmulator(options: OlakeUiEmulatorOptions = {})
         server.closeAllConnections();
       });
     },
-  };
-}
-
-/** `cursor=-1&limit=1000&direction=older`: a window of non-debug lines, counted from the tail. */
-export function pageLogs(all: LogLine[], params: URLSearchParams) {
-  const lines = all.filter((l) => l.level !== 'debug');
-  const limit = Math.max(1, Math.min(Number(params.get('limit') ?? 1000) || 1000, 10_000));
-  const cursor = Number(params.get('cursor') ?? -1);
-  const direction = params.get('direction') === 'newer' ? 'newer' : 'older';
-  let from: number;
-  let to: number;
-  if (direction === 'older') {
-    to = cursor < 0 || Number.isNaN(cursor) ? lines.length : Math.min(cursor, lines.length);
-    from = Math.max(0, to - limit);
-  } else {
-    from = cursor < 0 || Number.isNaN(cursor) ? 0 : Math.min(cursor, lines.length);
-    to = Math.min(lines.length, from + limit);
-  }
-  return {
-    logs: lines.slice(from, to),
-    older_cursor: from,
-    newer_cursor: to,
-    has_more_older: from > 0,
-    has_more_newer: to < lines.length,
   };
 }

@@ -70,8 +70,31 @@ function humanise(fields: string[]): string | undefined {
   return undefined;
 }
 
+const LEGACY_UNITS: Record<string, (n: number) => string> = {
+  minutes: (n) => `*/${n} * * * *`,
+  hours: (n) => `0 */${n} * * *`,
+  days: (n) => `0 0 */${n} * *`,
+  weeks: (n) => `0 0 * * */${n}`,
+  months: (n) => `0 0 1 */${n} *`,
+  years: (n) => `0 0 1 1 */${n}`,
+};
+
+/**
+ * Older OLake UIs saved frequencies as `N-unit` (`6-hours`); the server still schedules them through
+ * utils.ToCron (olake-ui `server/internal/utils/utils.go`), ported here; anything else is unchanged.
+ */
+export function legacyToCron(frequency: string): string {
+  const parts = frequency.toLowerCase().split('-');
+  if (parts.length !== 2) return frequency;
+  const [value = '', unit = ''] = parts;
+  const n = /^\d+$/.test(value) ? Number(value) : 0;
+  const make = LEGACY_UNITS[unit];
+  return n > 0 && make ? make(n) : frequency;
+}
+
 /** "every 6 h", "daily 02:00", "every 15 min", …; the trimmed cron string when the form is not a common one. */
-export function humaniseCron(cron: string): string {
+export function humaniseCron(frequency: string): string {
+  const cron = legacyToCron(frequency.trim());
   const trimmed = cron.trim();
   if (trimmed === '') return 'no schedule';
   const macro = MACROS.get(trimmed.toLowerCase());

@@ -75,26 +75,6 @@ export function endpoint(end: Job['source']): string {
   return `${end.name} (${details.join(' ')})`;
 }
 
-/** A one-line summary of `streams_config` (a JSON string). */
-export function streamsSummary(config: string | undefined): string {
-  if (!config) return '—';
-  try {
-    const parsed = JSON.parse(config) as { streams?: unknown; selected_streams?: unknown };
-    if (Array.isArray(parsed.streams)) return `${parsed.streams.length} streams`;
-    if (parsed.selected_streams && typeof parsed.selected_streams === 'object') {
-      const namespaces = Object.values(parsed.selected_streams as Record<string, unknown>);
-      const count = namespaces.reduce<number>(
-        (sum, list) => sum + (Array.isArray(list) ? list.length : 0),
-        0,
-      );
-      return `${count} selected streams`;
-    }
-  } catch {
-    return `${config.length} characters of configuration`;
-  }
-  return `${config.length} characters of configuration`;
-}
-
 /** `key=value, …` for advanced settings. */
 export function settingsSummary(settings: Record<string, unknown> | undefined): string {
   if (!settings || Object.keys(settings).length === 0) return '—';

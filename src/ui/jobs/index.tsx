@@ -2,7 +2,7 @@
 import { render } from 'ink';
 import type { JobsApi } from '../../management/types.js';
 import { holdKeys } from '../../text/keys.js';
-import { JobsBrowser } from './JobsBrowser.js';
+import { JobsBrowser, type JobsBrowserProps } from './JobsBrowser.js';
 
 export { humaniseCron } from './cron.js';
 export { JobsBrowser, type JobsBrowserProps } from './JobsBrowser.js';
@@ -15,6 +15,8 @@ export interface RunJobsBrowserOptions {
   refreshMs?: number;
   /** Signs in again; without a password it may use a remembered one. */
   relogin: (password?: string) => Promise<void>;
+  /** Makes a job's destination testable (t in the detail). */
+  prepareTest?: JobsBrowserProps['prepareTest'];
 }
 
 const ENTER_ALT_SCREEN = '\u001B[?1049h\u001B[H';
@@ -26,6 +28,7 @@ export async function runJobsBrowser({
   project,
   refreshMs = 10_000,
   relogin,
+  prepareTest,
 }: RunJobsBrowserOptions): Promise<number> {
   const { stdout } = process;
   let finish: (code: number) => void = () => {};
@@ -39,7 +42,14 @@ export async function runJobsBrowser({
   if (stdout.isTTY) stdout.write(ENTER_ALT_SCREEN);
   holdKeys();
   const app = render(
-    <JobsBrowser api={api} project={project} refreshMs={refreshMs} relogin={relogin} onExit={finish} />,
+    <JobsBrowser
+      api={api}
+      project={project}
+      refreshMs={refreshMs}
+      relogin={relogin}
+      onExit={finish}
+      prepareTest={prepareTest}
+    />,
     { exitOnCtrlC: false },
   );
   try {

@@ -5,16 +5,14 @@
 import type { JobsApi } from '../../management/types.js';
 import { sanitize, sanitizeDeep } from '../../text/sanitize.js';
 
+function sanitizedError(error: unknown): never {
+  if (error instanceof Error) error.message = sanitize(error.message);
+  throw error;
+}
+
 /** `call` with its result's strings and its error's message sanitized. */
 export function sanitizedCall<A extends unknown[], R>(call: (...args: A) => Promise<R>) {
-  return (...args: A): Promise<R> =>
-    call(...args).then(
-      (result) => sanitizeDeep(result),
-      (error: unknown) => {
-        if (error instanceof Error) error.message = sanitize(error.message);
-        throw error;
-      },
-    );
+  return (...args: A): Promise<R> => call(...args).then((result) => sanitizeDeep(result), sanitizedError);
 }
 
 /** The API as the browser sees it. */
@@ -22,7 +20,13 @@ export function sanitizedApi(api: JobsApi): JobsApi {
   return {
     listJobs: sanitizedCall(api.listJobs.bind(api)),
     getJob: sanitizedCall(api.getJob.bind(api)),
-    listTasks: sanitizedCall(api.listTasks.bind(api)),
+    // A run's file_path is the server's own name for it, sent back as it is to read its logs; it is
+    // never shown.
+    listTasks: (...args: Parameters<JobsApi['listTasks']>) =>
+      api
+        .listTasks(...args)
+        .then((tasks) => tasks.map((task) => ({ ...sanitizeDeep(task), file_path: task.file_path })))
+        .catch(sanitizedError),
     taskLogs: sanitizedCall(api.taskLogs.bind(api)),
     syncNow: sanitizedCall(api.syncNow.bind(api)),
     setActive: sanitizedCall(api.setActive.bind(api)),

@@ -1,6 +1,7 @@
 // The jobs browser's state and its pure reducer. Side effects (API calls, timers) live in useJobsBrowser.
-import type { Job, LogPage, ManagementErrorKind, Task } from '../../management/types.js';
+import type { Job, JobDetail, LogPage, ManagementErrorKind, Task } from '../../management/types.js';
 import { stateRank } from './format.js';
+import { EMPTY_VIEW, LOG_VIEW_ACTIONS, type LogView, type LogViewAction, logViewReducer } from './logview.js';
 
 export type SortKey = 'name' | 'last-run' | 'state';
 export const SORTS: readonly SortKey[] = ['name', 'last-run', 'state'];
@@ -26,17 +27,20 @@ export interface LogsState {
   page?: LogPage;
   loading: boolean;
   failure?: Failure;
+  view: LogView;
 }
 
 export interface DetailState {
   jobId: number;
-  job?: Job;
+  job?: JobDetail;
   jobFailure?: Failure;
   tasks?: Task[];
   tasksFailure?: Failure;
   taskCursor: number;
   pane: 'runs' | 'logs';
   logs?: LogsState;
+  /** Log lines wrap (w toggles); kept across runs. */
+  wrap: boolean;
 }
 
 export type Overlay =
@@ -70,7 +74,7 @@ export interface JobsState {
   view: 'list' | 'detail';
   detail?: DetailState;
   overlay: Overlay;
-  notice?: { tone: 'ok' | 'error' | 'busy'; text: string };
+  notice?: { tone: 'ok' | 'warn' | 'error' | 'busy'; text: string };
   session: Session;
   passwordError?: string;
 }
@@ -94,19 +98,21 @@ export type Action =
   | { type: 'project-switch'; project: string }
   | { type: 'overlay-close' }
   | { type: 'confirm'; action: JobAction; jobId: number; name: string }
-  | { type: 'notice'; tone: 'ok' | 'error' | 'busy'; text: string }
+  | { type: 'notice'; tone: 'ok' | 'warn' | 'error' | 'busy'; text: string }
   | { type: 'detail-open' }
   | { type: 'detail-close' }
-  | { type: 'detail-job'; jobId: number; job: Job }
+  | { type: 'detail-job'; jobId: number; job: JobDetail }
   | { type: 'detail-job-failed'; jobId: number; failure: Failure }
   | { type: 'tasks'; jobId: number; tasks: Task[] }
   | { type: 'tasks-failed'; jobId: number; failure: Failure }
   | { type: 'task-move'; by: number }
   | { type: 'pane-toggle' }
+  | { type: 'log-wrap-toggle' }
   | { type: 'logs-start'; jobId: number; task: Task }
   | { type: 'logs'; jobId: number; task: Task; page: LogPage }
   | { type: 'logs-failed'; jobId: number; task: Task; failure: Failure }
-  | { type: 'session'; session: Session; error?: string };
+  | { type: 'session'; session: Session; error?: string }
+  | LogViewAction;
 
 const EMPTY: ListData = { jobs: [], keys: [], orders: {} };
 
@@ -202,7 +208,7 @@ export function selectedJob(state: JobsState): Job | undefined {
 }
 
 /** The job the detail view shows: the full one when fetched, else the row from the list. */
-export function detailJob(state: JobsState): Job | undefined {
+export function detailJob(state: JobsState): JobDetail | undefined {
   const detail = state.detail;
   if (!detail) return undefined;
   return detail.job ?? state.data.jobs.find((job) => job.id === detail.jobId);
@@ -295,7 +301,7 @@ export function jobsReducer(previous: JobsState, action: Action): JobsState {
         ...state,
         view: 'detail',
         notice: undefined,
-        detail: { jobId: job.id, taskCursor: 0, pane: 'runs' },
+        detail: { jobId: job.id, taskCursor: 0, pane: 'runs', wrap: true },
       };
     }
     case 'detail-close':
@@ -328,17 +334,27 @@ export function jobsReducer(previous: JobsState, action: Action): JobsState {
     }
     case 'logs-start': {
       const previous = state.detail?.logs;
-      const page = previous && sameTask(previous.task, action.task) ? previous.page : undefined;
+      const same = previous && sameTask(previous.task, action.task);
       return updateDetail(state, action.jobId, {
         pane: 'logs',
-        logs: { task: action.task, page, loading: true },
+        logs: {
+          task: action.task,
+          page: same ? previous.page : undefined,
+          loading: true,
+          view: same ? previous.view : EMPTY_VIEW,
+        },
       });
     }
     case 'logs': {
       const logs = state.detail?.logs;
       if (!logs || !sameTask(logs.task, action.task)) return state;
       return updateDetail(state, action.jobId, {
-        logs: { task: action.task, page: action.page, loading: false },
+        logs: {
+          task: action.task,
+          page: action.page,
+          loading: false,
+          view: { ...logs.view, line: undefined, whole: undefined },
+        },
       });
     }
     case 'logs-failed': {
@@ -350,5 +366,12 @@ export function jobsReducer(previous: JobsState, action: Action): JobsState {
     }
     case 'session':
       return { ...state, session: action.session, passwordError: action.error };
+    case 'log-wrap-toggle':
+      return state.detail ? { ...state, detail: { ...state.detail, wrap: !state.detail.wrap } } : state;
+    default: {
+      const logs = state.detail?.logs;
+      if (!state.detail || !logs || !LOG_VIEW_ACTIONS.has(action.type)) return state;
+      return { ...state, detail: { ...state.detail, logs: logViewReducer(logs, action) } };
+    }
   }
 }

@@ -1,5 +1,6 @@
 // Side effects of the jobs browser: loading, auto-refresh, re-login, detail/logs fetching and job actions.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { syncAndConfirm } from '../../management/sync.js';
 import type { JobsApi, LogQuery, Task } from '../../management/types.js';
 import { ManagementError } from '../../management/types.js';
 import {
@@ -228,14 +229,20 @@ export function useJobsBrowser(options: JobsBrowserOptions) {
       const { project } = stateRef.current;
       dispatch({ type: 'overlay-close' });
       dispatch({ type: 'notice', tone: 'busy', text: `${ACTION_WORDS[action]} ${name}…` });
-      const run = () => {
-        if (action === 'sync') return api.syncNow(project, jobId);
-        if (action === 'cancel') return api.cancelRun(project, jobId);
-        return api.setActive(project, jobId, action === 'resume');
+      const run = async (): Promise<{ tone: 'ok' | 'warn'; text: string }> => {
+        if (action === 'sync') {
+          const outcome = await syncAndConfirm(api, project, jobId, { signal: controller.current.signal });
+          return { tone: outcome.kind === 'started' ? 'ok' : 'warn', text: outcome.text };
+        }
+        const message =
+          action === 'cancel'
+            ? await api.cancelRun(project, jobId)
+            : await api.setActive(project, jobId, action === 'resume');
+        return { tone: 'ok', text: message || 'done' };
       };
       call(run).then(
-        (message) => {
-          dispatch({ type: 'notice', tone: 'ok', text: message || 'done' });
+        (result) => {
+          dispatch({ type: 'notice', ...result });
           load();
         },
         (error: unknown) => {
@@ -269,8 +276,8 @@ export function useJobsBrowser(options: JobsBrowserOptions) {
   }, []);
 
   const commands = useMemo(
-    () => ({ load, openDetail, loadLogs, perform, switchProject, submitPassword, cancelPassword }),
-    [load, openDetail, loadLogs, perform, switchProject, submitPassword, cancelPassword],
+    () => ({ load, openDetail, loadLogs, perform, switchProject, submitPassword, cancelPassword, call }),
+    [load, openDetail, loadLogs, perform, switchProject, submitPassword, cancelPassword, call],
   );
   /** The state after the last action, possibly ahead of the last render. */
   const latest = useCallback(() => stateRef.current, []);

@@ -234,7 +234,7 @@ describe('detail', () => {
     expect(frame).toMatch(/Created\s+2026-08-01T10:15:30Z \(19 d ago\) by admin/);
     expect(frame).toMatch(/Updated\s+2026-08-02T11:00:00Z \(18 d ago\) by alice/);
     expect(frame).toMatch(/Advanced\s+max_discover_threads=50/);
-    expect(frame).toMatch(/Streams\s+3 streams/);
+    expect(frame).toMatch(/Streams\s+3 selected/);
     expect(m.frames().some((f) => f.includes(SOURCE_PASSWORD))).toBe(false);
   });
 
@@ -301,12 +301,7 @@ describe('actions', () => {
   }
 
   it.each([
-    [
-      'n',
-      'Start a sync of “orders_to_lake” now? y/N',
-      'syncNow 1 1',
-      'sync triggered successfully for job_id[1]',
-    ],
+    ['n', 'Start a sync of “orders_to_lake” now? y/N', 'syncNow 1 1', 'Sync started: run sync-now-1-'],
     ['p', 'Pause “orders_to_lake”?', 'setActive 1 1 false', 'job 1 paused successfully'],
     ['c', 'Cancel the running sync of “orders_to_lake”?', 'cancelRun 1 1', 'job workflow cancel requested'],
   ])(

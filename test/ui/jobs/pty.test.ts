@@ -6,7 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { startTerminal } from '../../../scripts/lib/terminal.mjs';
-import { type OlakeUiEmulator, seedJobs, startOlakeUiEmulator } from '../../../src/sandbox/olake-ui/index.js';
+import {
+  HUGE_JOB_ID,
+  HUGE_JOB_STREAMS,
+  type OlakeUiEmulator,
+  seedJobs,
+  startOlakeUiEmulator,
+} from '../../../src/sandbox/olake-ui/index.js';
 import { spawnCli } from '../../support/cli.js';
 
 const PASSWORD = 'pw-Browser-8841';
@@ -102,16 +108,43 @@ describe('floe jobs on an 80x24 terminal', () => {
     b.write('\r');
     await b.waitFor(new RegExp(`${job.name} #${job.id}[\\s\\S]*Runs \\(${job.tasks.length}\\)`));
     b.write('\r');
-    // 24 rows leave 10 for the pane: its header and nine lines.
+    // 24 rows leave 10 for the pane: its header and nine lines (each after a two-column marker).
     const tail = lines.slice(-9);
-    await b.waitFor(new RegExp(`^${tail.at(-1)?.time} `, 'm'));
+    await b.waitFor(new RegExp(`^(?:› | {2})${tail.at(-1)?.time} `, 'm'));
     expect(b.text()).toContain(`${tail[0]?.time} `);
     expect(b.text()).not.toContain(`${lines.at(-10)?.time} `);
     b.write('[');
-    await b.waitFor(new RegExp(`^${lines.at(-10)?.time} `, 'm'));
+    await b.waitFor(new RegExp(`^(?:› | {2})${lines.at(-10)?.time} `, 'm'));
     expect(b.text()).toContain(`${lines.at(-18)?.time} `);
     expect(b.text()).not.toContain(`${tail.at(-1)?.time} `);
     for (const line of b.screen()) expect(line.length).toBeLessThanOrEqual(80);
+    b.write('q');
+    expect(await b.exit()).toBe(0);
+  });
+
+  it('opens the detail of a job whose detail is over 10 MB, and tests its destination with t', async () => {
+    const job = ui.jobs.find((candidate) => candidate.id === HUGE_JOB_ID);
+    if (!job) throw new Error('the seed has no huge job');
+    const b = browser();
+    await b.waitFor(/40 jobs · sort name[\s\S]*q quit/);
+    b.write('/');
+    await b.waitFor(/^\/$/m);
+    b.write(job.name);
+    await b.waitFor(new RegExp(`^/${job.name}$`, 'm'));
+    b.write('\r');
+    await b.waitFor(new RegExp(`filter: ${job.name}`));
+    b.write('\r');
+    await b.waitFor(
+      new RegExp(
+        `Streams +${HUGE_JOB_STREAMS.toLocaleString('en-US')} selected \\(\\d+\\.\\d MiB catalog\\)`,
+      ),
+    );
+    b.write('t');
+    // The seeded destination is an unreachable example catalog: the test runs and fails there.
+    await b.waitFor(/Connection test · job 6 · iceberg-rest[\s\S]*Esc\/q back/);
+    expect(b.text()).toMatch(/CATALOG_DNS|CATALOG_CONNECTION_REFUSED|CATALOG_NETWORK/);
+    b.write('\u001b');
+    await b.waitFor(new RegExp(`${job.name} #${job.id}`));
     b.write('q');
     expect(await b.exit()).toBe(0);
   });

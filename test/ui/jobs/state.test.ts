@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ageStamp, relativeTime, stateLook, streamsSummary } from '../../../src/ui/jobs/format.js';
+import { ageStamp, relativeTime, stateLook } from '../../../src/ui/jobs/format.js';
 import {
   type Action,
   initialState,
@@ -232,12 +232,5 @@ describe('formatters', () => {
     expect(relativeTime('yesterday', NOW)).toBeUndefined();
     expect(relativeTime(undefined, NOW)).toBeUndefined();
     expect(ageStamp(NOW - 4_500, NOW)).toBe('updated 4s ago');
-  });
-
-  it('summarises streams_config without dumping it', () => {
-    expect(streamsSummary('{"streams":[{},{}]}')).toBe('2 streams');
-    expect(streamsSummary('{"selected_streams":{"public":[{},{}],"crm":[{}]}}')).toBe('3 selected streams');
-    expect(streamsSummary('not json')).toBe('8 characters of configuration');
-    expect(streamsSummary(undefined)).toBe('—');
   });
 });

@@ -5,6 +5,7 @@ import { cleanup, render } from 'ink-testing-library';
 import { act } from 'react';
 import {
   type Job,
+  type JobDetail,
   type JobsApi,
   type LogLine,
   type LogPage,
@@ -90,13 +91,13 @@ export class FakeApi implements JobsApi {
     return this.jobs.map((job) => ({ ...job }));
   }
 
-  async getJob(project: string, id: number): Promise<Job> {
+  async getJob(project: string, id: number): Promise<JobDetail> {
     this.enter(`getJob ${project} ${id}`);
     const job = this.find(id);
     return {
       ...job,
       source: { ...job.source, config: `{"host":"db","password":"${SOURCE_PASSWORD}"}` },
-      streams_config: '{"streams":[{},{},{}]}',
+      streams: { selected: 3, bytes: 120 },
     };
   }
 
@@ -138,6 +139,13 @@ export class FakeApi implements JobsApi {
         'failed to trigger sync: job is paused, please unpause to run sync',
         500,
       );
+    // The real server starts a run unless one is running (overlap policy SKIP).
+    const runs = this.tasks.get(id) ?? [];
+    if (!runs.some((t) => t.status === 'Running'))
+      this.tasks.set(id, [
+        makeTask(runs.length + 100, { status: 'Running', file_path: `sync-now-${id}-${runs.length}` }),
+        ...runs,
+      ]);
     return `sync triggered successfully for job_id[${id}]`;
   }
 

@@ -1,0 +1,96 @@
+// floe destinations: the project's Iceberg destinations in the OLake UI, with the jobs that use each.
+import { openContext } from '../cli/context.js';
+import { canPrompt, EXIT, parseCommandArgs, printJson, UsageError } from '../cli/io.js';
+import { explained } from '../management/exit.js';
+import { parseWriter } from '../management/jobtest.js';
+import { promptPassword } from '../management/prompt.js';
+import { openSession, type Session, urlFlag } from '../management/session.js';
+import { redactConfig } from '../management/summary.js';
+import { serverText } from '../management/text.js';
+import type { Destination } from '../management/types.js';
+
+export const HELP = `Usage: floe destinations [--json] [--project ID] [--url URL]
+
+Lists the destinations of an OLake UI project: id, name, driver version, catalog URL and the jobs that
+use each (secrets are never shown). Import one into a profile with "floe pull ID --profile NAME".
+
+Flags:
+  --project ID   project (default: the one "floe login" saved, else 123)
+  --url URL      the OLake UI (default: the one "floe login" used)
+  --json         machine-readable output on stdout (configs with secret values hidden)
+  --help         this help
+
+Exit codes: 0 ok, 1 failure, 2 usage, 4 not logged in.`;
+
+/** Opens the stored session for a management command (exit 4 offline when there is none). */
+export function openManagement(command: string, flags: { url?: string; project?: string }): Promise<Session> {
+  const ctx = openContext();
+  return explained(() =>
+    openSession(ctx, {
+      url: urlFlag(flags.url, command),
+      project: flags.project,
+      askPassword: canPrompt()
+        ? () =>
+            promptPassword(
+              `The OLake UI session has expired. Password for ${ctx.config.getManagement()?.username ?? 'admin'}: `,
+            )
+        : undefined,
+      warn: (message) => process.stderr.write(`floe: ${message}\n`),
+      requireLogin: true,
+    }),
+  );
+}
+
+function catalogOf(destination: Destination): string {
+  try {
+    const url = parseWriter(destination.config).rest_catalog_url;
+    return typeof url === 'string' ? url : '-';
+  } catch {
+    return '-';
+  }
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const { values: flags, positionals } = parseCommandArgs(
+    'destinations',
+    argv,
+    {
+      project: { type: 'string' },
+      url: { type: 'string' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean' },
+    },
+    true,
+  );
+  if (flags.help) {
+    process.stdout.write(`${HELP}\n`);
+    return EXIT.OK;
+  }
+  if (positionals.length > 0)
+    throw new UsageError([`unexpected argument "${positionals[0]}"`], 'destinations');
+  const session = await openManagement('destinations', flags);
+  try {
+    const list = await explained(() => session.client.listDestinations(session.project));
+    if (flags.json) {
+      printJson(list.map((d) => ({ ...d, config: redactConfig(d.config) })));
+      return EXIT.OK;
+    }
+    if (list.length === 0) {
+      process.stdout.write(`No destinations in project ${session.project} at ${session.url}.\n`);
+      return EXIT.OK;
+    }
+    for (const d of list) {
+      process.stdout.write(
+        `${serverText(`${d.id}  ${d.name}  (${d.type} ${d.version})  catalog ${catalogOf(d)}`)}\n`,
+      );
+      if (d.jobs.length === 0) process.stdout.write('    no jobs use it\n');
+      for (const job of d.jobs)
+        process.stdout.write(
+          `${serverText(`    job ${job.id} ${job.name}${job.source_name ? ` from ${job.source_name}` : ''}${job.activate === false ? ' (paused)' : ''}${job.last_run_state ? ` · last run ${job.last_run_state}` : ''}`)}\n`,
+        );
+    }
+    return EXIT.OK;
+  } finally {
+    await session.client.close();
+  }
+}

@@ -1,0 +1,178 @@
+// floe jobs test: floe's own connection test on the destination config the OLake UI holds for a job,
+// without saving it anywhere. Secrets the server's copy lacks come from a local profile of the same
+// catalog URL, or are asked for; they are never printed.
+import { isFinal } from '../check/reducer.js';
+import { runCheck } from '../check/run.js';
+import { reportText, stepLine } from '../check/text.js';
+import { openContext } from '../cli/context.js';
+import { canPrompt, EXIT, FloeError, printJson } from '../cli/io.js';
+import { loadProfile } from '../cli/profiles.js';
+import type { Values } from '../destination/fields.js';
+import {
+  differingKeys,
+  JobConfigError,
+  missingSecrets,
+  parseWriter,
+  profileWriter,
+  sameCatalog,
+  valuesFor,
+  type Writer,
+} from '../management/jobtest.js';
+import { promptPassword } from '../management/prompt.js';
+import type { Session } from '../management/session.js';
+import { serverText } from '../management/text.js';
+import type { JobDetail } from '../management/types.js';
+
+const TIMEOUT_MS = 10_000;
+
+export interface JobTestOptions {
+  profile?: string;
+  json: boolean;
+  readOnly: boolean;
+}
+
+interface LocalProfile {
+  name: string;
+  writer: Writer;
+}
+
+/** The named profile, or the first one whose catalog URL is the server copy's. */
+async function localProfile(server: Writer, wanted: string | undefined): Promise<LocalProfile | undefined> {
+  const ctx = openContext();
+  if (wanted) {
+    const profile = await loadProfile(ctx, wanted);
+    return { name: profile.name, writer: profileWriter(profile.values) };
+  }
+  for (const name of ctx.config.profileNames()) {
+    try {
+      const profile = await loadProfile(ctx, name);
+      const writer = profileWriter(profile.values);
+      if (sameCatalog(server, writer)) return { name, writer };
+    } catch {
+      // an unreadable profile is not a match; the explicit --profile reports its error
+    }
+  }
+  return undefined;
+}
+
+/** What the connection test of a job's destination needs, with what to tell the user about it. */
+export interface PreparedJobTest {
+  values: Values;
+  title: string;
+  notes: string[];
+  profile?: string;
+  differences?: string[];
+  secretsFrom: Record<string, string>;
+}
+
+/**
+ * Reads the destination config of the job's detail; secrets its copy lacks come from the local profile
+ * (named, or of the same catalog URL), else from `ask` (a terminal), else it fails naming the key.
+ */
+export async function prepareJobTest(
+  job: JobDetail,
+  opts: { profile?: string; ask?: (key: string) => Promise<string | undefined> },
+): Promise<PreparedJobTest> {
+  const label = serverText(`"${job.destination.name}" of job ${job.id} (${job.name})`);
+  let server: Writer;
+  try {
+    server = parseWriter(job.destination.config);
+  } catch (error) {
+    if (error instanceof JobConfigError) throw new FloeError(`The destination ${label}: ${error.message}.`);
+    throw error;
+  }
+  const local = await localProfile(server, opts.profile);
+  const filled: Writer = {};
+  const from: Record<string, string> = {};
+  for (const key of missingSecrets(server)) {
+    const value = local?.writer[key];
+    if (typeof value === 'string' && value !== '') {
+      filled[key] = value;
+      from[key] = `profile "${local?.name}"`;
+      continue;
+    }
+    const typed = await opts.ask?.(key);
+    if (!typed)
+      throw new FloeError(
+        `The OLake UI's copy of the destination ${label} has no usable ${key}.`,
+        `Name a local profile of the same catalog with --profile NAME, or run "floe jobs test ${job.id}" on a terminal to type it (it is not saved).`,
+      );
+    filled[key] = typed;
+    from[key] = 'typed';
+  }
+  let values: Values;
+  try {
+    values = valuesFor(server, filled);
+  } catch (error) {
+    if (error instanceof JobConfigError) throw new FloeError(`The destination ${label}: ${error.message}.`);
+    throw error;
+  }
+  // Compared as floe would write both, so defaults the server's copy leaves out do not count.
+  const differences = local ? differingKeys(profileWriter(values), local.writer) : undefined;
+  const notes = [
+    `Testing the destination ${label} as the OLake UI holds it; nothing is saved.`,
+    ...(local
+      ? [
+          `Local profile "${local.name}" uses the same catalog${differences && differences.length > 0 ? `; these keys differ: ${differences.join(', ')}` : '; no other key differs'}.`,
+        ]
+      : []),
+    ...Object.entries(from).map(
+      ([key, source]) => `${key}: taken from ${source === 'typed' ? 'what you typed' : source}.`,
+    ),
+  ];
+  return {
+    values,
+    title: `job ${job.id} · ${serverText(job.destination.name)}`,
+    notes,
+    profile: local?.name,
+    differences,
+    secretsFrom: from,
+  };
+}
+
+export async function testJob(session: Session, id: number, opts: JobTestOptions): Promise<number> {
+  const job = await session.client.getJob(session.project, id);
+  const ask =
+    canPrompt() && !opts.json
+      ? (key: string) =>
+          promptPassword(`The OLake UI's copy of ${key} is hidden or empty. ${key} (used once, not saved): `)
+      : undefined;
+  const { values, title, notes, profile, differences, secretsFrom } = await prepareJobTest(job, {
+    profile: opts.profile,
+    ask,
+  });
+  if (opts.json) {
+    const report = await runCheck(values, { timeoutMs: TIMEOUT_MS, readOnly: opts.readOnly });
+    printJson({
+      job: { id, name: job.name },
+      destination: job.destination.name,
+      profile,
+      differences,
+      secretsFrom,
+      report,
+    });
+    return report.ok ? EXIT.OK : EXIT.FAILURE;
+  }
+  if (canPrompt()) {
+    for (const note of notes) process.stderr.write(`${note}\n`);
+    const { runTestScreen } = await import('../ui/test/index.js');
+    const { report, interrupted } = await runTestScreen(values, {
+      title,
+      timeoutMs: TIMEOUT_MS,
+      readOnly: opts.readOnly,
+    });
+    if (interrupted) return EXIT.INTERRUPTED;
+    return report.ok ? EXIT.OK : EXIT.FAILURE;
+  }
+  process.stdout.write(`${notes.join('\n')}\n`);
+  const report = await runCheck(values, {
+    timeoutMs: TIMEOUT_MS,
+    readOnly: opts.readOnly,
+    onEvent: (event) => {
+      if (event.type === 'step' && isFinal(event.step.state))
+        process.stdout.write(`${stepLine(event.step)}\n`);
+    },
+  });
+  process.stdout.write(`${reportText(report).join('\n')}\n`);
+  return report.ok ? EXIT.OK : EXIT.FAILURE;
+}

@@ -1,0 +1,114 @@
+// floe pull: one of the OLake UI's destinations into a local profile, its secrets to the secret store.
+import { openContext } from '../cli/context.js';
+import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
+import { saveProfile } from '../cli/profiles.js';
+import { explained } from '../management/exit.js';
+import {
+  isMasked,
+  JobConfigError,
+  parseWriter,
+  SECRET_WRITER_KEYS,
+  valuesFor,
+} from '../management/jobtest.js';
+import { serverText } from '../management/text.js';
+import { KeychainUnavailableError, type SecretStorage } from '../secrets/store.js';
+import { openManagement } from './destinations.js';
+
+export const HELP = `Usage: floe pull DEST_ID --profile NAME [--force] [--insecure-storage | --env-secrets]
+
+Imports a destination of the OLake UI ("floe destinations" lists their ids) into a local profile, so
+that "floe test" and "floe setup" work on it. Its secrets go to the OS keychain.
+
+Flags:
+  --profile NAME        profile to create (required)
+  --force               replace the profile if it exists
+  --insecure-storage    store secrets in a plaintext file (mode 0600) instead of the keychain
+  --env-secrets         store no secrets: read them from FLOE_* variables at run time
+  --project ID          project (default: the one "floe login" saved, else 123)
+  --url URL             the OLake UI (default: the one "floe login" used)
+  --help                this help
+
+Exit codes: 0 ok, 1 failure, 2 usage, 4 not logged in.`;
+
+export async function run(argv: string[]): Promise<number> {
+  const { values: flags, positionals } = parseCommandArgs(
+    'pull',
+    argv,
+    {
+      profile: { type: 'string' },
+      force: { type: 'boolean' },
+      'insecure-storage': { type: 'boolean' },
+      'env-secrets': { type: 'boolean' },
+      project: { type: 'string' },
+      url: { type: 'string' },
+      help: { type: 'boolean' },
+    },
+    true,
+  );
+  if (flags.help) {
+    process.stdout.write(`${HELP}\n`);
+    return EXIT.OK;
+  }
+  const [rawId, ...extra] = positionals;
+  if (rawId === undefined || !/^[1-9]\d{0,9}$/.test(rawId))
+    throw new UsageError(
+      [
+        rawId === undefined
+          ? 'give the destination id, e.g. floe pull 3 --profile lake'
+          : `"${rawId}" is not a destination id`,
+      ],
+      'pull',
+    );
+  if (extra.length > 0) throw new UsageError([`unexpected argument "${extra[0]}"`], 'pull');
+  if (!flags.profile) throw new UsageError(['--profile NAME is required, e.g. --profile lake'], 'pull');
+  const ctx = openContext();
+  if (ctx.config.getProfile(flags.profile) && !flags.force)
+    throw new FloeError(
+      `Profile "${flags.profile}" already exists.`,
+      'Pass --force to replace it, or choose another name.',
+    );
+
+  const session = await openManagement('pull', flags);
+  let destination: Awaited<ReturnType<typeof session.client.getDestination>>;
+  try {
+    destination = await explained(() => session.client.getDestination(session.project, Number(rawId)));
+  } finally {
+    await session.client.close();
+  }
+  const label = serverText(`destination ${destination.id} "${destination.name}"`);
+  let values: ReturnType<typeof valuesFor>;
+  const hidden: string[] = [];
+  try {
+    const writer = parseWriter(destination.config);
+    for (const key of Object.keys(writer))
+      if (SECRET_WRITER_KEYS.has(key) && isMasked(writer[key])) {
+        hidden.push(key);
+        delete writer[key];
+      }
+    values = valuesFor(writer, {});
+  } catch (error) {
+    if (error instanceof JobConfigError)
+      throw new FloeError(
+        `Cannot pull ${label}: ${error.message}${hidden.length > 0 ? ` (the OLake UI hides ${hidden.join(', ')})` : ''}.`,
+      );
+    throw error;
+  }
+  const storage: SecretStorage = flags['insecure-storage']
+    ? 'file'
+    : flags['env-secrets']
+      ? 'env'
+      : 'keychain';
+  try {
+    await saveProfile(ctx, flags.profile, values, storage);
+  } catch (error) {
+    if (!(error instanceof KeychainUnavailableError)) throw error;
+    throw new FloeError(
+      `Profile "${flags.profile}" was not saved: the OS keychain cannot be used: ${error.reason}`,
+      'Pass --insecure-storage to keep secrets in a 0600 file, or --env-secrets to read them from FLOE_* variables.',
+    );
+  }
+  process.stdout.write(
+    `✓ Pulled ${label} (${destination.version || 'no version'}) into profile "${flags.profile}"; secrets ${storage === 'env' ? 'not stored (read from FLOE_* variables)' : storage === 'file' ? 'in the 0600 file' : 'in the OS keychain'}.\n`,
+  );
+  return EXIT.OK;
+}

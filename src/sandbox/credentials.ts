@@ -1,0 +1,18 @@
+// The sandbox's fixed credentials and names, printed and typed as they are.
+
+/** Sandbox credentials: fixed so they can be printed and typed. None of them is a real secret. */
+export const SANDBOX = {
+  bucket: 'warehouse',
+  s3Path: 's3://warehouse',
+  region: 'us-east-1',
+  namespaces: [['default'], ['olake'], ['olake', 'staging']],
+  oauth: { clientId: 'floe-sandbox', clientSecret: 'sandbox-client-secret', scope: 'catalog' },
+  token: 'sandbox-bearer-token',
+  /** OLake signs catalog requests with the storage keys, so the SigV4 catalog takes s3rver's. */
+  sigv4: { signingName: 'glue', region: 'us-east-1' },
+  olake: { username: 'admin', password: 'password', project: '123' },
+  google: {
+    clientEmail: 'floe-sandbox@sandbox-project.iam.gserviceaccount.com',
+    projectId: 'sandbox-project',
+  },
+} as const;

@@ -1,0 +1,225 @@
+// The jobs browser's keys: each screen's keys mapped to reducer actions and hook commands. Keys are
+// read against the latest state (not the last render), so keys typed ahead act in order.
+import type { Key } from 'ink';
+import { useRef, useState } from 'react';
+import type { Job, Task } from '../../management/types.js';
+import { isInterrupt, type Keypress } from '../../text/keys.js';
+import { editLine, lineAtEnd } from '../components/line.js';
+import { useBracketedPaste } from '../components/TextInput.js';
+import { inkStyle, useKeys } from '../components/useKeys.js';
+import {
+  type Action,
+  type DetailState,
+  detailJob,
+  type JobAction,
+  type JobsState,
+  selectedJob,
+} from './state.js';
+import type { useJobsBrowser } from './useJobsBrowser.js';
+import type { useRunLogs } from './useRunLogs.js';
+
+export interface JobsKeysOptions {
+  latest: () => JobsState;
+  dispatch: (action: Action) => void;
+  commands: ReturnType<typeof useJobsBrowser>['commands'];
+  runLogs: ReturnType<typeof useRunLogs>;
+  /** Rows of the detail panes. */
+  panes: number;
+  logsLimit: number;
+  onExit: (code: number) => void;
+  /** False while another screen (the connection test) has the keyboard. */
+  active: boolean;
+  /** t in a job's detail: test the job's destination. */
+  onTest: () => void;
+}
+
+/** Handles the keys; returns how many characters of the password have been typed (for the stars). */
+export function useJobsKeys({
+  latest,
+  dispatch,
+  commands,
+  runLogs,
+  panes,
+  logsLimit,
+  onExit,
+  active,
+  onTest,
+}: JobsKeysOptions): number {
+  // The password is kept out of React state and the reducer: only its length is rendered, as stars.
+  const secret = useRef('');
+  const [masked, setMasked] = useState(0);
+
+  const typeSecret = (text: string) => {
+    secret.current = text;
+    setMasked([...text].length);
+  };
+  const passwordKeys = (press: Keypress) => {
+    if (press.name === 'escape') {
+      typeSecret('');
+      return commands.cancelPassword();
+    }
+    const edit = editLine(lineAtEnd(secret.current), press);
+    if (!edit) return;
+    typeSecret(edit.submitted ? '' : edit.line.value);
+    if (edit.submitted) commands.submitPassword(edit.line.value);
+  };
+  const leave = (code: number) => {
+    onExit(code);
+    return 'leave';
+  };
+  /** Edits a one-line text field (filter, project, search) with the key; null when the key does nothing. */
+  const editField = (text: string, press: Keypress) => editLine(lineAtEnd(text), press) ?? null;
+  const submitProject = (value: string) => {
+    const project = value.trim();
+    if (project === '' || project === latest().project) dispatch({ type: 'overlay-close' });
+    else commands.switchProject(project);
+  };
+
+  const actionJob = (): Job | undefined => {
+    const current = latest();
+    return current.view === 'detail' ? detailJob(current) : selectedJob(current);
+  };
+
+  const ask = (action: 'sync' | 'toggle' | 'cancel') => {
+    const job = actionJob();
+    if (!job) return;
+    const resolved: JobAction = action === 'toggle' ? (job.activate ? 'pause' : 'resume') : action;
+    dispatch({ type: 'confirm', action: resolved, jobId: job.id, name: job.name });
+  };
+
+  const olderLogs = () => {
+    const logs = latest().detail?.logs;
+    if (logs?.page?.has_more_older && !logs.loading)
+      commands.loadLogs(logs.task, { cursor: logs.page.older_cursor, limit: logsLimit, direction: 'older' });
+  };
+  const newerLogs = () => {
+    const logs = latest().detail?.logs;
+    if (logs?.page?.has_more_newer && !logs.loading)
+      commands.loadLogs(logs.task, { cursor: logs.page.newer_cursor, limit: logsLimit, direction: 'newer' });
+  };
+
+  const logKeys = (input: string, key: Key, detail: DetailState) => {
+    const view = detail.logs?.view;
+    if (view?.whole) {
+      if (key.escape || key.return) return dispatch({ type: 'log-whole-close' });
+      if (key.upArrow || input === 'k') return dispatch({ type: 'log-whole-scroll', by: -1 });
+      if (key.downArrow || input === 'j') return dispatch({ type: 'log-whole-scroll', by: 1 });
+      if (key.pageUp) return dispatch({ type: 'log-whole-scroll', by: -panes });
+      if (key.pageDown) return dispatch({ type: 'log-whole-scroll', by: panes });
+      return;
+    }
+    if (key.escape && view?.search) return dispatch({ type: 'log-search-close' });
+    if (key.escape) return dispatch({ type: 'detail-close' });
+    if (key.tab) return dispatch({ type: 'pane-toggle' });
+    if (input === '[' || key.pageUp) return olderLogs();
+    if (input === ']' || key.pageDown) return newerLogs();
+    if (key.upArrow || input === 'k') return dispatch({ type: 'log-line-move', by: -1 });
+    if (key.downArrow || input === 'j') return dispatch({ type: 'log-line-move', by: 1 });
+    if (key.return) return dispatch({ type: 'log-whole-open' });
+    if (input === 'w') return dispatch({ type: 'log-wrap-toggle' });
+    if (input === '/') return dispatch({ type: 'log-search-open' });
+    if (input === 'f') return runLogs.toggleFollow();
+  };
+
+  const searchKeys = (press: Keypress, search: string) => {
+    if (press.name === 'escape') return dispatch({ type: 'log-search-close' });
+    const edit = editField(search, press);
+    if (!edit) return;
+    if (edit.line.value !== search) dispatch({ type: 'log-search-change', text: edit.line.value });
+    if (edit.submitted) dispatch({ type: 'log-search-next' });
+  };
+
+  const detailKeys = (input: string, key: Key, detail: DetailState) => {
+    if (detail.pane === 'logs') return logKeys(input, key, detail);
+    if (key.escape) return dispatch({ type: 'detail-close' });
+    if (key.tab) return dispatch({ type: 'pane-toggle' });
+    if (input === '[') return olderLogs();
+    if (input === ']') return newerLogs();
+    if (key.upArrow || input === 'k') return dispatch({ type: 'task-move', by: -1 });
+    if (key.downArrow || input === 'j') return dispatch({ type: 'task-move', by: 1 });
+    if (key.pageUp) return dispatch({ type: 'task-move', by: -panes });
+    if (key.pageDown) return dispatch({ type: 'task-move', by: panes });
+    if (key.return) {
+      const task: Task | undefined = detail.tasks?.[detail.taskCursor];
+      if (!task) return;
+      commands.loadLogs(task, { limit: logsLimit, direction: 'older' });
+      runLogs.diagnose(task);
+    }
+  };
+
+  const listKeys = (input: string, key: Key, current: JobsState) => {
+    if (key.upArrow || input === 'k') return dispatch({ type: 'move', by: -1 });
+    if (key.downArrow || input === 'j') return dispatch({ type: 'move', by: 1 });
+    if (key.pageUp) return dispatch({ type: 'page', by: -1 });
+    if (key.pageDown) return dispatch({ type: 'page', by: 1 });
+    if (key.home || input === 'g') return dispatch({ type: 'move-to', where: 'top' });
+    if (key.end || input === 'G') return dispatch({ type: 'move-to', where: 'bottom' });
+    if (input === '/') return dispatch({ type: 'filter-open' });
+    if (input === 's') return dispatch({ type: 'sort-cycle' });
+    if (key.escape && current.filter !== '') return dispatch({ type: 'filter-clear' });
+    if (key.return) commands.openDetail();
+  };
+
+  const now = latest();
+  const nowSearching =
+    now.view === 'detail' && now.detail?.pane === 'logs' && now.detail.logs?.view?.searching === true;
+  useBracketedPaste(
+    active &&
+      (now.session === 'password' ||
+        now.overlay.kind === 'filter' ||
+        now.overlay.kind === 'project' ||
+        nowSearching),
+  );
+
+  // One call per key of a chunk, in order, each seeing the state the keys before it left.
+  useKeys(
+    (press) => {
+      if (isInterrupt(press)) return leave(130);
+      const [input, key] = inkStyle(press);
+      const current = latest();
+      if (current.session === 'password') return passwordKeys(press);
+      if (current.session === 'relogin') return;
+      const logView = current.view === 'detail' ? current.detail?.logs?.view : undefined;
+      if (logView?.searching && current.detail?.pane === 'logs') return searchKeys(press, logView.search);
+      const overlay = current.overlay;
+      if (overlay.kind === 'filter') {
+        if (key.escape) return dispatch({ type: 'filter-clear' });
+        const edit = editField(current.filter, press);
+        if (!edit) return;
+        if (edit.line.value !== current.filter) dispatch({ type: 'filter-change', text: edit.line.value });
+        if (edit.submitted) dispatch({ type: 'filter-apply' });
+        return;
+      }
+      if (overlay.kind === 'project') {
+        if (key.escape) return dispatch({ type: 'overlay-close' });
+        const edit = editField(overlay.draft, press);
+        if (!edit) return;
+        if (edit.line.value !== overlay.draft) dispatch({ type: 'project-change', draft: edit.line.value });
+        if (edit.submitted) submitProject(edit.line.value);
+        return;
+      }
+      if (overlay.kind === 'confirm') {
+        if (input === 'y' || input === 'Y') commands.perform(overlay.action, overlay.jobId, overlay.name);
+        else dispatch({ type: 'overlay-close' });
+        return;
+      }
+      if (overlay.kind === 'help') {
+        if (key.escape || input === '?' || input === 'q') dispatch({ type: 'help-toggle' });
+        return;
+      }
+      if (input === 'q') return leave(0);
+      if (input === '?') return dispatch({ type: 'help-toggle' });
+      if (input === 'R') return commands.load();
+      if (input === 'P') return dispatch({ type: 'project-open' });
+      if (current.session === 'expired' || current.phase !== 'ready') return;
+      if (input === 'n') return ask('sync');
+      if (input === 'p') return ask('toggle');
+      if (input === 'c') return ask('cancel');
+      if (input === 't' && current.view === 'detail') return onTest();
+      if (current.view === 'detail' && current.detail) return detailKeys(input, key, current.detail);
+      listKeys(input, key, current);
+    },
+    { isActive: active },
+  );
+  return masked;
+}

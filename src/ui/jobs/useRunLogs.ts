@@ -1,0 +1,115 @@
+// The log pane's side effects: following a running run (polling the byte cursor, see
+// management/follow.ts) and reading a failed run's whole log for its diagnosis.
+import { useCallback, useEffect, useRef } from 'react';
+import type { Diagnosis } from '../../check/types.js';
+import { diagnoseLog } from '../../management/diagnose.js';
+import { followStep, followTail } from '../../management/follow.js';
+import { readWholeLog } from '../../management/logs.js';
+import type { JobsApi, Task } from '../../management/types.js';
+import type { Action, JobsState } from './state.js';
+
+/** A diagnosis reads up to this many lines from the end of the run. */
+const DIAGNOSE_LINES = 20_000;
+
+export interface RunLogsOptions {
+  api: JobsApi;
+  latest: () => JobsState;
+  dispatch: (action: Action) => void;
+  call: <T>(run: () => Promise<T>) => Promise<T>;
+  /** How often a followed log is polled. */
+  pollMs: number;
+  /** Lines kept on screen while following. */
+  keep: number;
+}
+
+export function useRunLogs({ api, latest, dispatch, call, pollMs, keep }: RunLogsOptions) {
+  const busy = useRef(false);
+  /** Diagnoses by run (file path); 'pending' while the log is read. */
+  const diagnosed = useRef(new Map<string, Diagnosis[] | 'pending'>());
+  const logs = latest().detail?.logs;
+  const following = logs?.view.follow !== undefined;
+  const task = logs?.task;
+
+  useEffect(() => {
+    if (!following || !task) return;
+    const timer = setInterval(() => {
+      const current = latest();
+      const open = current.detail?.logs;
+      const cursor = open?.view.follow;
+      if (busy.current || !current.detail || !open || !cursor || open.task.file_path !== task.file_path)
+        return;
+      busy.current = true;
+      const { project } = current;
+      const { jobId } = current.detail;
+      call(() => followStep(api, project, jobId, task, cursor))
+        .then(
+          (step) => dispatch({ type: 'logs-append', task, lines: step.lines, next: step.next, keep }),
+          (error: unknown) => {
+            dispatch({ type: 'log-follow' });
+            dispatch({
+              type: 'notice',
+              tone: 'error',
+              text: `Following stopped: ${(error as Error).message}`,
+            });
+          },
+        )
+        .finally(() => {
+          busy.current = false;
+        });
+    }, pollMs);
+    return () => clearInterval(timer);
+  }, [following, task, api, call, dispatch, latest, pollMs, keep]);
+
+  /** Starts following the open run from its tail, or stops. */
+  const toggleFollow = useCallback(() => {
+    const current = latest();
+    const open = current.detail?.logs;
+    if (!current.detail || !open) return;
+    if (open.view.follow) return dispatch({ type: 'log-follow' });
+    const { project } = current;
+    const { jobId } = current.detail;
+    call(() => followTail(api, project, jobId, open.task, keep)).then(
+      (tail) => {
+        dispatch({
+          type: 'logs',
+          jobId,
+          task: open.task,
+          page: {
+            logs: tail.lines,
+            older_cursor: tail.olderCursor,
+            newer_cursor: tail.next.base,
+            has_more_older: tail.hasOlder,
+            has_more_newer: false,
+          },
+        });
+        dispatch({ type: 'log-follow', cursor: tail.next });
+      },
+      (error: unknown) => dispatch({ type: 'notice', tone: 'error', text: (error as Error).message }),
+    );
+  }, [api, call, dispatch, latest, keep]);
+
+  /** Reads a failed run's whole log once and diagnoses it; shows the known diagnosis again. */
+  const diagnose = useCallback(
+    (run: Task) => {
+      const current = latest();
+      if (!current.detail || run.status.toLowerCase() !== 'failed') return;
+      const known = diagnosed.current.get(run.file_path);
+      if (known === 'pending') return;
+      if (known) return dispatch({ type: 'diagnoses', task: run, diagnoses: known });
+      diagnosed.current.set(run.file_path, 'pending');
+      const { project } = current;
+      const { jobId } = current.detail;
+      call(() => readWholeLog(api, project, jobId, run, DIAGNOSE_LINES)).then(
+        (lines) => {
+          const diagnoses = diagnoseLog(lines);
+          diagnosed.current.set(run.file_path, diagnoses);
+          dispatch({ type: 'diagnoses', task: run, diagnoses });
+        },
+        () => diagnosed.current.delete(run.file_path),
+      );
+    },
+    [api, call, dispatch, latest],
+  );
+
+  return { toggleFollow, diagnose };
+}

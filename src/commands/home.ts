@@ -1,9 +1,10 @@
 // floe with no command: the home screen on a terminal (profiles and what can be done with them),
 // else the profile list and the usage. The chosen action runs its command module after Ink unmounts,
 // then the home screen comes back.
+
+import { type CommandModule, usage } from '../cli/commands.js';
 import { openContext } from '../cli/context.js';
 import { canPrompt, EXIT, FloeError, UsageError } from '../cli/io.js';
-import { type CommandModule, usage } from '../cli/main.js';
 import type { HomeAction } from '../ui/home/model.js';
 import { plainHome } from '../ui/home/model.js';
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { CommandModule } from '../../../src/cli/commands.js';
 import { FloeError } from '../../../src/cli/io.js';
-import type { CommandModule } from '../../../src/cli/main.js';
 import { saveProfile } from '../../../src/cli/profiles.js';
 import { homeLoop, run } from '../../../src/commands/home.js';
 import { emptyValues, type Values } from '../../../src/destination/fields.js';

@@ -3,6 +3,7 @@
 // home screen in this process; the sandbox stops when the home screen is left.
 import type { Context } from '../cli/context.js';
 import { openContext } from '../cli/context.js';
+import { floeCommand } from '../cli/invocation.js';
 import { canPrompt, EXIT, parseCommandArgs, UsageError } from '../cli/io.js';
 import { saveProfile } from '../cli/profiles.js';
 import { applicableFields, type Values } from '../destination/fields.js';
@@ -234,17 +235,17 @@ function wrapArgs(words: string[], indent: number): string {
   return [...lines, line].join(` \\\n${' '.repeat(indent)}`);
 }
 
-/** How to point floe at a running sandbox from another terminal. */
-export function usageLines(sandbox: Sandbox): string {
+/** How to point floe at a running sandbox from another terminal; `floe` is the command that runs it here. */
+export function usageLines(sandbox: Sandbox, floe: string = floeCommand()): string {
   const env = sandboxSecretEnv(sandbox);
   const assignments = Object.entries(env).map(([k, v]) => `${k}=${quote(v)}`);
   return [
     'Point floe at it (from another terminal):',
     `  ${assignments.join(' ')} \\`,
-    `    floe setup ${wrapArgs(setupArgs(sandbox).map(quote), 6)}`,
-    `  floe test --profile ${PROFILE}`,
-    `  floe login --url ${sandbox.olake.url}        (password: ${SANDBOX.olake.password})`,
-    '  floe jobs',
+    `    ${floe} setup ${wrapArgs(setupArgs(sandbox).map(quote), 6)}`,
+    `  ${floe} test --profile ${PROFILE}`,
+    `  ${floe} login --url ${sandbox.olake.url}        (password: ${SANDBOX.olake.password})`,
+    `  ${floe} jobs`,
     '',
     'Ctrl-C stops the sandbox and removes its data.',
   ].join('\n');
@@ -284,7 +285,7 @@ export async function run(argv: string[]): Promise<number> {
   if (flags.open && !canPrompt())
     throw new UsageError(
       [
-        '--open needs a terminal (it opens the home screen); without one, run "floe sandbox" and point floe at it',
+        `--open needs a terminal (it opens the home screen); without one, run "${floeCommand()} sandbox" and point floe at it`,
       ],
       'sandbox',
     );

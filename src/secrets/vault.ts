@@ -39,8 +39,12 @@ async function deleteIfReachable(backend: SecretBackend, account: string): Promi
   }
 }
 
-export function openVault(secretsFile: string, env: NodeJS.ProcessEnv = process.env): Vault {
-  const backends = { keychain: keychainBackend(), file: fileBackend(secretsFile) };
+export function openVault(
+  secretsFile: string,
+  env: NodeJS.ProcessEnv = process.env,
+  keychain: SecretBackend = keychainBackend(),
+): Vault {
+  const backends = { keychain, file: fileBackend(secretsFile) };
   return {
     backend: (kind) => backends[kind],
     async loadProfileSecrets(profile, values, storage, expected = []) {

@@ -34,7 +34,11 @@ finished step, then the diagnoses.
 Secrets come from the profile's secret store; FLOE_TOKEN, FLOE_CREDENTIAL,
 FLOE_ACCESS_KEY, FLOE_SECRET_KEY and FLOE_GCP_SERVICE_ACCOUNT_JSON override it.
 
-Exit codes: 0 all checks passed, 1 a check failed or was cancelled, 2 usage,
+With --json, a failure before the checks (unknown profile, missing secret,
+keychain) prints {ok: false, steps: [], …, error: {kind, message, hint}}.
+
+Exit codes: 0 all checks passed, 1 a check failed or was cancelled, or the
+test could not start (see stderr, or "error" with --json), 2 usage,
 130 interrupted.
 `;
 
@@ -49,7 +53,32 @@ function parseTimeout(value: string | undefined): number {
   return Math.round(seconds * 1000);
 }
 
+/**
+ * With --json, a failure before the checks (usage, unknown or invalid profile, missing secret, no
+ * keychain) still prints one JSON document, the report's shape with no steps and an `error`; the
+ * error then goes to stderr and sets the exit code as usual (2 usage, else 1).
+ */
 export async function run(argv: string[]): Promise<number> {
+  try {
+    return await runTest(argv);
+  } catch (error) {
+    if (argv.includes('--json') && (error instanceof FloeError || error instanceof UsageError))
+      printJson({
+        ok: false,
+        steps: [],
+        diagnoses: [],
+        warnings: [],
+        error: {
+          kind: error instanceof UsageError ? 'usage' : 'not-run',
+          message: error instanceof UsageError ? error.lines.join('\n') : error.message,
+          ...(error instanceof FloeError && error.hint ? { hint: error.hint } : {}),
+        },
+      });
+    throw error;
+  }
+}
+
+async function runTest(argv: string[]): Promise<number> {
   const { values: flags } = parseCommandArgs('test', argv, {
     profile: { type: 'string', short: 'p' },
     json: { type: 'boolean' },

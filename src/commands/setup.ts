@@ -16,6 +16,7 @@ import {
   AUTH_TYPES,
   emptyValues,
   FIELD_BY_ID,
+  FIELDS,
   type FieldId,
   type Values,
 } from '../destination/fields.js';
@@ -61,6 +62,15 @@ function authTypeReason(
   return null;
 }
 
+/** The secret fields of `values` that hold a value. */
+function secretValues(values: Values): Partial<Record<FieldId, string>> {
+  const out: Partial<Record<FieldId, string>> = {};
+  for (const def of FIELDS)
+    if (def.secret && typeof values.fields[def.id] === 'string' && values.fields[def.id] !== '')
+      out[def.id] = values.fields[def.id] as string;
+  return out;
+}
+
 /** A field whose need depends on the auth type: not worth naming while the auth type is unknown. */
 const authDependent = (values: Values, field: string) =>
   field in FIELD_BY_ID &&
@@ -98,11 +108,13 @@ export async function run(argv: string[]): Promise<number> {
       process.stderr.write(`floe: the stored secrets cannot be read: ${error.reason} Enter them again.\n`);
     }
   }
+  // An existing profile keeps where its secrets go unless a flag says otherwise: editing a
+  // file-backed or env profile never asks again.
   const storage: SecretStorage = flags['insecure-storage']
     ? 'file'
     : flags['env-secrets']
       ? 'env'
-      : 'keychain';
+      : (existing?.secretStorage ?? 'keychain');
   const values = await valuesFromFlags(flags, base);
 
   if (canPrompt() && !flags.yes) {
@@ -118,7 +130,9 @@ export async function run(argv: string[]): Promise<number> {
     if (!result.saved) return EXIT.FAILURE;
     if (flags['skip-test']) return EXIT.OK;
     const test = await import('./test.js');
-    return test.run(['--profile', result.profileName]);
+    // "Don't store": the secrets just typed serve this one test, in this process only.
+    const typed = result.storage === 'env' && result.values ? secretValues(result.values) : undefined;
+    return test.run(['--profile', result.profileName], typed);
   }
 
   const given: Record<string, string | boolean | undefined> = flags;

@@ -7,7 +7,8 @@ import { reportText, stepLine } from '../check/text.js';
 import type { CheckEvent } from '../check/types.js';
 import { openContext } from '../cli/context.js';
 import { canPrompt, EXIT, FloeError, parseCommandArgs, printJson, UsageError } from '../cli/io.js';
-import { loadProfile, requireSecrets } from '../cli/profiles.js';
+import { type LoadedProfile, loadProfile, requireSecrets } from '../cli/profiles.js';
+import type { FieldId } from '../destination/fields.js';
 import { validate } from '../destination/schema.js';
 
 const DEFAULT_TIMEOUT_SECONDS = 10;
@@ -58,9 +59,9 @@ function parseTimeout(value: string | undefined): number {
  * keychain) still prints one JSON document, the report's shape with no steps and an `error`; the
  * error then goes to stderr and sets the exit code as usual (2 usage, else 1).
  */
-export async function run(argv: string[]): Promise<number> {
+export async function run(argv: string[], typed?: Partial<Record<FieldId, string>>): Promise<number> {
   try {
-    return await runTest(argv);
+    return await runTest(argv, typed);
   } catch (error) {
     if (argv.includes('--json') && (error instanceof FloeError || error instanceof UsageError))
       printJson({
@@ -78,7 +79,21 @@ export async function run(argv: string[]): Promise<number> {
   }
 }
 
-async function runTest(argv: string[]): Promise<number> {
+/**
+ * The profile with `typed` secrets (just typed in the wizard, not stored) filling those found
+ * nowhere else; the environment and the secret store still win.
+ */
+function withTyped(profile: LoadedProfile, typed: Partial<Record<FieldId, string>> = {}): LoadedProfile {
+  const fields = { ...profile.values.fields };
+  for (const id of profile.missing) if (typed[id] !== undefined) fields[id] = typed[id];
+  return {
+    ...profile,
+    values: { ...profile.values, fields },
+    missing: profile.missing.filter((id) => typed[id] === undefined),
+  };
+}
+
+async function runTest(argv: string[], typed?: Partial<Record<FieldId, string>>): Promise<number> {
   const { values: flags } = parseCommandArgs('test', argv, {
     profile: { type: 'string', short: 'p' },
     json: { type: 'boolean' },
@@ -93,7 +108,7 @@ async function runTest(argv: string[]): Promise<number> {
   const timeoutMs = parseTimeout(flags.timeout);
   const readOnly = flags['read-only'] ?? false;
 
-  const profile = await loadProfile(openContext(), flags.profile);
+  const profile = withTyped(await loadProfile(openContext(), flags.profile), typed);
   requireSecrets(profile);
   const checked = validate(profile.values);
   if (!checked.ok)

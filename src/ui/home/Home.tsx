@@ -21,6 +21,8 @@ export interface HomeProps {
   ctx: Context;
   /** Called once with what the user chose; the screen then exits. */
   onAction(action: HomeAction): void;
+  /** The profile to highlight first: the one the previous action was about. */
+  selected?: string;
 }
 
 const LIST_HINTS: Hint[] = [
@@ -80,8 +82,8 @@ function statusLines(state: HomeState): { text: string; color?: string }[] {
   return lines;
 }
 
-export function Home({ ctx, onAction }: HomeProps) {
-  const [state, dispatch] = useReducer(homeReducer, undefined, () => initialHome(profileRows(ctx)));
+export function Home({ ctx, onAction, selected }: HomeProps) {
+  const [state, dispatch] = useReducer(homeReducer, undefined, () => initialHome(profileRows(ctx), selected));
   const { exit } = useApp();
   const size = useTerminalSize();
   const width = Math.min(size.columns, 100);

@@ -232,6 +232,15 @@ describe('floe (home command)', () => {
     const { calls, load } = fakeCommands({ test: 1 });
     const next = vi.fn(async () => actions.shift()!);
     expect(await homeLoop(next, load)).toBe(0);
+    // The home screen comes back with the profile the last action was about selected.
+    expect(next.mock.calls.map((call) => (call as unknown[])[0])).toEqual([
+      undefined,
+      'prod',
+      'staging',
+      'prod',
+      'prod',
+      'prod',
+    ]);
     expect(calls).toEqual([
       ['setup', ['--profile', 'prod']],
       ['setup', ['--profile', 'staging']],

@@ -11,9 +11,10 @@ import { useTerminalSize } from '../components/useTerminalSize.js';
 import {
   diagnosisPanel,
   type Line,
-  MAX_WIDTH,
   panelHeight,
+  type ScrollKey,
   STATE_TONE,
+  scrolled,
   scrollPanel,
   stepText,
   type Tone,
@@ -99,7 +100,7 @@ export function ConnectionTest({
   ...opts
 }: ConnectionTestProps) {
   const size = useTerminalSize();
-  const width = Math.min(size.columns, MAX_WIDTH);
+  const width = size.columns;
   const { state, start, cancel } = useConnectionTest(values, opts);
   const [verbose, setVerbose] = useState(false);
   const [offset, setOffset] = useState(0);
@@ -107,7 +108,9 @@ export function ConnectionTest({
   const finished = state.phase === 'done';
   const titleColumn = titleWidth(state.steps);
   const lines = verbose ? tracePanel(state, width) : diagnosisPanel(state, width);
-  const panel = scrollPanel(lines, offset, panelHeight(size.rows, state.steps.length));
+  const height = panelHeight(size.rows, state.steps.length);
+  const panel = scrollPanel(lines, offset, height);
+  const scroll = (by: ScrollKey) => setOffset(scrolled(panel.offset, by, height));
 
   useInput((input, key) => {
     // Keys typed quickly arrive as one chunk ("v\x03"): Ctrl-C anywhere in it still quits.
@@ -127,8 +130,12 @@ export function ConnectionTest({
     } else if (input === 'v') {
       setVerbose((v) => !v);
       setOffset(0);
-    } else if (key.upArrow) setOffset(panel.offset - 1);
-    else if (key.downArrow) setOffset(panel.offset + 1);
+    } else if (key.upArrow) scroll('up');
+    else if (key.downArrow) scroll('down');
+    else if (key.pageUp) scroll('pageUp');
+    else if (key.pageDown) scroll('pageDown');
+    else if (key.home || input === 'g') scroll('top');
+    else if (key.end || input === 'G') scroll('bottom');
   });
 
   const done = state.steps.filter((s) => s.state !== 'pending' && s.state !== 'running').length;
@@ -153,7 +160,7 @@ export function ConnectionTest({
         ['Esc', 'cancel'],
         ['v', verbose ? 'diagnoses' : 'HTTP trace'],
       ];
-  if (panel.position) hints.push(['↑/↓', 'scroll']);
+  if (panel.position) hints.push(['↑↓ PgUp/Dn', 'scroll'], ['g/G', 'top/end']);
   hints.push(['Ctrl-C', 'quit']);
 
   const heading = [

@@ -361,6 +361,7 @@ async function run(
         ...baseContext(id),
         ...(key ? { key } : {}),
         ...(url ? { url } : {}),
+        ...(url ? proxyOf(url) : {}),
         timedOut,
         ...(extra ? { extra } : {}),
       });

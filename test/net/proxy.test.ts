@@ -16,6 +16,8 @@ import { floe, tempConfigDir } from '../management/support.js';
 class ConnectProxy {
   readonly targets: string[] = [];
   deny = false;
+  /** Targets refused with 403 even when `deny` is off. */
+  readonly denied = new Set<string>();
   readonly #server: Server;
   readonly #sockets = new Set<Socket>();
 
@@ -26,7 +28,7 @@ class ConnectProxy {
       client.once('data', (chunk) => {
         const head = chunk.toString('latin1');
         const target = /^CONNECT (\S+) HTTP\/1\.1\r\n/.exec(head)?.[1];
-        if (!target || this.deny) {
+        if (!target || this.deny || this.denied.has(target)) {
           client.end('HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\n\r\n');
           return;
         }
@@ -206,6 +208,26 @@ describe('through a CONNECT proxy on loopback', () => {
     }
   });
 
+  it('a proxy that refuses the tunnel to the object store: its storage diagnosis names the proxy', async () => {
+    const s3Host = new URL(sandbox.s3.url).host;
+    proxy.denied.add(s3Host);
+    try {
+      const run = await floe(['test', '--json', '--profile', 'sandbox'], {
+        configDir,
+        env: { ...secrets(), ...through(proxyUrl) },
+      });
+      expect(run.code).toBe(1);
+      const report = checkReportSchema.parse(JSON.parse(run.stdout));
+      expect(report.steps.find((s) => s.id === 'catalog.namespaces')?.state).toBe('ok');
+      const diagnosis = report.diagnoses.find((d) => d.step === 'storage.head');
+      expect(diagnosis?.code).toBe('S3_PROXY_CONNECT');
+      expect(diagnosis?.what).toContain(`the proxy ${proxyUrl} refused the tunnel to ${s3Host} (HTTP 403)`);
+      expect(diagnosis?.evidence.extra?.proxy).toBe(proxyUrl);
+    } finally {
+      proxy.denied.clear();
+    }
+  });
+
   it('a proxy that is not there gets its diagnosis', async () => {
     const dead = `http://127.0.0.1:${await deadPort()}`;
     const run = await floe(['test', '--json', '--profile', 'sandbox'], {
@@ -217,6 +239,7 @@ describe('through a CONNECT proxy on loopback', () => {
     const diagnosis = report.diagnoses.find((d) => d.step === 'catalog.connect');
     expect(diagnosis?.code).toBe('CATALOG_PROXY_UNREACHABLE');
     expect(diagnosis?.what).toBe(`The proxy ${dead} could not be reached`);
+    expect(report.diagnoses.find((d) => d.step === 'storage.head')?.what).toContain(`(through proxy ${dead})`);
   });
 
   it('the OLake UI client goes through the proxy', async () => {

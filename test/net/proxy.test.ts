@@ -239,7 +239,9 @@ describe('through a CONNECT proxy on loopback', () => {
     const diagnosis = report.diagnoses.find((d) => d.step === 'catalog.connect');
     expect(diagnosis?.code).toBe('CATALOG_PROXY_UNREACHABLE');
     expect(diagnosis?.what).toBe(`The proxy ${dead} could not be reached`);
-    expect(report.diagnoses.find((d) => d.step === 'storage.head')?.what).toContain(`(through proxy ${dead})`);
+    expect(report.diagnoses.find((d) => d.step === 'storage.head')?.what).toContain(
+      `(through proxy ${dead})`,
+    );
   });
 
   it('the OLake UI client goes through the proxy', async () => {

@@ -8,6 +8,7 @@ import {
   issueLines,
   valuesFromFlags,
 } from '../cli/destination-flags.js';
+import { floeCommand } from '../cli/invocation.js';
 import { canPrompt, EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
 import { saveProfile } from '../cli/profiles.js';
 import { profileValues, type StoredProfile } from '../config/store.js';
@@ -171,7 +172,9 @@ export async function run(argv: string[]): Promise<number> {
         ? `secrets in ${ctx.config.secretsPath} (plaintext, mode 0600)`
         : 'secrets read from FLOE_* variables at run time';
   const auth = `authentication: ${AUTH_TYPE_INFO[result.values.authType].label}${authReason ? `, ${authReason}` : ''}`;
-  process.stderr.write(`Saved profile "${name}" (${auth}; ${where}). Next: floe test --profile ${name}\n`);
+  process.stderr.write(
+    `Saved profile "${name}" (${auth}; ${where}). Next: ${floeCommand()} test --profile ${name}\n`,
+  );
   if (storage === 'file') process.stderr.write('! Secrets are stored in plain text.\n');
   return EXIT.OK;
 }

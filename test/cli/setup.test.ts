@@ -228,6 +228,8 @@ describe('no silent defaults', () => {
     expect(implied.stderr).toContain(
       'Saved profile "a" (authentication: Bearer token, implied by --token-stdin;',
     );
+    // No floe on this PATH: the command to paste next is the one that runs floe from the clone.
+    expect(implied.stderr).toContain('Next: npx floe test --profile a');
 
     const only = runCli(
       [

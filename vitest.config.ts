@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.{ts,tsx}'],
-    globalSetup: ['test/setup/keyring.ts', 'test/setup/ceph.ts'],
+    globalSetup: ['test/setup/tmp.ts', 'test/setup/keyring.ts', 'test/setup/ceph.ts'],
     setupFiles: ['test/setup/react-act.ts'],
     pool: 'forks',
     testTimeout: 30_000,

@@ -301,6 +301,11 @@ class Run {
         ...(this.chainOpts.ca ? { ca: this.chainOpts.ca } : {}),
       });
       const tls = r.tlsMs === undefined ? '' : `, TLS ${r.tlsMs} ms (${r.tlsProtocol ?? 'TLS'})`;
+      if (r.proxy)
+        return {
+          ok: true,
+          detail: `${url.host} through proxy ${r.proxy}: DNS ${r.dnsMs} ms, TCP ${r.tcpMs} ms, CONNECT ${r.tunnelMs} ms${tls}`,
+        };
       const where = r.address === url.hostname ? url.host : `${url.host} (${r.address})`;
       return { ok: true, detail: `${where}: DNS ${r.dnsMs} ms, TCP ${r.tcpMs} ms${tls}` };
     } catch (error) {

@@ -139,10 +139,21 @@ export function diagnoseFailure(
         : `${req.method} ${safeUrl(req.url, scrubber)} got no answer in ${timeoutMs} ms`,
     ],
     network: ['CATALOG_NETWORK', `The connection to ${host} failed`],
+    'proxy-unreachable': [
+      'CATALOG_PROXY_UNREACHABLE',
+      `The proxy ${failure.proxy ?? ''} could not be reached`,
+    ],
+    'proxy-connect': [
+      'CATALOG_PROXY_CONNECT',
+      `The proxy ${failure.proxy ?? ''} refused the tunnel to ${host}`,
+    ],
   };
   if (failure.kind === 'cancelled') return null;
   const [code, what] = table[failure.kind];
-  return diagnosis(code, step, { what, evidence });
+  if (failure.proxy) evidence.extra = { ...evidence.extra, proxy: failure.proxy };
+  const through =
+    failure.proxy && !failure.kind.startsWith('proxy-') ? ` (through proxy ${failure.proxy})` : '';
+  return diagnosis(code, step, { what: `${what}${through}`, evidence });
 }
 
 function clockSkew(res: HttpResponse, now: number): number | null {

@@ -32,6 +32,20 @@ const TABLE = {
     cause: 'A firewall, proxy or load balancer dropped the connection, or the server closed it.',
     remedy: 'Check the network path to the catalog and the server logs.',
   },
+  CATALOG_PROXY_UNREACHABLE: {
+    summary: 'The proxy named by HTTPS_PROXY / HTTP_PROXY refused the connection or could not be reached.',
+    cause:
+      'The proxy variable names a wrong host or port, the proxy is down, or it only serves another network.',
+    remedy:
+      'Check HTTPS_PROXY / HTTP_PROXY (e.g. http://proxy.example.com:3128); if the catalog is reachable directly, add its host to NO_PROXY.',
+  },
+  CATALOG_PROXY_CONNECT: {
+    summary: 'The proxy refused or failed the CONNECT tunnel to the catalog.',
+    cause:
+      'The proxy does not allow this host or port (HTTP 403), wants credentials (407), or could not reach the catalog itself (502/503).',
+    remedy:
+      'Ask for the catalog host and port to be allowed, put credentials in the proxy URL (http://user:pass@proxy:3128), or add the host to NO_PROXY if it is reachable directly.',
+  },
   CATALOG_TLS_UNTRUSTED: {
     summary: 'The catalog’s TLS certificate is not trusted (self-signed or unknown CA).',
     cause:

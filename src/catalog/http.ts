@@ -1,9 +1,10 @@
 // The HTTP layer of the catalog test: undici requests with a timeout, no redirects, a capped body,
 // one retry of a GET on 503 + Retry-After, and a redacted trace entry per exchange.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Agent, request } from 'undici';
+import { type Dispatcher, request } from 'undici';
 import { redactHeaders, type SecretScrubber, safeUrl } from '../check/scrub.js';
 import type { Emit } from '../check/types.js';
+import { proxyAwareAgent, proxyFor, proxyLabel } from '../net/proxy.js';
 
 declare const __FLOE_VERSION__: string;
 const VERSION = typeof __FLOE_VERSION__ === 'string' ? __FLOE_VERSION__ : '0.0.0-dev';
@@ -39,14 +40,19 @@ export type FailureKind =
   | 'tls'
   | 'timeout'
   | 'cancelled'
-  | 'network';
+  | 'network'
+  /** The proxy could not be reached (refused, unknown host, no answer). */
+  | 'proxy-unreachable'
+  /** The proxy refused or failed the CONNECT tunnel to the host. */
+  | 'proxy-connect';
 
-/** A request that got no HTTP response. */
+/** A request that got no HTTP response; `proxy` names the proxy it went through, if any. */
 export class NetworkFailure extends Error {
   constructor(
     readonly kind: FailureKind,
     readonly code: string,
     message: string,
+    readonly proxy?: string,
   ) {
     super(message);
   }
@@ -127,11 +133,13 @@ export interface HttpClientOptions {
 
 /** One per test run: owns the connection pool, which `close` destroys. */
 export class HttpClient {
-  private readonly agent: Agent;
+  private readonly agent: Dispatcher;
 
   constructor(private readonly opts: HttpClientOptions) {
-    this.agent = new Agent({
-      connect: { timeout: opts.timeoutMs, ...(opts.ca ? { ca: opts.ca } : {}) },
+    // HTTPS_PROXY / HTTP_PROXY / NO_PROXY are honoured (src/net/proxy.ts).
+    this.agent = proxyAwareAgent({
+      connect: { timeout: opts.timeoutMs },
+      ...(opts.ca ? { ca: opts.ca } : {}),
       headersTimeout: opts.timeoutMs,
       bodyTimeout: opts.timeoutMs,
     });
@@ -223,11 +231,13 @@ export class HttpClient {
     error?: string,
   ): void {
     const { scrubber } = this.opts;
+    const proxy = proxyFor(req.url);
     this.opts.emit({
       type: 'trace',
       entry: {
         method: req.method,
         url: safeUrl(req.url, scrubber),
+        ...(proxy ? { proxy: proxyLabel(proxy) } : {}),
         ...(status === undefined ? {} : { status }),
         durationMs,
         requestHeaders: redactHeaders(req.headers, scrubber),

@@ -64,7 +64,7 @@ export function diagnosisLines(d: Diagnosis): { heading: string; rows: [label: s
 export function traceLines(entry: TraceEntry): string[] {
   const outcome = entry.error ? `error: ${entry.error}` : `${entry.status ?? '?'}`;
   return [
-    `${entry.method} ${entry.url} → ${outcome} · ${formatDuration(entry.durationMs)}`,
+    `${entry.method} ${entry.url}${entry.proxy ? ` (through proxy ${entry.proxy})` : ''} → ${outcome} · ${formatDuration(entry.durationMs)}`,
     ...Object.entries(entry.requestHeaders).map(([k, v]) => `  > ${k}: ${v}`),
     ...Object.entries(entry.responseHeaders).map(([k, v]) => `  < ${k}: ${v}`),
   ].map((line) => sanitize(line));

@@ -49,6 +49,8 @@ export interface TraceEntry {
   requestHeaders: Record<string, string>;
   responseHeaders: Record<string, string>;
   error?: string;
+  /** The proxy the request went through (HTTPS_PROXY / HTTP_PROXY), without credentials. */
+  proxy?: string;
 }
 
 export type CheckEvent =

@@ -1,5 +1,6 @@
 // Opens the config store and the secret vault once per process.
 import { ConfigStore, configDir } from '../config/store.js';
+import type { SecretBackend } from '../secrets/store.js';
 import { openVault, type Vault } from '../secrets/vault.js';
 
 export interface Context {
@@ -9,10 +10,11 @@ export interface Context {
 
 let context: Context | undefined;
 
-export function openContext(): Context {
+/** The process's context; the first call may give the keychain backend (the demo's throwaway one). */
+export function openContext(options: { keychain?: SecretBackend } = {}): Context {
   if (!context) {
     const config = new ConfigStore(configDir());
-    context = { config, vault: openVault(config.secretsPath) };
+    context = { config, vault: openVault(config.secretsPath, process.env, options.keychain) };
   }
   return context;
 }

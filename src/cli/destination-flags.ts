@@ -127,31 +127,36 @@ export async function valuesFromFlags(
         : await readSecretFile(def.secretFlag, String(parsed[def.secretFlag]));
     }
   }
-  if (parsed['auth-type'] === undefined) values.authType = impliedAuthType(parsed, values);
+  if (parsed['auth-type'] === undefined)
+    values.authType = impliedAuthType(parsed, values)?.authType ?? values.authType;
   return fillFromPreset(values, base.preset === values.preset ? base : undefined);
 }
 
 /**
  * Without --auth-type, the one auth type whose own fields were given as flags (e.g. --credential-stdin
- * means OAuth2), when the preset offers it; else the values' auth type. FLOE_* variables imply nothing:
- * they may be set for another profile.
+ * means OAuth2), when the preset offers it, with those flags; else undefined. FLOE_* variables imply
+ * nothing: they may be set for another profile.
  */
-function impliedAuthType(parsed: Record<string, string | boolean | undefined>, values: Values): AuthType {
+export function impliedAuthType(
+  parsed: Record<string, string | boolean | undefined>,
+  values: Values,
+): { authType: AuthType; by: string[] } | undefined {
   const given = FIELDS.filter(
     (def) =>
       (def.flag !== undefined && parsed[def.flag] !== undefined) ||
       (def.secretFlag !== undefined && parsed[def.secretFlag] !== undefined),
   );
-  const implied = new Set(
-    given.flatMap((def) => {
-      const types = AUTH_TYPES.filter((authType) => def.applies({ ...values, authType }));
-      return types.length === 1 ? types : [];
-    }),
-  );
+  const implying = given.flatMap((def) => {
+    const types = AUTH_TYPES.filter((authType) => def.applies({ ...values, authType }));
+    return types.length === 1 ? [{ def, authType: types[0] as AuthType }] : [];
+  });
+  const implied = new Set(implying.map((i) => i.authType));
   const [only] = implied;
-  return implied.size === 1 && only && PRESETS[values.preset].authTypes.includes(only)
-    ? only
-    : values.authType;
+  if (implied.size !== 1 || !only || !PRESETS[values.preset].authTypes.includes(only)) return undefined;
+  const by = implying.map(
+    ({ def }) => `--${parsed[def.flag ?? ''] !== undefined ? def.flag : def.secretFlag}`,
+  );
+  return { authType: only, by };
 }
 
 /** A key file: a regular file of at most 1 MiB, read within a timeout (never /dev/zero or a FIFO). */

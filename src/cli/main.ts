@@ -1,74 +1,12 @@
-// Entry point of the bundled CLI. Each command lives in its own module, imported only when run.
-
+// Entry point of the bundled CLI: dispatches argv to a command (table in commands.ts) and maps
+// errors to exit codes.
 import { sanitize } from '../text/sanitize.js';
+import { COMMANDS, usage } from './commands.js';
 import { onSignal } from './interrupt.js';
 import { EXIT, FloeError, UsageError } from './io.js';
 
 declare const __FLOE_VERSION__: string;
 export const VERSION = typeof __FLOE_VERSION__ === 'string' ? __FLOE_VERSION__ : '0.0.0-dev';
-
-export interface CommandModule {
-  run(argv: string[]): Promise<number>;
-}
-
-const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandModule> }> = {
-  setup: {
-    summary: 'Create or edit a destination profile (guided, or with flags)',
-    load: () => import('../commands/setup.js'),
-  },
-  test: {
-    summary: 'Test the REST catalog and the object store of a profile',
-    load: () => import('../commands/test.js'),
-  },
-  export: {
-    summary: "Write a profile as OLake's destination.json",
-    load: () => import('../commands/export.js'),
-  },
-  import: {
-    summary: 'Read an OLake destination.json into a profile',
-    load: () => import('../commands/import.js'),
-  },
-  profiles: { summary: 'List, show or delete profiles', load: () => import('../commands/profiles.js') },
-  login: { summary: 'Log in to the OLake UI (management API)', load: () => import('../commands/login.js') },
-  logout: { summary: 'Forget the stored OLake UI session', load: () => import('../commands/logout.js') },
-  jobs: { summary: 'Browse and act on the jobs of a project', load: () => import('../commands/jobs.js') },
-  push: {
-    summary: 'Create a profile as a destination in the OLake UI',
-    load: () => import('../commands/push.js'),
-  },
-  destinations: {
-    summary: 'List the OLake UI destinations and the jobs that use each',
-    load: () => import('../commands/destinations.js'),
-  },
-  pull: {
-    summary: 'Import an OLake UI destination into a profile',
-    load: () => import('../commands/pull.js'),
-  },
-  sandbox: {
-    summary: 'Run a local catalog, object store and OLake UI to try floe',
-    load: () => import('../commands/sandbox.js'),
-  },
-  stack: {
-    summary: 'Write a docker compose test stack for a profile',
-    load: () => import('../commands/stack.js'),
-  },
-};
-
-export function usage(): string {
-  const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
-  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
-  return [
-    'floe: set up, test and operate OLake’s Iceberg REST-catalog destination',
-    '',
-    'Usage: floe [command] [flags]      (no command: the home screen)',
-    '',
-    'Commands:',
-    ...lines,
-    '',
-    'Flags: --help (also after any command), --version',
-    'Exit codes: 0 ok, 1 failure, 2 usage, 4 not logged in, 130 interrupted',
-  ].join('\n');
-}
 
 function report(error: unknown): number {
   if (error instanceof UsageError) {

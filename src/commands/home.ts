@@ -1,9 +1,10 @@
 // floe with no command: the home screen on a terminal (profiles and what can be done with them),
 // else the profile list and the usage. The chosen action runs its command module after Ink unmounts,
 // then the home screen comes back.
+
+import { type CommandModule, usage } from '../cli/commands.js';
 import { openContext } from '../cli/context.js';
 import { canPrompt, EXIT, FloeError, UsageError } from '../cli/io.js';
-import { type CommandModule, usage } from '../cli/main.js';
 import { holdKeys } from '../text/keys.js';
 import type { HomeAction } from '../ui/home/model.js';
 import { plainHome } from '../ui/home/model.js';
@@ -36,18 +37,20 @@ export function commandFor(action: HomeAction): [Command, string[]] | null {
 }
 
 /**
- * Shows the home screen, runs what was chosen, and comes back, until the user quits (or presses
- * Ctrl-C, here or in a command: exit 130). A command's
- * explained failure (not logged in, incomplete profile, no keychain) is printed and the home screen
- * comes back; anything else ends floe.
+ * Shows the home screen, runs what was chosen, and comes back with the same profile selected, until
+ * the user quits (or presses Ctrl-C, here or in a command: exit 130). A command's explained failure
+ * (not logged in, incomplete profile, no keychain) is printed and the home screen comes back;
+ * anything else ends floe.
  */
 export async function homeLoop(
-  next: () => Promise<HomeAction>,
+  next: (selected: string | undefined) => Promise<HomeAction>,
   load: (command: Command) => Promise<CommandModule> = (command) => COMMANDS[command](),
   stderr: Pick<NodeJS.WriteStream, 'write'> = process.stderr,
 ): Promise<number> {
+  let selected: string | undefined;
   for (;;) {
-    const action = await next();
+    const action = await next(selected);
+    if ('name' in action) selected = action.name;
     const command = commandFor(action);
     if (!command) return action.type === 'interrupt' ? EXIT.INTERRUPTED : EXIT.OK;
     // Keys typed while the command starts wait for its screen, unchanged.
@@ -69,5 +72,5 @@ export async function run(argv: string[]): Promise<number> {
     return EXIT.OK;
   }
   const { runHome } = await import('../ui/home/index.js');
-  return homeLoop(() => runHome(ctx));
+  return homeLoop((selected) => runHome(ctx, selected));
 }

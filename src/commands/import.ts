@@ -1,8 +1,8 @@
 // floe import: an OLake destination.json (also the older form) into a profile; secrets to the store.
 import { readFileSync } from 'node:fs';
-import { openContext } from '../cli/context.js';
+import { type Context, openContext } from '../cli/context.js';
 import { issueLines } from '../cli/destination-flags.js';
-import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
+import { canPrompt, EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
 import { saveProfile } from '../cli/profiles.js';
 import { KeyFileError, readKeyFile } from '../config/files.js';
 import { FIELDS } from '../destination/fields.js';
@@ -11,14 +11,16 @@ import { validate } from '../destination/schema.js';
 import { KeychainUnavailableError, type SecretStorage } from '../secrets/store.js';
 import { sanitize } from '../text/sanitize.js';
 
-export const HELP = `Usage: floe import FILE [--profile NAME] [--insecure-storage | --env-secrets]
+export const HELP = `Usage: floe import FILE [--profile NAME] [--force] [--insecure-storage | --env-secrets]
 
 Reads an OLake destination.json (REST catalog; also the older form with a free-text rest_auth_type,
 iceberg_db or a writer-level normalization), validates it, saves it as a profile with its secrets
-moved to the OS keychain, and reports the keys it ignored. FILE "-" reads stdin.
+moved to the OS keychain, and reports the keys it ignored. FILE "-" reads stdin. An existing
+profile is replaced only after a y/N question on a terminal, or with --force (else exit 2).
 
 Flags:
   --profile NAME        profile to create or replace (default: "default")
+  --force               replace an existing profile of that name without asking
   --insecure-storage    store secrets in a plaintext file (mode 0600) instead of the keychain
   --env-secrets         store no secrets: read them from FLOE_* variables at run time
   --help                this help`;
@@ -33,12 +35,30 @@ async function readInput(path: string): Promise<string> {
   }
 }
 
+/**
+ * Whether `name` may be written: it is new, --force was given, or the user said yes on a terminal.
+ * Without a terminal an existing profile is never replaced silently: a usage error names --force.
+ */
+async function mayReplace(ctx: Context, name: string, force: boolean): Promise<boolean> {
+  const existing = ctx.config.getProfile(name);
+  if (!existing || force) return true;
+  const what = `Profile "${name}" exists (authentication: ${existing.authType}).`;
+  if (!canPrompt())
+    throw new UsageError(
+      [`${what} Pass --force to replace it, or --profile NAME to import under another name.`],
+      'import',
+    );
+  const { confirm } = await import('../management/prompt.js');
+  return confirm(`${what} Replace it?`);
+}
+
 export async function run(argv: string[]): Promise<number> {
   const { values: flags, positionals } = parseCommandArgs(
     'import',
     argv,
     {
       profile: { type: 'string', default: 'default' },
+      force: { type: 'boolean' },
       'insecure-storage': { type: 'boolean' },
       'env-secrets': { type: 'boolean' },
       help: { type: 'boolean' },
@@ -80,6 +100,10 @@ export async function run(argv: string[]): Promise<number> {
       ? 'env'
       : 'keychain';
   const ctx = openContext();
+  if (!(await mayReplace(ctx, flags.profile, Boolean(flags.force)))) {
+    process.stderr.write(`Profile "${flags.profile}" kept as it was; nothing imported.\n`);
+    return EXIT.FAILURE;
+  }
   try {
     await saveProfile(ctx, flags.profile, result.values, storage);
   } catch (error) {

@@ -1,8 +1,11 @@
 // floe sandbox: a REST catalog, an S3-compatible store and the OLake UI on loopback, to try floe
 // without any infrastructure. With --open, a ready "sandbox" profile and OLake UI session, then the
 // home screen in this process; the sandbox stops when the home screen is left.
+
+import { join } from 'node:path';
 import type { Context } from '../cli/context.js';
 import { openContext } from '../cli/context.js';
+import { floeCommand } from '../cli/invocation.js';
 import { canPrompt, EXIT, parseCommandArgs, UsageError } from '../cli/io.js';
 import { saveProfile } from '../cli/profiles.js';
 import { applicableFields, type Values } from '../destination/fields.js';
@@ -19,9 +22,12 @@ import {
   startSandbox,
 } from '../sandbox/index.js';
 import { sandboxProfile } from '../sandbox/profile.js';
-import { accounts, KeychainUnavailableError } from '../secrets/store.js';
+import { keychainBackend } from '../secrets/keychain.js';
+import { accounts, KeychainUnavailableError, type SecretBackend } from '../secrets/store.js';
 
 export const PROFILE = 'sandbox';
+/** The keychain service --open stores under: never floe's own, so nothing of the user's is replaced. */
+export const DEMO_KEYCHAIN_SERVICE = 'floe-sandbox';
 /** The catalog flavour `floe sandbox` serves unless --catalog says otherwise: the most common real server. */
 export const DEFAULT_FLAVOUR: CatalogFlavour = 'polaris';
 
@@ -43,10 +49,10 @@ Flags:
   --catalog FLAVOUR
              the server the catalog behaves like (default ${DEFAULT_FLAVOUR}):
              ${CATALOG_FLAVOURS.join(', ')}
-  --open     also create (or update) the profile "sandbox" and log in to the OLake UI, then open the
-             home screen; leaving the home screen stops the sandbox (needs a terminal). Secrets and
-             the session go to the OS keychain, else only into this process's FLOE_* variables.
-             The profile and the OLake UI login are kept afterwards; the next --open updates them
+  --open     also create the profile "sandbox" and log in to the OLake UI, then open the home
+             screen; leaving it stops the sandbox (needs a terminal). It all happens in a throwaway
+             config folder and keychain service "${DEMO_KEYCHAIN_SERVICE}" (else this process's FLOE_*
+             variables), removed on quit: your own profiles and OLake UI login stay as they were
   --jobs N   how many jobs the OLake UI emulator holds (default ${DEFAULT_JOBS})
   --help     this help
 
@@ -207,17 +213,17 @@ function wrapArgs(words: string[], indent: number): string {
   return [...lines, line].join(` \\\n${' '.repeat(indent)}`);
 }
 
-/** How to point floe at a running sandbox from another terminal. */
-export function usageLines(sandbox: Sandbox): string {
+/** How to point floe at a running sandbox from another terminal; `floe` is the command that runs it here. */
+export function usageLines(sandbox: Sandbox, floe: string = floeCommand()): string {
   const env = sandboxSecretEnv(sandbox);
   const assignments = Object.entries(env).map(([k, v]) => `${k}=${quote(v)}`);
   return [
     'Point floe at it (from another terminal):',
     `  ${assignments.join(' ')} \\`,
-    `    floe setup ${wrapArgs(setupArgs(sandbox).map(quote), 6)}`,
-    `  floe test --profile ${PROFILE}`,
-    `  floe login --url ${sandbox.olake.url}        (password: ${SANDBOX.olake.password})`,
-    '  floe jobs',
+    `    ${floe} setup ${wrapArgs(setupArgs(sandbox).map(quote), 6)}`,
+    `  ${floe} test --profile ${PROFILE}`,
+    `  ${floe} login --url ${sandbox.olake.url}        (password: ${SANDBOX.olake.password})`,
+    `  ${floe} jobs`,
     '',
     'Ctrl-C stops the sandbox and removes its data.',
   ].join('\n');
@@ -257,7 +263,7 @@ export async function run(argv: string[]): Promise<number> {
   if (flags.open && !canPrompt())
     throw new UsageError(
       [
-        '--open needs a terminal (it opens the home screen); without one, run "floe sandbox" and point floe at it',
+        `--open needs a terminal (it opens the home screen); without one, run "${floeCommand()} sandbox" and point floe at it`,
       ],
       'sandbox',
     );
@@ -281,12 +287,57 @@ export async function run(argv: string[]): Promise<number> {
   }
 }
 
+/**
+ * A keychain backend that remembers every account it stored, so that `forget` removes exactly those
+ * (an unreachable keychain has nothing to forget).
+ */
+export function throwawayKeychain(
+  inner: SecretBackend = keychainBackend(DEMO_KEYCHAIN_SERVICE),
+): SecretBackend & { forget(): Promise<void> } {
+  const stored = new Set<string>();
+  return {
+    kind: inner.kind,
+    location: inner.location,
+    get: (account) => inner.get(account),
+    async set(account, value) {
+      stored.add(account);
+      await inner.set(account, value);
+    },
+    delete: (account) => inner.delete(account),
+    async forget() {
+      for (const account of stored) {
+        try {
+          await inner.delete(account);
+        } catch (error) {
+          if (!(error instanceof KeychainUnavailableError)) throw error;
+        }
+      }
+      stored.clear();
+    },
+  };
+}
+
+/**
+ * The home screen on the sandbox, in a throwaway setup: a config folder inside the sandbox's data
+ * (removed with it) and keychain entries under DEMO_KEYCHAIN_SERVICE, removed here on quit.
+ */
 async function openHome(sandbox: Sandbox): Promise<number> {
-  const ctx = openContext();
+  process.env.FLOE_CONFIG_DIR = join(sandbox.directory, 'config');
+  const keychain = throwawayKeychain();
+  try {
+    return await prepareAndOpenHome(openContext({ keychain }), sandbox);
+  } finally {
+    await keychain.forget();
+  }
+}
+
+async function prepareAndOpenHome(ctx: Context, sandbox: Sandbox): Promise<number> {
   const profile = await prepareProfile(ctx, sandbox);
   const session = await prepareSession(ctx, sandbox);
   const reason = profile.reason ?? session.reason;
   const lines = [
+    'This run has its own config folder and keychain entries, removed when you quit: your',
+    'own profiles and OLake UI login stay as they were.',
     ...(reason === undefined ? [] : [`! The OS keychain cannot be used: ${reason}`]),
     profile.secrets === 'keychain'
       ? `✓ Profile "${PROFILE}" saved, its secrets in the OS keychain.`

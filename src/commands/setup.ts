@@ -4,14 +4,25 @@ import {
   destinationFlagHelp,
   destinationOptions,
   hasDestinationFlags,
+  impliedAuthType,
   issueLines,
   valuesFromFlags,
 } from '../cli/destination-flags.js';
 import { settled } from '../cli/interrupt.js';
+import { floeCommand } from '../cli/invocation.js';
 import { canPrompt, EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
 import { saveProfile } from '../cli/profiles.js';
-import { profileValues } from '../config/store.js';
-import { emptyValues } from '../destination/fields.js';
+import { profileValues, type StoredProfile } from '../config/store.js';
+import {
+  AUTH_TYPE_INFO,
+  AUTH_TYPES,
+  emptyValues,
+  FIELD_BY_ID,
+  FIELDS,
+  type FieldId,
+  type Values,
+} from '../destination/fields.js';
+import { PRESETS } from '../destination/presets.js';
 import { validate } from '../destination/schema.js';
 import { KeychainUnavailableError, type SecretStorage } from '../secrets/store.js';
 import { holdKeys } from '../text/keys.js';
@@ -21,7 +32,9 @@ export const HELP = `Usage: floe setup [--profile NAME] [flags]
 
 Creates or edits a destination profile. On a terminal, opens the guided wizard (pre-filled with an
 existing profile and any flags given) and ends with the connection test ("floe test"). With --yes, or
-without a terminal, the flags are the answers.
+without a terminal, the flags are the answers; without --auth-type, the authentication is the one
+the secret flags imply (--credential-stdin: oauth2), the preset's only one, or the profile's own,
+else --auth-type is a missing flag. The saved line names the authentication used.
 
 Flags:
   --profile NAME        profile to create or edit (default: "default")
@@ -35,6 +48,41 @@ ${destinationFlagHelp()}
 Secrets are never flag values: pipe one in with --token-stdin, --credential-stdin or --secret-key-stdin,
 give --gcp-service-account-file PATH, or set FLOE_TOKEN, FLOE_CREDENTIAL, FLOE_ACCESS_KEY,
 FLOE_SECRET_KEY, FLOE_GCP_SERVICE_ACCOUNT_JSON.`;
+
+/**
+ * Without --auth-type and without prompting: why the profile gets its auth type, or null when the
+ * preset offers several and nothing says which (then --auth-type is a missing flag).
+ */
+function authTypeReason(
+  flags: Record<string, string | boolean | undefined>,
+  existing: StoredProfile | undefined,
+  values: Values,
+): string | null {
+  const preset = PRESETS[values.preset];
+  if (preset.authTypes.length === 1) return `the only one ${preset.label} offers`;
+  const implied = impliedAuthType(flags, values);
+  if (implied) return `implied by ${implied.by.join(', ')}`;
+  if (existing?.preset === values.preset && existing.authType === values.authType) return "the profile's own";
+  return null;
+}
+
+/** The secret fields of `values` that hold a value. */
+function secretValues(values: Values): Partial<Record<FieldId, string>> {
+  const out: Partial<Record<FieldId, string>> = {};
+  for (const def of FIELDS)
+    if (def.secret && typeof values.fields[def.id] === 'string' && values.fields[def.id] !== '')
+      out[def.id] = values.fields[def.id] as string;
+  return out;
+}
+
+/** A field whose need depends on the auth type: not worth naming while the auth type is unknown. */
+const authDependent = (values: Values, field: string) =>
+  field in FIELD_BY_ID &&
+  AUTH_TYPES.some(
+    (authType) =>
+      FIELD_BY_ID[field as FieldId].applies({ ...values, authType }) !==
+      FIELD_BY_ID[field as FieldId].applies(values),
+  );
 
 export async function run(argv: string[]): Promise<number> {
   const { values: flags } = parseCommandArgs('setup', argv, {
@@ -67,11 +115,13 @@ export async function run(argv: string[]): Promise<number> {
       );
     }
   }
+  // An existing profile keeps where its secrets go unless a flag says otherwise: editing a
+  // file-backed or env profile never asks again.
   const storage: SecretStorage = flags['insecure-storage']
     ? 'file'
     : flags['env-secrets']
       ? 'env'
-      : 'keychain';
+      : (existing?.secretStorage ?? 'keychain');
   const values = await valuesFromFlags(flags, base);
 
   if (canPrompt() && !flags.yes) {
@@ -92,12 +142,26 @@ export async function run(argv: string[]): Promise<number> {
     // Keys typed while the test starts wait for its screen, unchanged.
     holdKeys();
     const test = await import('./test.js');
-    return test.run(['--profile', result.profileName]);
+    // "Don't store": the secrets just typed serve this one test, in this process only.
+    const typed = result.storage === 'env' && result.values ? secretValues(result.values) : undefined;
+    return test.run(['--profile', result.profileName], typed);
   }
 
+  const given: Record<string, string | boolean | undefined> = flags;
+  const authReason = given['auth-type'] === undefined ? authTypeReason(given, existing, values) : undefined;
   const result = validate(values);
-  if (!result.ok) {
-    const { missing, invalid } = issueLines(result.issues, values);
+  if (!result.ok || authReason === null) {
+    const issues = result.ok ? [] : result.issues;
+    const { missing, invalid } = issueLines(
+      authReason === null ? issues.filter((issue) => !authDependent(values, issue.field)) : issues,
+      values,
+    );
+    if (authReason === null) {
+      const offered = PRESETS[values.preset].authTypes;
+      missing.unshift(
+        `missing authentication type: pass --auth-type, one of ${offered.join(', ')} (${PRESETS[values.preset].label} offers several; e.g. --auth-type ${offered[0]})`,
+      );
+    }
     const lines = [...invalid, ...missing];
     if (!canPrompt() && missing.length > 0 && !flags.yes)
       lines.push('no terminal to prompt on: pass the flags above (floe setup --help lists them)');
@@ -121,7 +185,10 @@ export async function run(argv: string[]): Promise<number> {
         : storage === 'file'
           ? `secrets in ${ctx.config.secretsPath} (plaintext, mode 0600)`
           : 'secrets read from FLOE_* variables at run time';
-  process.stderr.write(`Saved profile "${name}" (${where}). Next: floe test --profile ${name}\n`);
+  const auth = `authentication: ${AUTH_TYPE_INFO[result.values.authType].label}${authReason ? `, ${authReason}` : ''}`;
+  process.stderr.write(
+    `Saved profile "${name}" (${auth}; ${where}). Next: ${floeCommand()} test --profile ${name}\n`,
+  );
   if (storage === 'file' && stored.length > 0) process.stderr.write('! Secrets are stored in plain text.\n');
   return EXIT.OK;
 }

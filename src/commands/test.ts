@@ -7,7 +7,8 @@ import { reportText, stepLine } from '../check/text.js';
 import type { CheckEvent } from '../check/types.js';
 import { openContext } from '../cli/context.js';
 import { canPrompt, EXIT, FloeError, parseCommandArgs, printJson, UsageError } from '../cli/io.js';
-import { loadProfile, requireSecrets } from '../cli/profiles.js';
+import { type LoadedProfile, loadProfile, requireSecrets } from '../cli/profiles.js';
+import type { FieldId } from '../destination/fields.js';
 import { validate } from '../destination/schema.js';
 
 const DEFAULT_TIMEOUT_SECONDS = 10;
@@ -37,7 +38,11 @@ finished step, then the diagnoses.
 Secrets come from the profile's secret store; FLOE_TOKEN, FLOE_CREDENTIAL,
 FLOE_ACCESS_KEY, FLOE_SECRET_KEY and FLOE_GCP_SERVICE_ACCOUNT_JSON override it.
 
-Exit codes: 0 all checks passed, 1 a check failed or was cancelled, 2 usage,
+With --json, a failure before the checks (unknown profile, missing secret,
+keychain) prints {ok: false, steps: [], …, error: {kind, message, hint}}.
+
+Exit codes: 0 all checks passed, 1 a check failed or was cancelled, or the
+test could not start (see stderr, or "error" with --json), 2 usage,
 130 interrupted.
 `;
 
@@ -52,7 +57,46 @@ function parseTimeout(value: string | undefined): number {
   return Math.round(seconds * 1000);
 }
 
-export async function run(argv: string[]): Promise<number> {
+/**
+ * With --json, a failure before the checks (usage, unknown or invalid profile, missing secret, no
+ * keychain) still prints one JSON document, the report's shape with no steps and an `error`; the
+ * error then goes to stderr and sets the exit code as usual (2 usage, else 1).
+ */
+export async function run(argv: string[], typed?: Partial<Record<FieldId, string>>): Promise<number> {
+  try {
+    return await runTest(argv, typed);
+  } catch (error) {
+    if (argv.includes('--json') && (error instanceof FloeError || error instanceof UsageError))
+      printJson({
+        ok: false,
+        steps: [],
+        diagnoses: [],
+        warnings: [],
+        error: {
+          kind: error instanceof UsageError ? 'usage' : 'not-run',
+          message: error instanceof UsageError ? error.lines.join('\n') : error.message,
+          ...(error instanceof FloeError && error.hint ? { hint: error.hint } : {}),
+        },
+      });
+    throw error;
+  }
+}
+
+/**
+ * The profile with `typed` secrets (just typed in the wizard, not stored) filling those found
+ * nowhere else; the environment and the secret store still win.
+ */
+function withTyped(profile: LoadedProfile, typed: Partial<Record<FieldId, string>> = {}): LoadedProfile {
+  const fields = { ...profile.values.fields };
+  for (const id of profile.missing) if (typed[id] !== undefined) fields[id] = typed[id];
+  return {
+    ...profile,
+    values: { ...profile.values, fields },
+    missing: profile.missing.filter((id) => typed[id] === undefined),
+  };
+}
+
+async function runTest(argv: string[], typed?: Partial<Record<FieldId, string>>): Promise<number> {
   const { values: flags } = parseCommandArgs('test', argv, {
     profile: { type: 'string', short: 'p' },
     json: { type: 'boolean' },
@@ -69,7 +113,7 @@ export async function run(argv: string[]): Promise<number> {
   const readOnly = flags['read-only'] ?? false;
   const allowInsecureUriOverride = flags['allow-insecure-uri-override'] ?? false;
 
-  const profile = await loadProfile(openContext(), flags.profile);
+  const profile = withTyped(await loadProfile(openContext(), flags.profile), typed);
   requireSecrets(profile);
   const checked = validate(profile.values);
   if (!checked.ok)

@@ -2,8 +2,9 @@
 // `olake-session` cookie kept in a tough-cookie jar bound to one origin, the `{success,message,data}`
 // envelope parsed with zod, and every failure turned into a ManagementError with a readable message.
 import { CookieJar } from 'tough-cookie';
-import { Agent, request } from 'undici';
+import { request } from 'undici';
 import { z } from 'zod';
+import { proxyAwareAgent } from '../net/proxy.js';
 import { reduceCheckFailure } from './checklog.js';
 import { DetailScanner, type StreamsSummary } from './detail.js';
 import {
@@ -176,7 +177,8 @@ export class ManagementClient implements JobsApi {
   readonly jar: CookieJar;
   readonly #timeoutMs: number;
   readonly #maxBodyBytes: number;
-  readonly #agent = new Agent({ keepAliveTimeout: 1_000, connections: 8 });
+  // HTTPS_PROXY / HTTP_PROXY / NO_PROXY are honoured (src/net/proxy.ts).
+  readonly #agent = proxyAwareAgent({ keepAliveTimeout: 1_000, connections: 8 });
   #reauthenticate: (() => Promise<boolean>) | undefined;
   #reauthenticating: Promise<boolean> | undefined;
 

@@ -6,6 +6,7 @@ import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
 import { redactHeaders, SecretScrubber } from '../check/scrub.js';
 import type { Chain, ChainOptions, Emit, Step, StepState } from '../check/types.js';
 import { maskSecret, type Values } from '../destination/fields.js';
+import { proxiesConfigured, proxyFor, proxyLabel } from '../net/proxy.js';
 import {
   diagnoseStorageError,
   errorFacts,
@@ -212,6 +213,16 @@ async function catalogDataLocation(opts: ChainOptions): Promise<{ url: string; f
 }
 
 type S3Module = typeof import('@aws-sdk/client-s3');
+
+/** The trace's `proxy` for a request URL. */
+function proxyOf(url: string): { proxy?: string } {
+  try {
+    const proxy = proxyFor(new URL(url));
+    return proxy ? { proxy: proxyLabel(proxy) } : {};
+  } catch {
+    return {};
+  }
+}
 type Outcome<T> = { ok: true; value: T } | { ok: false };
 
 async function run(
@@ -244,6 +255,10 @@ async function run(
       ? { credentials: { accessKeyId: probe.accessKey, secretAccessKey: probe.secretKey } }
       : {}),
   };
+  if (proxiesConfigured()) {
+    const { ProxyAwareHandler } = await import('./proxy-handler.js');
+    config.requestHandler = new ProxyAwareHandler();
+  }
   const client: S3Client = new sdk.S3Client(config);
   let lastUrl: string | undefined;
   client.middlewareStack.add(
@@ -258,6 +273,7 @@ async function run(
           entry: {
             method: req.method,
             url,
+            ...proxyOf(url),
             ...(status !== undefined ? { status } : {}),
             durationMs: Math.round(performance.now() - started),
             requestHeaders: redactHeaders(req.headers, scrubber),
@@ -345,6 +361,7 @@ async function run(
         ...baseContext(id),
         ...(key ? { key } : {}),
         ...(url ? { url } : {}),
+        ...(url ? proxyOf(url) : {}),
         timedOut,
         ...(extra ? { extra } : {}),
       });

@@ -24,6 +24,8 @@ export const STORAGE_DIAGNOSES = {
   S3_DNS: 'The endpoint host name does not resolve (ENOTFOUND)',
   S3_CONNECTION_REFUSED: 'Nothing listens on the endpoint host and port (ECONNREFUSED)',
   S3_CONNECTION_FAILED: 'The connection to the endpoint broke (reset, unreachable network)',
+  S3_PROXY_CONNECT:
+    'The proxy (HTTPS_PROXY / HTTP_PROXY) refused or failed the CONNECT tunnel to the endpoint',
   S3_TIMEOUT: 'The store did not answer within the timeout',
   S3_TLS: 'The TLS handshake failed: untrusted certificate, wrong host name, or https to an http port',
   S3_NO_CREDENTIALS:
@@ -74,6 +76,8 @@ export interface ProbeContext {
   accessKeyHint?: string;
   /** Extra evidence gathered by the caller, e.g. a follow-up request that named the error. */
   extra?: Record<string, string>;
+  /** The proxy the failing request went through (HTTPS_PROXY / HTTP_PROXY), without credentials. */
+  proxy?: string;
 }
 
 /** The facts a diagnosis rests on, read off any SDK or Node error. */
@@ -153,6 +157,19 @@ function isTlsCode(code: string): boolean {
   );
 }
 
+/** undici's ProxyAgent when the proxy answers CONNECT with anything but 200. */
+const PROXY_REFUSED = /Proxy response \((\d+)\) !== 200/;
+
+/** Failures of the connection itself: through a proxy, their text names it. */
+const CONNECTION_CODES: ReadonlySet<StorageDiagnosisCode> = new Set([
+  'S3_DNS',
+  'S3_VIRTUAL_HOST_DNS',
+  'S3_CONNECTION_REFUSED',
+  'S3_CONNECTION_FAILED',
+  'S3_TIMEOUT',
+  'S3_TLS',
+]);
+
 const READ_STEPS: ReadonlySet<StorageStepId> = new Set(['storage.head', 'storage.list', 'storage.get']);
 const ASSUME_ROLE = /User: (\S+) is not authorized to perform: sts:AssumeRole(?: on resource: (\S+))?/;
 
@@ -160,6 +177,7 @@ const ASSUME_ROLE = /User: (\S+) is not authorized to perform: sts:AssumeRole(?:
 export function classify(facts: ErrorFacts, ctx: ProbeContext): StorageDiagnosisCode {
   const { code, status, name, message } = facts;
   if (ctx.timedOut) return 'S3_TIMEOUT';
+  if (PROXY_REFUSED.test(message)) return 'S3_PROXY_CONNECT';
   if (name === 'CredentialsProviderError' || /Could not load credentials/i.test(message))
     return 'S3_NO_CREDENTIALS';
   if (ASSUME_ROLE.test(message)) return 'S3_ASSUME_ROLE_DENIED';
@@ -334,6 +352,14 @@ function text(code: StorageDiagnosisCode, f: ErrorFacts, ctx: ProbeContext): Tex
         cause: 'Nothing listens on that host and port: the store is down or the port is wrong',
         remedy: 'Start the store, or correct the port in S3 Endpoint',
       };
+    case 'S3_PROXY_CONNECT':
+      return {
+        what: `${failed}: the proxy ${ctx.proxy ?? ''} refused the tunnel to ${host(ctx)} (HTTP ${PROXY_REFUSED.exec(f.message)?.[1] ?? '?'})`,
+        cause:
+          'The proxy does not allow this host or port (403), wants credentials (407), or cannot reach the store itself (502)',
+        remedy:
+          'Have the endpoint allowed, put credentials in the proxy URL (http://user:pass@proxy:3128), or add its host to NO_PROXY if it is reachable directly',
+      };
     case 'S3_CONNECTION_FAILED':
       return {
         what: `${failed}: the connection to ${host(ctx)} broke (${f.code ?? 'connection lost'})`,
@@ -456,7 +482,8 @@ export function diagnoseStorageError(error: unknown, ctx: ProbeContext): Diagnos
 
 function build(code: StorageDiagnosisCode, facts: ErrorFacts, ctx: ProbeContext): Diagnosis {
   const t = text(code, facts, ctx);
-  const extra = { ...ctx.extra, ...t.extra };
+  const extra = { ...ctx.extra, ...t.extra, ...(ctx.proxy ? { proxy: ctx.proxy } : {}) };
+  if (ctx.proxy && CONNECTION_CODES.has(code)) t.what = `${t.what} (through proxy ${ctx.proxy})`;
   return {
     code,
     step: ctx.step,

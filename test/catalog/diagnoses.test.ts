@@ -105,6 +105,50 @@ describe('network', () => {
     expect(d.evidence.errorCode).toBe('ECONNREFUSED');
   });
 
+  /** Runs `body` with HTTP_PROXY set (the chain reads the environment), then restores it. */
+  async function withProxy<T>(proxy: string, body: () => Promise<T>): Promise<T> {
+    const saved = { HTTP_PROXY: process.env.HTTP_PROXY, NO_PROXY: process.env.NO_PROXY };
+    process.env.HTTP_PROXY = proxy;
+    delete process.env.NO_PROXY;
+    try {
+      return await body();
+    } finally {
+      for (const [key, value] of Object.entries(saved))
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+    }
+  }
+
+  it('CATALOG_PROXY_UNREACHABLE: HTTP_PROXY names a port nothing listens on', async () => {
+    const proxy = `http://127.0.0.1:${await refusedPort()}`;
+    const d = expectDiagnosis(
+      await withProxy(proxy, () => runChain(values('none', { catalogUrl: 'http://127.0.0.1:8181' }))),
+      'CATALOG_PROXY_UNREACHABLE',
+      'catalog.connect',
+    );
+    expect(d.what).toBe(`The proxy ${proxy} could not be reached`);
+    expect(d.evidence.errorCode).toBe('ECONNREFUSED');
+  });
+
+  it('CATALOG_PROXY_CONNECT: the proxy answers CONNECT with 407', async () => {
+    const server: Server = createTcpServer((socket) =>
+      socket.once('data', () => socket.end('HTTP/1.1 407 Proxy Authentication Required\r\n\r\n')),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const proxy = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+      const d = expectDiagnosis(
+        await withProxy(proxy, () => runChain(values('none', { catalogUrl: 'http://127.0.0.1:8181' }))),
+        'CATALOG_PROXY_CONNECT',
+        'catalog.connect',
+      );
+      expect(d.what).toBe(`The proxy ${proxy} refused the tunnel to 127.0.0.1:8181`);
+      expect(d.evidence.errorCode).toBe('PROXY_HTTP_407');
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   it('CATALOG_NETWORK: a server that accepts and drops every connection', async () => {
     const server: Server = createTcpServer((socket) => socket.destroy());
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

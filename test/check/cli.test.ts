@@ -75,11 +75,29 @@ describe('floe test without a terminal', () => {
     expectNoSecret(r.stdout + r.stderr);
   });
 
-  it('names the missing secrets instead of testing', () => {
+  it('names the missing secrets instead of testing; --json says so in one JSON object too', () => {
     const r = runCli(['test', '--json'], { env: { FLOE_CONFIG_DIR: configDir } });
     expect(r.status).toBe(1);
-    expect(r.stdout).toBe('');
     expect(r.stderr).toContain('FLOE_TOKEN');
+    const out = JSON.parse(r.stdout);
+    expect(checkReportSchema.parse(out)).toEqual({ ok: false, steps: [], diagnoses: [], warnings: [] });
+    expect(out.error.kind).toBe('not-run');
+    expect(`${out.error.message} ${out.error.hint ?? ''}`).toContain('FLOE_TOKEN');
+    expect(runCli(['test'], { env: { FLOE_CONFIG_DIR: configDir } }).stdout).toBe('');
+  });
+
+  it('--json: an unknown profile and a usage error print a JSON error object, exit 1 and 2', () => {
+    const unknown = runCli(['test', '--json', '--profile', 'nope'], { env: { FLOE_CONFIG_DIR: configDir } });
+    expect(unknown.status).toBe(1);
+    expect(JSON.parse(unknown.stdout)).toMatchObject({
+      ok: false,
+      steps: [],
+      error: { kind: 'not-run', message: 'Profile "nope" does not exist.' },
+    });
+    const usage = runCli(['test', '--json', '--timeout', 'soon'], { env: { FLOE_CONFIG_DIR: configDir } });
+    expect(usage.status).toBe(2);
+    expect(JSON.parse(usage.stdout).error).toMatchObject({ kind: 'usage' });
+    expect(JSON.parse(usage.stdout).error.message).toContain('--timeout must be a number of seconds');
   });
 
   it('--help lists every flag; a bad --timeout is a usage error', () => {

@@ -180,3 +180,79 @@ describe('floe import', () => {
     expect(r.stderr).toMatch(/only REST catalogs/);
   });
 });
+
+describe('no silent defaults', () => {
+  const olderForm = new URL('../fixtures/import/older-form.json', import.meta.url).pathname;
+
+  it('import over an existing profile without a terminal exits 2 naming --force, and keeps it', () => {
+    const dir = tempConfigDir();
+    const env = { FLOE_CONFIG_DIR: dir };
+    const first = runCli(
+      [...BASE, '--profile', 'tok', '--auth-type', 'token', '--token-stdin', '--insecure-storage'],
+      {
+        env,
+        input: TOKEN,
+      },
+    );
+    expect(first.status, first.stderr).toBe(0);
+    const before = readFileSync(join(dir, 'config.json'), 'utf8');
+    const r = runCli(['import', olderForm, '--profile', 'tok', '--env-secrets'], { env });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(
+      'floe: Profile "tok" exists (authentication: token). Pass --force to replace it, or --profile NAME to import under another name.',
+    );
+    expect(readFileSync(join(dir, 'config.json'), 'utf8')).toBe(before);
+
+    const forced = runCli(['import', olderForm, '--profile', 'tok', '--env-secrets', '--force'], { env });
+    expect(forced.status, forced.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.tok.authType).toBe('oauth2');
+  });
+
+  it('setup --yes without --auth-type: a preset with several lists it as missing, naming them', () => {
+    const r = runCli([...BASE, '--data-location', 's3://warehouse/x'], {
+      env: { FLOE_CONFIG_DIR: tempConfigDir() },
+    });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(
+      'floe: missing authentication type: pass --auth-type, one of none, token, oauth2, sigv4, google (Generic REST catalog offers several; e.g. --auth-type none)',
+    );
+  });
+
+  it('setup --yes names the auth type it used and why', () => {
+    const dir = tempConfigDir();
+    const implied = runCli([...BASE, '--profile', 'a', '--token-stdin', '--env-secrets'], {
+      env: { FLOE_CONFIG_DIR: dir },
+      input: TOKEN,
+    });
+    expect(implied.status, implied.stderr).toBe(0);
+    expect(implied.stderr).toContain(
+      'Saved profile "a" (authentication: Bearer token, implied by --token-stdin;',
+    );
+    // No floe on this PATH: the command to paste next is the one that runs floe from the clone.
+    expect(implied.stderr).toContain('Next: npx floe test --profile a');
+
+    const only = runCli(
+      [
+        'setup',
+        '--yes',
+        '--profile',
+        'g',
+        '--preset',
+        'glue',
+        '--warehouse',
+        '123456789012',
+        '--catalog-url',
+        'https://glue.us-east-1.amazonaws.com/iceberg',
+      ].concat(['--region', 'us-east-1', '--signing-region', 'us-east-1', '--env-secrets']),
+      { env: { FLOE_CONFIG_DIR: dir } },
+    );
+    expect(only.status, only.stderr).toBe(0);
+    expect(only.stderr).toContain('(authentication: AWS SigV4, the only one AWS Glue (Iceberg REST) offers;');
+
+    const kept = runCli(['setup', '--yes', '--profile', 'a', '--region', 'eu-west-1', '--env-secrets'], {
+      env: { FLOE_CONFIG_DIR: dir, FLOE_TOKEN: TOKEN },
+    });
+    expect(kept.status, kept.stderr).toBe(0);
+    expect(kept.stderr).toContain("(authentication: Bearer token, the profile's own;");
+  });
+});

@@ -92,8 +92,12 @@ describe('floe sandbox', () => {
       expect(out).toContain(`credential ${SANDBOX.oauth.clientId}:${SANDBOX.oauth.clientSecret}`);
       expect(out).toContain('s3rver does not verify signatures');
       expect(out).toContain('7 jobs');
-      expect(out).toContain(`floe login --url http://127.0.0.1:${olake?.[1]}`);
-      expect(out).toMatch(/floe setup --profile sandbox --yes --preset polaris --auth-type oauth2 /);
+      // No floe on this PATH: the lines to paste say how it runs from the clone.
+      expect(out).toContain(`  npx floe login --url http://127.0.0.1:${olake?.[1]}`);
+      expect(out).toMatch(
+        /^ {4}npx floe setup --profile sandbox --yes --preset polaris --auth-type oauth2 /m,
+      );
+      expect(out).toContain('  npx floe test --profile sandbox\n');
       const dir = /^Data +(\S+) \(removed when the sandbox stops\)$/m.exec(out)?.[1] as string;
       expect(existsSync(dir)).toBe(true);
 

@@ -1,31 +1,55 @@
-// `floe sandbox --open` on a real pseudo-terminal (built CLI, 80x24) without a usable keychain: the
-// home screen lists the ready profile, its connection test passes with the secrets this process set,
-// and leaving the home screen stops the sandbox, removes its data and exits 0.
-import { existsSync } from 'node:fs';
+// `floe sandbox --open` on a real pseudo-terminal (built CLI, 80x24): the home screen lists the ready
+// profile, its connection test passes, and leaving the home screen stops the sandbox, removes its
+// data and exits 0 — and the user's own config and keychain entries are exactly as before.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startTerminal } from '../../scripts/lib/terminal.mjs';
+import { DEMO_KEYCHAIN_SERVICE } from '../../src/commands/sandbox.js';
 import { ConfigStore } from '../../src/config/store.js';
+import { keychainBackend } from '../../src/secrets/keychain.js';
+import { accounts } from '../../src/secrets/store.js';
+import { sample } from '../fixtures/samples.js';
 import { tempConfigDir } from '../support/cli.js';
+import { itWithService } from '../support/services.js';
 
 /** An address where no Secret Service answers, so the keychain is unusable. */
 const NO_KEYCHAIN = 'unix:path=/nonexistent/floe-test-bus';
 
+/** A user's own setup: a profile named like the sandbox's and an OLake UI login elsewhere. */
+function usersOwnConfig(): { dir: string; before: string } {
+  const dir = tempConfigDir();
+  const store = new ConfigStore(dir);
+  store.saveProfile('sandbox', sample('token'), 'keychain', ['token']);
+  store.setManagement({
+    url: 'http://127.0.0.1:8001',
+    username: 'me',
+    project: '7',
+    secretStorage: 'keychain',
+    rememberPassword: false,
+  });
+  return { dir, before: readFileSync(join(dir, 'config.json'), 'utf8') };
+}
+
 describe('floe sandbox --open on a terminal', () => {
-  it('opens home with a ready profile whose test passes, and stops everything on quit', async () => {
-    const configDir = tempConfigDir();
+  it('without a keychain: a ready profile whose test passes; on quit, the user config is as before', async () => {
+    const user = usersOwnConfig();
     const floe = startTerminal({
       args: ['sandbox', '--open', '--jobs', '5'],
-      env: { FLOE_CONFIG_DIR: configDir, DBUS_SESSION_BUS_ADDRESS: NO_KEYCHAIN },
+      env: { FLOE_CONFIG_DIR: user.dir, DBUS_SESSION_BUS_ADDRESS: NO_KEYCHAIN },
     });
     try {
       await floe.waitFor('Profiles');
       await floe.waitFor('sandbox');
       const dir = /Data +(\S+) \(removed when the sandbox stops\)/.exec(floe.raw())?.[1] as string;
       expect(existsSync(dir)).toBe(true);
+      expect(floe.raw()).toContain(
+        'This run has its own config folder and keychain entries, removed when you quit',
+      );
       expect(floe.raw()).toContain('! The OS keychain cannot be used: ');
       expect(floe.raw()).toContain('FLOE_SECRET_KEY are set in this process only.');
       expect(floe.raw()).toContain('for this run only (FLOE_PASSWORD is');
-      const store = new ConfigStore(configDir);
+      const store = new ConfigStore(join(dir, 'config'));
       expect(store.getProfile('sandbox')).toMatchObject({ secretStorage: 'env', storedSecrets: [] });
       expect(store.getManagement()).toMatchObject({ secretStorage: 'env', username: 'admin' });
 
@@ -36,8 +60,44 @@ describe('floe sandbox --open on a terminal', () => {
       await floe.press('q');
       expect(await floe.exit()).toBe(0);
       expect(existsSync(dir)).toBe(false);
+      expect(readFileSync(join(user.dir, 'config.json'), 'utf8')).toBe(user.before);
     } finally {
       floe.kill('SIGHUP');
     }
   });
+
+  itWithService(process.env.FLOE_TEST_KEYRING, 'the Secret Service')(
+    "with a keychain: entries under its own service, removed on quit; floe's own entries untouched",
+    async () => {
+      const user = usersOwnConfig();
+      const own = keychainBackend();
+      const demo = keychainBackend(DEMO_KEYCHAIN_SERVICE);
+      const token = accounts.profileSecret('sandbox', 'token');
+      const secretKey = accounts.profileSecret('sandbox', 'secretKey');
+      await own.set(token, 'users-own-token');
+      const floe = startTerminal({
+        args: ['sandbox', '--open', '--jobs', '5'],
+        env: { FLOE_CONFIG_DIR: user.dir },
+      });
+      try {
+        await floe.waitFor('Profiles');
+        expect(floe.raw()).toContain('✓ Profile "sandbox" saved, its secrets in the OS keychain.');
+        const olake = /OLake UI +(http:\/\/\S+)/.exec(floe.raw())?.[1] as string;
+        const session = accounts.session(new URL(olake).origin);
+        expect(await demo.get(secretKey)).toBeTypeOf('string');
+        expect(await demo.get(session)).toContain('olake-session');
+        await floe.press('q');
+        expect(await floe.exit()).toBe(0);
+        expect(await demo.get(secretKey)).toBeUndefined();
+        expect(await demo.get(session)).toBeUndefined();
+        expect(await own.get(secretKey)).toBeUndefined();
+        expect(await own.get(session)).toBeUndefined();
+        expect(await own.get(token)).toBe('users-own-token');
+        expect(readFileSync(join(user.dir, 'config.json'), 'utf8')).toBe(user.before);
+      } finally {
+        floe.kill('SIGHUP');
+        await own.delete(token);
+      }
+    },
+  );
 });

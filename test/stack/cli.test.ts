@@ -24,7 +24,8 @@ function outDir(): string {
 function saveProfile(warehouse: string, region: string): string {
   const config = tempConfigDir();
   const setup = runCli(
-    ['setup', '--yes', '--profile', 'dev', '--insecure-storage', '--catalog-url', 'http://localhost:8181']
+    ['setup', '--yes', '--profile', 'dev', '--auth-type', 'none', '--insecure-storage']
+      .concat(['--catalog-url', 'http://localhost:8181'])
       .concat(['--s3-path', warehouse, '--region', region, '--storage', 's3-compatible'])
       .concat(['--s3-endpoint', 'http://localhost:9000']),
     { env: { FLOE_CONFIG_DIR: config, ...KEYS } },

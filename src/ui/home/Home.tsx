@@ -26,6 +26,8 @@ export interface HomeProps {
   ctx: Context;
   /** Called once with what the user chose; the screen then exits. */
   onAction(action: HomeAction): void;
+  /** The profile to highlight first: the one the previous action was about. */
+  selected?: string;
 }
 
 const LIST_HINTS: Hint[] = [
@@ -85,8 +87,10 @@ function statusLines(state: HomeState): { text: string; color?: string }[] {
   return lines;
 }
 
-export function Home({ ctx, onAction }: HomeProps) {
-  const [state, dispatch, latest] = useLatestReducer(homeReducer, () => initialHome(profileRows(ctx)));
+export function Home({ ctx, onAction, selected }: HomeProps) {
+  const [state, dispatch, latest] = useLatestReducer(homeReducer, () =>
+    initialHome(profileRows(ctx), selected),
+  );
   const { exit } = useApp();
   const size = useTerminalSize();
   const width = Math.min(size.columns, 100);

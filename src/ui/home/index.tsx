@@ -7,13 +7,17 @@ import type { HomeAction } from './model.js';
 
 export type { HomeAction } from './model.js';
 
-/** Shows the home screen until the user picks an action; Ink has unmounted when this resolves. */
-export async function runHome(ctx: Context): Promise<HomeAction> {
+/**
+ * Shows the home screen, `selected` highlighted, until the user picks an action; Ink has unmounted
+ * when this resolves.
+ */
+export async function runHome(ctx: Context, selected?: string): Promise<HomeAction> {
   let action: HomeAction = { type: 'quit' };
   holdKeys();
   const app = render(
     <Home
       ctx={ctx}
+      selected={selected}
       onAction={(chosen) => {
         action = chosen;
       }}

@@ -118,8 +118,16 @@ export type HomeEvent =
   | { type: 'deleted'; name: string; rows: ProfileRow[] }
   | { type: 'deleteFailed'; name: string; reason: string };
 
-export function initialHome(rows: ProfileRow[]): HomeState {
-  return { rows, selected: 0, mode: { kind: 'list' } };
+/** The home state with `selected` (the profile the last action was about) highlighted, else the first. */
+export function initialHome(rows: ProfileRow[], selected?: string): HomeState {
+  return {
+    rows,
+    selected: Math.max(
+      rows.findIndex((r) => r.name === selected),
+      0,
+    ),
+    mode: { kind: 'list' },
+  };
 }
 
 export const EXPORT_FILE = 'destination.json';

@@ -13,9 +13,10 @@ import { useTerminalSize } from '../components/useTerminalSize.js';
 import {
   diagnosisPanel,
   type Line,
-  MAX_WIDTH,
   panelHeight,
+  type ScrollKey,
   STATE_TONE,
+  scrolled,
   scrollPanel,
   stepText,
   type Tone,
@@ -101,7 +102,7 @@ export function ConnectionTest({
   ...opts
 }: ConnectionTestProps) {
   const size = useTerminalSize();
-  const width = Math.min(size.columns, MAX_WIDTH);
+  const width = size.columns;
   const { state, start, cancel } = useConnectionTest(values, opts);
   const [verbose, setVerbose] = useState(false);
   const [offset, setOffset] = useState(0);
@@ -109,7 +110,10 @@ export function ConnectionTest({
   const finished = state.phase === 'done';
   const titleColumn = titleWidth(state.steps);
   const lines = verbose ? tracePanel(state, width) : diagnosisPanel(state, width);
-  const panel = scrollPanel(lines, offset, panelHeight(size.rows, state.steps.length));
+  const height = panelHeight(size.rows, state.steps.length);
+  const panel = scrollPanel(lines, offset, height);
+  // Several scroll keys may arrive in one read: each moves from where the one before it left.
+  const scroll = (by: ScrollKey) => setOffset((o) => scrolled(Math.min(o, panel.offset), by, height));
 
   // One call per key, in order, however many arrive in one read ("v" then Ctrl-C, say); the keys after
   // the one that leaves go to the next screen.
@@ -134,8 +138,12 @@ export function ConnectionTest({
     } else if (input === 'v') {
       setVerbose((v) => !v);
       setOffset(0);
-    } else if (key.name === 'up') setOffset((o) => Math.max(Math.min(o, panel.offset) - 1, 0));
-    else if (key.name === 'down') setOffset((o) => Math.min(o, panel.offset) + 1);
+    } else if (key.name === 'up') scroll('up');
+    else if (key.name === 'down') scroll('down');
+    else if (key.name === 'pageup') scroll('pageUp');
+    else if (key.name === 'pagedown') scroll('pageDown');
+    else if (key.name === 'home' || input === 'g') scroll('top');
+    else if (key.name === 'end' || input === 'G') scroll('bottom');
   });
 
   const done = state.steps.filter((s) => s.state !== 'pending' && s.state !== 'running').length;
@@ -160,7 +168,7 @@ export function ConnectionTest({
         ['Esc', 'cancel'],
         ['v', verbose ? 'diagnoses' : 'HTTP trace'],
       ];
-  if (panel.position) hints.push(['↑/↓', 'scroll']);
+  if (panel.position) hints.push(['↑↓ PgUp/Dn', 'scroll'], ['g/G', 'top/end']);
   hints.push(['Ctrl-C', 'quit']);
 
   const heading = [

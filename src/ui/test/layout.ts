@@ -5,9 +5,6 @@ import { diagnosisLines, formatDuration, traceLines, truncate, wrapText } from '
 import type { Step } from '../../check/types.js';
 import { sanitize } from '../../text/sanitize.js';
 
-/** The screen never grows wider than this, whatever the terminal. */
-export const MAX_WIDTH = 80;
-
 export type Tone = 'ok' | 'error' | 'warn' | 'dim' | 'active' | 'heading';
 
 export interface Line {
@@ -91,8 +88,27 @@ export function scrollPanel(
   const start = Math.min(Math.max(0, offset), max);
   const visible = lines.slice(start, start + height).map((line, i) => ({ ...line, row: start + i }));
   const position =
-    lines.length > height
-      ? `lines ${start + 1}–${start + visible.length} of ${lines.length}, ↑/↓ scroll`
-      : '';
+    lines.length > height ? `lines ${start + 1}–${start + visible.length} of ${lines.length}` : '';
   return { visible, offset: start, position };
+}
+
+export type ScrollKey = 'up' | 'down' | 'pageUp' | 'pageDown' | 'top' | 'bottom';
+
+/** The panel offset after a scroll key, as in the jobs browser (scrollPanel clamps it to the lines). */
+export function scrolled(offset: number, key: ScrollKey, height: number): number {
+  const page = Math.max(1, height - 1);
+  switch (key) {
+    case 'up':
+      return offset - 1;
+    case 'down':
+      return offset + 1;
+    case 'pageUp':
+      return offset - page;
+    case 'pageDown':
+      return offset + page;
+    case 'top':
+      return 0;
+    case 'bottom':
+      return Number.MAX_SAFE_INTEGER;
+  }
 }

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { CommandModule } from '../../../src/cli/commands.js';
 import { FloeError } from '../../../src/cli/io.js';
-import type { CommandModule } from '../../../src/cli/main.js';
 import { saveProfile } from '../../../src/cli/profiles.js';
 import { homeLoop, run } from '../../../src/commands/home.js';
 import { emptyValues, type Values } from '../../../src/destination/fields.js';
@@ -235,6 +235,15 @@ describe('floe (home command)', () => {
     const { calls, load } = fakeCommands({ test: 1 });
     const next = vi.fn(async () => actions.shift()!);
     expect(await homeLoop(next, load)).toBe(0);
+    // The home screen comes back with the profile the last action was about selected.
+    expect(next.mock.calls.map((call) => (call as unknown[])[0])).toEqual([
+      undefined,
+      'prod',
+      'staging',
+      'prod',
+      'prod',
+      'prod',
+    ]);
     expect(calls).toEqual([
       ['setup', ['--profile', 'prod']],
       ['setup', ['--profile', 'staging']],

@@ -1,6 +1,7 @@
+import { Text } from 'ink';
 import { render } from 'ink-testing-library';
 import { act } from 'react';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Chains } from '../../../src/check/run.js';
 import type { CheckReport, TraceEntry } from '../../../src/check/types.js';
 import { ConnectionTest } from '../../../src/ui/test/ConnectionTest.js';
@@ -20,6 +21,20 @@ const stripAnsi = (s: string) => s.replace(/\u001B\[[0-9;]*m/g, '');
 
 const withStep = (steps: FakeStep[], id: string, change: Partial<FakeStep>) =>
   steps.map((s) => (s.id === id ? { ...s, ...change } : s));
+
+// ink-testing-library's stdout is 100 columns; the screen uses the whole width, so these frames
+// are checked at 80 (the test in test/e2e/test-screen.test.ts runs it at 160).
+beforeAll(() => {
+  let probe!: ReturnType<typeof render>;
+  act(() => {
+    probe = render(<Text />);
+  });
+  Object.defineProperty(Object.getPrototypeOf(probe.stdout), 'columns', {
+    get: () => 80,
+    configurable: true,
+  });
+  act(() => probe.unmount());
+});
 
 function setup(catalogSteps = CATALOG_STEPS, storageSteps = STORAGE_STEPS) {
   const catalog = fakeChain('catalog', catalogSteps);
@@ -120,7 +135,7 @@ describe('ConnectionTest screen', () => {
     const t = setup(undefined, failing);
     await t.mount();
     expect(t.frame()).toContain('Diagnoses (5) · lines 1–6 of');
-    expect(t.frame()).toContain('↑/↓ scroll');
+    expect(t.frame()).toContain('↑↓ PgUp/Dn scroll  g/G top/end');
     await t.press(DOWN);
     expect(t.frame()).toContain('Diagnoses (5) · lines 2–7 of');
     expectFitsAndClean(t.allFrames());

@@ -3,6 +3,7 @@ import { type CheckAction, checkReducer, initialCheckState } from '../../../src/
 import {
   diagnosisPanel,
   panelHeight,
+  scrolled,
   scrollPanel,
   stepText,
   titleWidth,
@@ -27,8 +28,17 @@ describe('test screen layout', () => {
     const end = scrollPanel(lines(10), 99, 4);
     expect(end.offset).toBe(6);
     expect(end.visible.map((l) => l.text)).toEqual(['line 6', 'line 7', 'line 8', 'line 9']);
-    expect(end.position).toBe('lines 7–10 of 10, ↑/↓ scroll');
+    expect(end.position).toBe('lines 7–10 of 10');
     expect(scrollPanel(lines(10), -3, 4).offset).toBe(0);
+  });
+
+  it('pages like the jobs browser: ↑/↓ one line, PgUp/PgDn a page less one line, g/G the ends', () => {
+    expect(scrolled(5, 'up', 6)).toBe(4);
+    expect(scrolled(5, 'down', 6)).toBe(6);
+    expect(scrolled(5, 'pageDown', 6)).toBe(10);
+    expect(scrolled(5, 'pageUp', 6)).toBe(0);
+    expect(scrolled(5, 'top', 6)).toBe(0);
+    expect(scrollPanel(lines(88), scrolled(0, 'bottom', 6), 6).position).toBe('lines 83–88 of 88');
   });
 
   it('cuts step rows, diagnoses and trace lines to the width', () => {

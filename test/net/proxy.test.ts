@@ -1,0 +1,263 @@
+// Proxies from the environment, against a small CONNECT proxy on loopback started here: the catalog
+// and object-store checks and the OLake UI client go through it, the connect step and the trace say
+// so, and a proxy that refuses the tunnel or is not there gets its own diagnosis.
+import { connect, createServer, type Server, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { traceLines } from '../../src/check/text.js';
+import { checkReportSchema } from '../../src/check/types.js';
+import { ConfigStore } from '../../src/config/store.js';
+import { ManagementClient } from '../../src/management/client.js';
+import { proxyFor, proxyLabel } from '../../src/net/proxy.js';
+import { SANDBOX, type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { queryString } from '../../src/storage/proxy-handler.js';
+import { floe, tempConfigDir } from '../management/support.js';
+
+/** A CONNECT-only proxy: tunnels (recording each target) unless `deny` is set, then answers 403. */
+class ConnectProxy {
+  readonly targets: string[] = [];
+  deny = false;
+  /** Targets refused with 403 even when `deny` is off. */
+  readonly denied = new Set<string>();
+  readonly #server: Server;
+  readonly #sockets = new Set<Socket>();
+
+  constructor() {
+    this.#server = createServer((client) => {
+      this.#sockets.add(client);
+      client.on('close', () => this.#sockets.delete(client));
+      client.once('data', (chunk) => {
+        const head = chunk.toString('latin1');
+        const target = /^CONNECT (\S+) HTTP\/1\.1\r\n/.exec(head)?.[1];
+        if (!target || this.deny || this.denied.has(target)) {
+          client.end('HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\n\r\n');
+          return;
+        }
+        this.targets.push(target);
+        const [host, port] = [target.slice(0, target.lastIndexOf(':')), Number(target.split(':').pop())];
+        const upstream = connect({ host, port }, () => {
+          client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+          upstream.pipe(client);
+          client.pipe(upstream);
+        });
+        this.#sockets.add(upstream);
+        upstream.on('close', () => this.#sockets.delete(upstream));
+        upstream.on('error', () => client.destroy());
+        client.on('error', () => upstream.destroy());
+      });
+    });
+  }
+
+  async listen(): Promise<string> {
+    await new Promise<void>((resolve) => this.#server.listen(0, '127.0.0.1', resolve));
+    const address = this.#server.address();
+    if (address === null || typeof address === 'string') throw new Error('no port');
+    return `http://127.0.0.1:${address.port}`;
+  }
+
+  async close(): Promise<void> {
+    for (const socket of this.#sockets) socket.destroy();
+    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+  }
+}
+
+/** A loopback port nothing listens on. */
+async function deadPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+describe('reading the proxy variables', () => {
+  const url = new URL('https://catalog.example.com/api/catalog');
+  it('takes HTTPS_PROXY for https, HTTP_PROXY for http, lower-case first', () => {
+    expect(proxyFor(url, { HTTPS_PROXY: 'http://p:3128' })?.host).toBe('p:3128');
+    expect(proxyFor(url, { HTTP_PROXY: 'http://h:1' })?.host).toBe('h:1');
+    expect(proxyFor(url, { https_proxy: 'http://lower:1', HTTPS_PROXY: 'http://upper:1' })?.host).toBe(
+      'lower:1',
+    );
+    expect(proxyFor(new URL('http://a.example.com'), { HTTPS_PROXY: 'http://p:1' })).toBeUndefined();
+    expect(proxyFor(url, { HTTPS_PROXY: 'proxy.corp:8080' })?.href).toBe('http://proxy.corp:8080/');
+  });
+
+  it('honours NO_PROXY: *, a host, a .domain, host:port', () => {
+    const env = { HTTPS_PROXY: 'http://p:3128' };
+    expect(proxyFor(url, { ...env, NO_PROXY: '*' })).toBeUndefined();
+    expect(proxyFor(url, { ...env, NO_PROXY: 'localhost, catalog.example.com' })).toBeUndefined();
+    expect(proxyFor(url, { ...env, no_proxy: '.example.com' })).toBeUndefined();
+    expect(proxyFor(url, { ...env, NO_PROXY: 'example.com:443' })).toBeUndefined();
+    expect(proxyFor(url, { ...env, NO_PROXY: 'example.com:8443' })).toBeDefined();
+    expect(proxyFor(url, { ...env, NO_PROXY: 'other.com' })).toBeDefined();
+  });
+
+  it('never shows the proxy credentials', () => {
+    expect(proxyLabel(new URL('http://user:s3cret@proxy:3128'))).toBe('http://proxy:3128');
+    const line = traceLines({
+      method: 'GET',
+      url: 'https://c/v1/config',
+      status: 200,
+      durationMs: 3,
+      requestHeaders: {},
+      responseHeaders: {},
+      proxy: 'http://proxy:3128',
+    })[0];
+    expect(line).toBe('GET https://c/v1/config (through proxy http://proxy:3128) → 200 · 3 ms');
+  });
+
+  it('builds the S3 query string as the SDK signs it', () => {
+    expect(queryString({ 'list-type': '2', prefix: 'a b/(c)*', 'max-keys': '1', versioning: null })).toBe(
+      'list-type=2&prefix=a%20b%2F%28c%29%2A&max-keys=1&versioning',
+    );
+  });
+});
+
+describe('through a CONNECT proxy on loopback', () => {
+  let sandbox: Sandbox;
+  let proxy: ConnectProxy;
+  let proxyUrl: string;
+  let configDir: string;
+  const secrets = () => ({
+    FLOE_TOKEN: SANDBOX.token,
+    FLOE_ACCESS_KEY: sandbox.s3.accessKey,
+    FLOE_SECRET_KEY: sandbox.s3.secretKey,
+  });
+  const through = (url: string) => ({
+    HTTPS_PROXY: url,
+    HTTP_PROXY: url,
+    NO_PROXY: undefined,
+    no_proxy: undefined,
+  });
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ ports: { catalog: 0, olake: 0, s3: 0 }, jobs: 3 });
+    proxy = new ConnectProxy();
+    proxyUrl = await proxy.listen();
+    configDir = tempConfigDir();
+    new ConfigStore(configDir).saveProfile(
+      'sandbox',
+      {
+        preset: 'rest',
+        authType: 'token',
+        storage: 's3-compatible',
+        targetVersion: 'latest',
+        fields: {
+          catalogUrl: sandbox.catalog.url,
+          warehouse: `s3://${SANDBOX.bucket}`,
+          region: 'us-east-1',
+          s3Endpoint: sandbox.s3.url,
+        },
+      },
+      'env',
+      [],
+    );
+  });
+
+  afterAll(async () => {
+    await proxy?.close();
+    await sandbox?.stop();
+  });
+
+  it('floe test passes with the catalog and the object store reached through the proxy', async () => {
+    proxy.targets.length = 0;
+    const run = await floe(['test', '--json', '--profile', 'sandbox'], {
+      configDir,
+      env: { ...secrets(), ...through(proxyUrl) },
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const report = checkReportSchema.parse(JSON.parse(run.stdout));
+    expect(report.ok).toBe(true);
+    expect(report.steps.some((s) => s.id === 'storage.put' && s.state === 'ok')).toBe(true);
+    const connect = report.steps.find((s) => s.id === 'catalog.connect');
+    expect(connect?.detail).toContain(`through proxy ${proxyUrl}: DNS`);
+    expect(connect?.detail).toContain('CONNECT');
+    const catalogHost = new URL(sandbox.catalog.url).host;
+    const s3Host = new URL(sandbox.s3.url).host;
+    expect(proxy.targets).toContain(catalogHost);
+    expect(proxy.targets).toContain(s3Host);
+  });
+
+  it('NO_PROXY sends the requests direct', async () => {
+    proxy.targets.length = 0;
+    const run = await floe(['test', '--json', '--profile', 'sandbox'], {
+      configDir,
+      env: { ...secrets(), ...through(proxyUrl), NO_PROXY: '127.0.0.1' },
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(proxy.targets).toEqual([]);
+  });
+
+  it('a proxy that refuses CONNECT gets its diagnosis, naming the proxy', async () => {
+    proxy.deny = true;
+    try {
+      const run = await floe(['test', '--json', '--profile', 'sandbox'], {
+        configDir,
+        env: { ...secrets(), ...through(proxyUrl) },
+      });
+      expect(run.code).toBe(1);
+      const report = checkReportSchema.parse(JSON.parse(run.stdout));
+      const diagnosis = report.diagnoses.find((d) => d.step === 'catalog.connect');
+      expect(diagnosis?.code).toBe('CATALOG_PROXY_CONNECT');
+      expect(diagnosis?.what).toBe(
+        `The proxy ${proxyUrl} refused the tunnel to ${new URL(sandbox.catalog.url).host}`,
+      );
+      expect(JSON.stringify(diagnosis?.evidence)).toContain('HTTP 403');
+    } finally {
+      proxy.deny = false;
+    }
+  });
+
+  it('a proxy that refuses the tunnel to the object store: its storage diagnosis names the proxy', async () => {
+    const s3Host = new URL(sandbox.s3.url).host;
+    proxy.denied.add(s3Host);
+    try {
+      const run = await floe(['test', '--json', '--profile', 'sandbox'], {
+        configDir,
+        env: { ...secrets(), ...through(proxyUrl) },
+      });
+      expect(run.code).toBe(1);
+      const report = checkReportSchema.parse(JSON.parse(run.stdout));
+      expect(report.steps.find((s) => s.id === 'catalog.namespaces')?.state).toBe('ok');
+      const diagnosis = report.diagnoses.find((d) => d.step === 'storage.head');
+      expect(diagnosis?.code).toBe('S3_PROXY_CONNECT');
+      expect(diagnosis?.what).toContain(`the proxy ${proxyUrl} refused the tunnel to ${s3Host} (HTTP 403)`);
+      expect(diagnosis?.evidence.extra?.proxy).toBe(proxyUrl);
+    } finally {
+      proxy.denied.clear();
+    }
+  });
+
+  it('a proxy that is not there gets its diagnosis', async () => {
+    const dead = `http://127.0.0.1:${await deadPort()}`;
+    const run = await floe(['test', '--json', '--profile', 'sandbox'], {
+      configDir,
+      env: { ...secrets(), ...through(dead) },
+    });
+    expect(run.code).toBe(1);
+    const report = checkReportSchema.parse(JSON.parse(run.stdout));
+    const diagnosis = report.diagnoses.find((d) => d.step === 'catalog.connect');
+    expect(diagnosis?.code).toBe('CATALOG_PROXY_UNREACHABLE');
+    expect(diagnosis?.what).toBe(`The proxy ${dead} could not be reached`);
+    expect(report.diagnoses.find((d) => d.step === 'storage.head')?.what).toContain(
+      `(through proxy ${dead})`,
+    );
+  });
+
+  it('the OLake UI client goes through the proxy', async () => {
+    proxy.targets.length = 0;
+    const saved = { HTTP_PROXY: process.env.HTTP_PROXY, NO_PROXY: process.env.NO_PROXY };
+    process.env.HTTP_PROXY = proxyUrl;
+    delete process.env.NO_PROXY;
+    const client = new ManagementClient({ url: sandbox.olake.url });
+    try {
+      await client.login(SANDBOX.olake.username, SANDBOX.olake.password);
+      expect(proxy.targets).toContain(new URL(sandbox.olake.url).host);
+    } finally {
+      await client.close();
+      for (const [key, value] of Object.entries(saved))
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+    }
+  });
+});

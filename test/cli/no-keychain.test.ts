@@ -26,7 +26,7 @@ describe('a profile with no secrets on a host without a keychain', () => {
       { env },
     );
     expect(saved.status).toBe(0);
-    expect(saved.stderr).toContain('Saved profile "plain" (no secrets to store)');
+    expect(saved.stderr).toContain('Saved profile "plain" (authentication: None; no secrets to store)');
     for (const args of [
       ['profiles', 'show', 'plain'],
       ['export', '--profile', 'plain'],

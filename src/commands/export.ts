@@ -1,26 +1,76 @@
-// floe export: a profile as OLake's destination.json, on stdout or in a 0600 file.
+// floe export: a profile as OLake's destination.json, or as another engine's configuration
+// (pyiceberg, Spark, Trino, DuckDB), on stdout or in a file.
 import { chmodSync, writeFileSync } from 'node:fs';
 import { openContext } from '../cli/context.js';
-import { EXIT, FloeError, parseCommandArgs } from '../cli/io.js';
-import { loadProfile, requireSecrets } from '../cli/profiles.js';
+import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
+import { type LoadedProfile, loadProfile, requireSecrets } from '../cli/profiles.js';
+import type { FieldId, Values } from '../destination/fields.js';
 import { serializeDestination, toDestinationJson } from '../destination/olake.js';
-import { validate } from '../destination/schema.js';
+import { normalize, validate } from '../destination/schema.js';
+import { ENGINE_FORMATS, type EngineFormat, renderEngine, UnsupportedError } from '../export/engines.js';
 
-export const HELP = `Usage: floe export [--profile NAME] [--output FILE] [--redact]
+const FORMATS = ['olake', ...ENGINE_FORMATS] as const;
+type Format = (typeof FORMATS)[number];
 
-Writes the profile as OLake's destination.json ({"type":"ICEBERG","writer":{…}}), with its secrets
-read from the keychain, file or FLOE_* variables. Without --output it prints to stdout.
+export const HELP = `Usage: floe export [--format FORMAT] [--profile NAME] [--output FILE]
+                   [--include-secrets | --redact]
+
+Writes the profile for OLake or for an engine that reads the same tables. Secrets come from the
+keychain, file or FLOE_* variables. Without --output it prints to stdout.
+
+Formats:
+  olake           OLake's destination.json (default); includes secrets unless --redact
+  pyiceberg       a ~/.pyiceberg.yaml catalog block
+  pyiceberg-env   the same as PYICEBERG_CATALOG__<NAME>__… variables (a file to source)
+  spark           spark.sql.catalog.<name>.* lines (spark-defaults.conf, or --conf flags)
+  trino           an etc/catalog/<name>.properties file
+  duckdb          INSTALL/LOAD, CREATE SECRET and ATTACH statements
 
 Flags:
-  --profile NAME   profile to export (default: the only one, or "default")
-  --output FILE    write to FILE (created with mode 0600)
-  --redact         put "<redacted>" in place of every secret, for sharing
-  --help           this help`;
+  --format FORMAT     one of ${FORMATS.join(', ')}
+  --profile NAME      profile to export (default: the only one, or "default")
+  --output FILE       write to FILE (mode 0600 when it holds secrets)
+  --include-secrets   engine formats: write the secrets themselves instead of placeholders or
+                      environment references (then only into a 0600 file or a pipe)
+  --redact            olake: put "<redacted>" in place of every secret, for sharing
+  --help              this help`;
+
+/**
+ * Writes an export. A file that holds secrets is created 0600 (and made 0600 if it existed). Kept in
+ * one place so that how exports reach the disk can change in one place.
+ */
+function writeExport(path: string, text: string, holdsSecrets: boolean): void {
+  const mode = holdsSecrets ? 0o600 : 0o644;
+  try {
+    writeFileSync(path, text, { mode });
+    if (holdsSecrets) chmodSync(path, mode);
+  } catch (error) {
+    throw new FloeError(`Cannot write ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+}
+
+/** The profile's values for an engine format; secrets found nowhere only matter when they are written. */
+function engineValues(profile: LoadedProfile, includeSecrets: boolean): Values {
+  if (includeSecrets) requireSecrets(profile);
+  const values: Values = { ...profile.values, fields: { ...profile.values.fields } };
+  // Stand-ins for missing secrets, so that the rows they select are chosen; they are never written.
+  for (const id of profile.missing) values.fields[id] = id === 'credential' ? 'id:secret' : id;
+  const result = validate(values);
+  if (result.ok) return result.values;
+  const issues = result.issues.filter((i) => !profile.missing.includes(i.field as FieldId));
+  if (issues.length === 0) return normalize(values);
+  throw new FloeError(
+    `Profile "${profile.name}" is incomplete: ${issues.map((i) => i.message).join('; ')}`,
+    `Fix it with "floe setup --profile ${profile.name}".`,
+  );
+}
 
 export async function run(argv: string[]): Promise<number> {
   const { values: flags } = parseCommandArgs('export', argv, {
+    format: { type: 'string', short: 'f' },
     profile: { type: 'string' },
     output: { type: 'string', short: 'o' },
+    'include-secrets': { type: 'boolean' },
     redact: { type: 'boolean' },
     help: { type: 'boolean' },
   });
@@ -28,29 +78,63 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(`${HELP}\n`);
     return EXIT.OK;
   }
+  const format = (flags.format ?? 'olake') as Format;
+  if (!FORMATS.includes(format))
+    throw new UsageError([`--format: "${flags.format}" is not one of ${FORMATS.join(', ')}`], 'export');
+  if (format !== 'olake' && flags.redact)
+    throw new UsageError(
+      [`--redact is for --format olake; ${format} writes placeholders unless --include-secrets`],
+      'export',
+    );
+  if (format === 'olake' && flags['include-secrets'] && flags.redact)
+    throw new UsageError(['--include-secrets and --redact contradict each other'], 'export');
   const profile = await loadProfile(openContext(), flags.profile);
-  if (!flags.redact) requireSecrets(profile);
+  if (format === 'olake') return exportOlake(profile, flags.output, flags.redact === true);
+  const includeSecrets = flags['include-secrets'] === true;
+  if (includeSecrets && !flags.output && process.stdout.isTTY)
+    throw new UsageError(
+      ['--include-secrets: not printed to a terminal; pass --output FILE (written 0600) or pipe the output'],
+      'export',
+    );
+  let rendered: ReturnType<typeof renderEngine>;
+  try {
+    rendered = renderEngine(format as EngineFormat, engineValues(profile, includeSecrets), {
+      includeSecrets,
+    });
+  } catch (error) {
+    if (error instanceof UnsupportedError)
+      throw new FloeError(
+        error.message,
+        'Nothing was written. Export another format, or change the profile.',
+      );
+    throw error;
+  }
+  if (flags.output) writeExport(flags.output, rendered.text, includeSecrets);
+  else process.stdout.write(rendered.text);
+  if (flags.output)
+    process.stderr.write(
+      `Wrote ${flags.output} (${includeSecrets ? 'mode 0600, contains secrets' : 'no secrets'}).\n`,
+    );
+  for (const note of rendered.notes) process.stderr.write(`${note}\n`);
+  return EXIT.OK;
+}
+
+function exportOlake(profile: LoadedProfile, output: string | undefined, redact: boolean): number {
+  if (!redact) requireSecrets(profile);
   const result = validate(profile.values);
-  if (!result.ok && !flags.redact)
+  if (!result.ok && !redact)
     throw new FloeError(
       `Profile "${profile.name}" is incomplete: ${result.issues.map((i) => i.message).join('; ')}`,
       `Fix it with "floe setup --profile ${profile.name}".`,
     );
-  const text = serializeDestination(toDestinationJson(profile.values, { redact: flags.redact }));
-  if (!flags.output) {
+  const text = serializeDestination(toDestinationJson(profile.values, { redact }));
+  if (!output) {
     process.stdout.write(text);
     return EXIT.OK;
   }
-  try {
-    writeFileSync(flags.output, text, { mode: 0o600 });
-    chmodSync(flags.output, 0o600);
-  } catch (error) {
-    throw new FloeError(
-      `Cannot write ${flags.output}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
-    );
-  }
+  writeExport(output, text, true);
   process.stderr.write(
-    `Wrote ${flags.output} (mode 0600${flags.redact ? ', secrets redacted' : ', contains secrets'}).\n`,
+    `Wrote ${output} (mode 0600${redact ? ', secrets redacted' : ', contains secrets'}).\n`,
   );
   return EXIT.OK;
 }

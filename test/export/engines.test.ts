@@ -107,8 +107,8 @@ describe('secrets', () => {
 
   it('Trino reads them from the server environment, and floe says which variables to set', () => {
     const out = renderEngine('trino', valid(sample('oauth2')), { includeSecrets: false });
-    expect(out.text).toContain('iceberg.rest-catalog.oauth2.credential=${ENV:FLOE_CREDENTIAL}');
-    expect(out.text).toContain('s3.aws-secret-key=${ENV:FLOE_SECRET_KEY}');
+    expect(out.text).toContain(`iceberg.rest-catalog.oauth2.credential=\${ENV:FLOE_CREDENTIAL}`);
+    expect(out.text).toContain(`s3.aws-secret-key=\${ENV:FLOE_SECRET_KEY}`);
     expect(out.notes.join('\n')).toContain(
       "Set FLOE_CREDENTIAL, FLOE_ACCESS_KEY, FLOE_SECRET_KEY in the Trino server's environment",
     );

@@ -228,3 +228,20 @@ it('Spark and Trino values are escaped as java.util.Properties reads them', () =
   q.fields.token = "it's";
   expect(renderEngine('duckdb', valid(q), { includeSecrets: true }).text).toContain("TOKEN 'it''s'");
 });
+
+it('the README shows each engine as floe writes it', () => {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const start = readme.indexOf('## Reading the tables from other engines');
+  const section = readme.slice(start, readme.indexOf('\n## ', start + 3));
+  const blocks = [...section.matchAll(/```\w+\n([\s\S]*?)```/g)].map((m) => m[1]!);
+  const sources: [EngineFormat, string][] = [
+    ['pyiceberg', 'oauth2'],
+    ['spark', 'glue'],
+    ['trino', 'token'],
+    ['duckdb', 'none'],
+  ];
+  expect(blocks).toHaveLength(sources.length);
+  sources.forEach(([format, id], i) => {
+    expect(golden(format, id, false), `${format} example`).toContain(blocks[i]);
+  });
+});

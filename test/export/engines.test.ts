@@ -1,4 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { Values } from '../../src/destination/fields.js';
@@ -243,5 +246,36 @@ it('the README shows each engine as floe writes it', () => {
   expect(blocks).toHaveLength(sources.length);
   sources.forEach(([format, id], i) => {
     expect(golden(format, id, false), `${format} example`).toContain(blocks[i]);
+  });
+});
+
+describe('the PYICEBERG_… file, sourced by sh', () => {
+  const source = (text: string, env: Record<string, string>) => {
+    const file = join(mkdtempSync(join(tmpdir(), 'floe-env-')), 'pyiceberg.env');
+    writeFileSync(file, text);
+    return spawnSync('sh', ['-c', `. "${file}" && env`], {
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env },
+      encoding: 'utf8',
+    });
+  };
+
+  it('takes the secrets from the shell, and stops naming the one that is unset', () => {
+    const { text } = renderEngine('pyiceberg-env', valid(sample('token')), { includeSecrets: false });
+    const ok = source(text, { FLOE_TOKEN: "tok'en $x" });
+    expect(ok.status, ok.stderr).toBe(0);
+    expect(ok.stdout).toContain("PYICEBERG_CATALOG__LAKE_PROD__TOKEN=tok'en $x\n");
+    expect(ok.stdout).toContain('PYICEBERG_CATALOG__LAKE_PROD__URI=http://localhost:8181/api/catalog\n');
+    const unset = source(text, {});
+    expect(unset.status).not.toBe(0);
+    expect(unset.stderr).toContain('set FLOE_TOKEN first');
+  });
+
+  it('carries values with quotes unchanged', () => {
+    const v = sample('token');
+    v.fields.token = `it's"quoted"$HOME\\`;
+    const { text } = renderEngine('pyiceberg-env', valid(v), { includeSecrets: true });
+    const r = source(text, {});
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`PYICEBERG_CATALOG__LAKE_PROD__TOKEN=it's"quoted"$HOME\\\n`);
   });
 });

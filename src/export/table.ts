@@ -339,9 +339,13 @@ export const ROWS: readonly Row[] = [
     },
   },
   {
-    what: 'the profile’s own storage access, not vended credentials (DuckDB)',
+    // As OLake, Spark and Trino do by default: pyiceberg and DuckDB otherwise ask for vended credentials.
+    what: 'the profile’s own storage access, not vended credentials',
     when: (v) => !awsEndpoint(v),
-    engines: { duckdb: { key: 'attach.ACCESS_DELEGATION_MODE', value: 'none' } },
+    engines: {
+      pyiceberg: { key: 'header.X-Iceberg-Access-Delegation', value: '' },
+      duckdb: { key: 'attach.ACCESS_DELEGATION_MODE', value: 'none' },
+    },
   },
   {
     what: 'S3 endpoint',
@@ -428,6 +432,7 @@ export const KNOWN_PROPERTIES: Record<Engine, readonly string[]> = {
     'auth/google/credentials_path',
     'auth/google/scopes',
     'header.x-goog-user-project',
+    'header.X-Iceberg-Access-Delegation',
     's3.endpoint',
     's3.region',
     's3.access-key-id',

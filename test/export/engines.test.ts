@@ -183,8 +183,12 @@ describe('pyiceberg', () => {
         if (m) env[m[1]!] = m[2]!.replaceAll(`'\\''`, "'");
       }
       const yaml = parse(renderEngine('pyiceberg', v, { includeSecrets: true }).text);
-      const [name, catalog] = Object.entries(yaml.catalog)[0] as [string, unknown];
-      expect(pyicebergFromEnv(env), id).toEqual({ catalog: { [pyicebergEnvCatalog(name)]: catalog } });
+      const [name, catalog] = Object.entries(yaml.catalog)[0] as [string, Record<string, unknown>];
+      // Variable names are read lowercased; only header names (case-insensitive in HTTP) have capitals.
+      const lowered = Object.fromEntries(
+        Object.entries(catalog).map(([k, value]) => [k.toLowerCase(), value]),
+      );
+      expect(pyicebergFromEnv(env), id).toEqual({ catalog: { [pyicebergEnvCatalog(name)]: lowered } });
     }
   });
 });

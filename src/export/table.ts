@@ -174,6 +174,8 @@ export const ROWS: readonly Row[] = [
     },
   },
   {
+    // pyiceberg: the legacy `credential`, which sends the client in the form body as OLake and Iceberg Java
+    // do; its newer `auth: {type: oauth2}` manager sends HTTP Basic, which not every token endpoint takes.
     what: 'OAuth2 client credential',
     when: auth('oauth2'),
     value: field('credential'),

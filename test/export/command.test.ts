@@ -3,6 +3,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { floe } from '../e2e/support.js';
 import { runCli, tempConfigDir } from '../support/cli.js';
 
 const TOKEN = 'sentinel-engine-token-5b1e';
@@ -131,5 +132,17 @@ describe('floe export --format', () => {
     );
     const redact = runCli(['export', '--format', 'spark', '--redact'], { env: { FLOE_CONFIG_DIR: dir } });
     expect(redact.status).toBe(2);
+  });
+
+  it('--include-secrets prints nothing on a terminal: it asks for --output or a pipe (exit 2)', async () => {
+    const dir = profile();
+    const t = floe(dir, {
+      args: ['export', '--format', 'spark', '--include-secrets'],
+      env: { FLOE_TOKEN: TOKEN, FLOE_ACCESS_KEY: ACCESS_KEY, FLOE_SECRET_KEY: SECRET_KEY },
+    });
+    expect(await t.exit()).toBe(2);
+    expect(t.raw()).not.toContain(TOKEN);
+    expect(t.raw()).not.toContain(SECRET_KEY);
+    expect(t.screen().join(' ')).toMatch(/not printed to a terminal; pass --output FILE/);
   });
 });

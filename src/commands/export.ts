@@ -1,24 +1,71 @@
-// floe export: a profile as OLake's destination.json, on stdout or in a 0600 file.
+// floe export: a profile as OLake's destination.json, or as another engine's configuration
+// (pyiceberg, Spark, Trino, DuckDB), on stdout or in a 0600 file.
 import { lstatSync, type Stats } from 'node:fs';
 import { openContext } from '../cli/context.js';
-import { EXIT, FloeError, parseCommandArgs } from '../cli/io.js';
-import { loadProfile, requireSecrets } from '../cli/profiles.js';
+import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
+import { type LoadedProfile, loadProfile, requireSecrets } from '../cli/profiles.js';
 import { writePrivateFile } from '../config/files.js';
+import type { FieldId, Values } from '../destination/fields.js';
 import { serializeDestination, toDestinationJson } from '../destination/olake.js';
-import { validate } from '../destination/schema.js';
+import { normalize, validate } from '../destination/schema.js';
+import { ENGINE_FORMATS, type EngineFormat, renderEngine, UnsupportedError } from '../export/engines.js';
 
-export const HELP = `Usage: floe export [--profile NAME] [--output FILE] [--redact]
+const FORMATS = ['olake', ...ENGINE_FORMATS] as const;
+type Format = (typeof FORMATS)[number];
 
-Writes the profile as OLake's destination.json ({"type":"ICEBERG","writer":{…}}), with its secrets
-read from the keychain, file or FLOE_* variables. Without --output it prints to stdout.
+export const HELP = `Usage: floe export [--format FORMAT] [--profile NAME] [--output FILE]
+                   [--include-secrets | --redact]
+
+Writes the profile for OLake or for an engine that reads the same tables. Secrets come from the
+keychain, file or FLOE_* variables. Without --output it prints to stdout.
+
+Formats:
+  olake           OLake's destination.json (default); includes secrets unless --redact
+  pyiceberg       a ~/.pyiceberg.yaml catalog block
+  pyiceberg-env   the same as PYICEBERG_CATALOG__<NAME>__… variables (a file to source)
+  spark           spark.sql.catalog.<name>.* lines (spark-defaults.conf, or --conf flags)
+  trino           an etc/catalog/<name>.properties file
+  duckdb          INSTALL/LOAD, CREATE SECRET and ATTACH statements
 
 Flags:
-  --profile NAME   profile to export (default: the only one, or "default")
-  --output FILE    write to FILE (a new file of mode 0600, replaced atomically); an existing FILE
-                   that is not yours or is readable by others is refused
-  --force          replace such a FILE anyway (with a new 0600 file; never written through)
-  --redact         put "<redacted>" in place of every secret, for sharing
-  --help           this help`;
+  --format FORMAT     one of ${FORMATS.join(', ')}
+  --profile NAME      profile to export (default: the only one, or "default")
+  --output FILE       write to FILE (a new file of mode 0600, replaced atomically); an existing FILE
+                      that is not yours or is readable by others is refused when it gets secrets
+  --force             replace such a FILE anyway (with a new 0600 file; never written through)
+  --include-secrets   engine formats: write the secrets themselves instead of placeholders or
+                      environment references (then only into a 0600 file or a pipe)
+  --redact            olake: put "<redacted>" in place of every secret, for sharing
+  --help              this help`;
+
+/**
+ * Writes an export: a new 0600 file renamed into place. A target that holds secrets is first checked
+ * (refuseUnsafeTarget).
+ */
+function writeExport(path: string, text: string, holdsSecrets: boolean, force: boolean): void {
+  if (holdsSecrets) refuseUnsafeTarget(path, force);
+  try {
+    writePrivateFile(path, text);
+  } catch (error) {
+    throw new FloeError(`Cannot write ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+}
+
+/** The profile's values for an engine format; secrets found nowhere only matter when they are written. */
+function engineValues(profile: LoadedProfile, includeSecrets: boolean): Values {
+  if (includeSecrets) requireSecrets(profile);
+  const values: Values = { ...profile.values, fields: { ...profile.values.fields } };
+  // Stand-ins for missing secrets, so that the rows they select are chosen; they are never written.
+  for (const id of profile.missing) values.fields[id] = id === 'credential' ? 'id:secret' : id;
+  const result = validate(values);
+  if (result.ok) return result.values;
+  const issues = result.issues.filter((i) => !profile.missing.includes(i.field as FieldId));
+  if (issues.length === 0) return normalize(values);
+  throw new FloeError(
+    `Profile "${profile.name}" is incomplete: ${issues.map((i) => i.message).join('; ')}`,
+    `Fix it with "floe setup --profile ${profile.name}".`,
+  );
+}
 
 /**
  * An existing --output another user could read or swap (not ours, wider than 0600, not a regular file)
@@ -48,8 +95,10 @@ function refuseUnsafeTarget(path: string, force: boolean): void {
 
 export async function run(argv: string[]): Promise<number> {
   const { values: flags } = parseCommandArgs('export', argv, {
+    format: { type: 'string', short: 'f' },
     profile: { type: 'string' },
     output: { type: 'string', short: 'o' },
+    'include-secrets': { type: 'boolean' },
     redact: { type: 'boolean' },
     force: { type: 'boolean' },
     help: { type: 'boolean' },
@@ -58,29 +107,69 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(`${HELP}\n`);
     return EXIT.OK;
   }
+  const format = (flags.format ?? 'olake') as Format;
+  if (!FORMATS.includes(format))
+    throw new UsageError([`--format: "${flags.format}" is not one of ${FORMATS.join(', ')}`], 'export');
+  if (format !== 'olake' && flags.redact)
+    throw new UsageError(
+      [`--redact is for --format olake; ${format} writes placeholders unless --include-secrets`],
+      'export',
+    );
+  if (format === 'olake' && flags['include-secrets'] && flags.redact)
+    throw new UsageError(['--include-secrets and --redact contradict each other'], 'export');
   const profile = await loadProfile(openContext(), flags.profile);
-  if (!flags.redact) requireSecrets(profile);
+  const force = flags.force === true;
+  if (format === 'olake') return exportOlake(profile, flags.output, flags.redact === true, force);
+  const includeSecrets = flags['include-secrets'] === true;
+  if (includeSecrets && !flags.output && process.stdout.isTTY)
+    throw new UsageError(
+      ['--include-secrets: not printed to a terminal; pass --output FILE (written 0600) or pipe the output'],
+      'export',
+    );
+  let rendered: ReturnType<typeof renderEngine>;
+  try {
+    rendered = renderEngine(format as EngineFormat, engineValues(profile, includeSecrets), {
+      includeSecrets,
+    });
+  } catch (error) {
+    if (error instanceof UnsupportedError)
+      throw new FloeError(
+        error.message,
+        'Nothing was written. Export another format, or change the profile.',
+      );
+    throw error;
+  }
+  if (flags.output) writeExport(flags.output, rendered.text, includeSecrets, force);
+  else process.stdout.write(rendered.text);
+  if (flags.output)
+    process.stderr.write(
+      `Wrote ${flags.output} (${includeSecrets ? 'mode 0600, contains secrets' : 'no secrets'}).\n`,
+    );
+  for (const note of rendered.notes) process.stderr.write(`${note}\n`);
+  return EXIT.OK;
+}
+
+function exportOlake(
+  profile: LoadedProfile,
+  output: string | undefined,
+  redact: boolean,
+  force: boolean,
+): number {
+  if (!redact) requireSecrets(profile);
   const result = validate(profile.values);
-  if (!result.ok && !flags.redact)
+  if (!result.ok && !redact)
     throw new FloeError(
       `Profile "${profile.name}" is incomplete: ${result.issues.map((i) => i.message).join('; ')}`,
       `Fix it with "floe setup --profile ${profile.name}".`,
     );
-  const text = serializeDestination(toDestinationJson(profile.values, { redact: flags.redact }));
-  if (!flags.output) {
+  const text = serializeDestination(toDestinationJson(profile.values, { redact }));
+  if (!output) {
     process.stdout.write(text);
     return EXIT.OK;
   }
-  refuseUnsafeTarget(flags.output, flags.force ?? false);
-  try {
-    writePrivateFile(flags.output, text);
-  } catch (error) {
-    throw new FloeError(
-      `Cannot write ${flags.output}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
-    );
-  }
+  writeExport(output, text, !redact, force);
   process.stderr.write(
-    `Wrote ${flags.output} (mode 0600${flags.redact ? ', secrets redacted' : ', contains secrets'}).\n`,
+    `Wrote ${output} (mode 0600${redact ? ', secrets redacted' : ', contains secrets'}).\n`,
   );
   return EXIT.OK;
 }

@@ -122,6 +122,13 @@ export function JobsBrowser(props: JobsBrowserProps) {
         if ('missing' in prepared) {
           if (typed)
             return dispatch({ type: 'notice', tone: 'error', text: 'The typed secrets were not enough' });
+          // Asked only while the job's detail is still open, so Esc leads back to it.
+          if (detailJob(latest())?.id !== job.id)
+            return dispatch({
+              type: 'notice',
+              tone: 'warn',
+              text: `Testing ${job.destination.name} needs secrets typed: press t in its job’s detail`,
+            });
           ask.current = { job, missing: prepared.missing, index: 0, typed: {} };
           return showAsk();
         }

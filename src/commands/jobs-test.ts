@@ -7,7 +7,7 @@ import { reportText, stepLine } from '../check/text.js';
 import { openContext } from '../cli/context.js';
 import { canPrompt, EXIT, FloeError, printJson } from '../cli/io.js';
 import { loadProfile } from '../cli/profiles.js';
-import type { Values } from '../destination/fields.js';
+import { FIELDS, type Values } from '../destination/fields.js';
 import {
   differingKeys,
   JobConfigError,
@@ -65,14 +65,37 @@ export interface PreparedJobTest {
   secretsFrom: Record<string, string>;
 }
 
+/** Secrets the server's copy lacks that no local profile supplies: to be typed, then passed as `typed`. */
+export interface SecretsToType {
+  missing: { key: string; label: string }[];
+}
+
+interface PrepareOptions {
+  profile?: string;
+  /** Asks for a secret on a terminal; undefined or '' when none is given. */
+  ask?: (key: string) => Promise<string | undefined>;
+  /** Secrets already typed (held in memory only), by writer key. */
+  typed?: Readonly<Record<string, string>>;
+  /** Report the secrets still missing (as SecretsToType) instead of failing. */
+  collect?: boolean;
+}
+
+const secretLabel = (key: string) => FIELDS.find((f) => f.writerKey === key)?.label ?? key;
+
 /**
  * Reads the destination config of the job's detail; secrets its copy lacks come from the local profile
- * (named, or of the same catalog URL), else from `ask` (a terminal), else it fails naming the key.
+ * (named, or of the same catalog URL), else from `typed` or `ask` (a terminal), else it reports them
+ * (`collect`) or fails naming the key.
  */
 export async function prepareJobTest(
   job: JobDetail,
-  opts: { profile?: string; ask?: (key: string) => Promise<string | undefined> },
-): Promise<PreparedJobTest> {
+  opts: PrepareOptions & { collect: true },
+): Promise<PreparedJobTest | SecretsToType>;
+export async function prepareJobTest(job: JobDetail, opts: PrepareOptions): Promise<PreparedJobTest>;
+export async function prepareJobTest(
+  job: JobDetail,
+  opts: PrepareOptions,
+): Promise<PreparedJobTest | SecretsToType> {
   const label = serverText(`"${job.destination.name}" of job ${job.id} (${job.name})`);
   let server: Writer;
   try {
@@ -84,6 +107,7 @@ export async function prepareJobTest(
   const local = await localProfile(server, opts.profile);
   const filled: Writer = {};
   const from: Record<string, string> = {};
+  const unresolved: string[] = [];
   for (const key of missingSecrets(server)) {
     const value = local?.writer[key];
     if (typeof value === 'string' && value !== '') {
@@ -91,15 +115,20 @@ export async function prepareJobTest(
       from[key] = `profile "${local?.name}"`;
       continue;
     }
-    const typed = await opts.ask?.(key);
-    if (!typed)
-      throw new FloeError(
-        `The OLake UI's copy of the destination ${label} has no usable ${key}.`,
-        `Name a local profile of the same catalog with --profile NAME, or run "floe jobs test ${job.id}" on a terminal to type it (it is not saved).`,
-      );
+    const typed = opts.typed?.[key] || (await opts.ask?.(key));
+    if (!typed) {
+      if (!opts.collect)
+        throw new FloeError(
+          `The OLake UI's copy of the destination ${label} has no usable ${key}.`,
+          `Name a local profile of the same catalog with --profile NAME, or run "floe jobs test ${job.id}" on a terminal to type it (it is not saved).`,
+        );
+      unresolved.push(key);
+      continue;
+    }
     filled[key] = typed;
     from[key] = 'typed';
   }
+  if (unresolved.length > 0) return { missing: unresolved.map((key) => ({ key, label: secretLabel(key) })) };
   let values: Values;
   try {
     values = valuesFor(server, filled);

@@ -200,7 +200,7 @@ export async function run(argv: string[]): Promise<number> {
           project: session.project,
           refreshMs,
           relogin: session.relogin,
-          prepareTest: (job) => prepareJobTest(job, {}),
+          prepareTest: (job, typed) => prepareJobTest(job, { typed, collect: true }),
         }),
       );
     }

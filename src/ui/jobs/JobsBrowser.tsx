@@ -1,6 +1,6 @@
 // The jobs browser screen: renders JobsState and maps keys to reducer actions and hook commands.
 import { Box, Text } from 'ink';
-import { type ReactNode, useEffect, useMemo, useState } from 'react';
+import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import type { Values } from '../../destination/fields.js';
 import { serverText } from '../../management/text.js';
 import type { JobDetail, JobsApi } from '../../management/types.js';
@@ -30,14 +30,33 @@ export interface JobsBrowserProps {
   tickMs?: number;
   /** How often a followed log is polled (default 2 s). */
   followMs?: number;
-  /** Makes a job's destination config testable (t in the detail); without it t does nothing. */
-  prepareTest?: (job: JobDetail) => Promise<PreparedTest>;
+  /**
+   * Makes a job's destination config testable (t in the detail); without it t does nothing. `typed` holds
+   * the secrets the user typed (in memory only); secrets still missing are reported, to be asked for.
+   */
+  prepareTest?: (
+    job: JobDetail,
+    typed?: Readonly<Record<string, string>>,
+  ) => Promise<PreparedTest | SecretsToType>;
 }
 
 export interface PreparedTest {
   values: Values;
   title: string;
   notes: string[];
+}
+
+/** Secrets the server's copy of the destination lacks and no local profile supplies, by writer key. */
+export interface SecretsToType {
+  missing: { key: string; label: string }[];
+}
+
+/** The secret prompt of a job's destination test; the typed values live in a ref, never in state. */
+interface SecretAsk {
+  job: JobDetail;
+  missing: SecretsToType['missing'];
+  index: number;
+  typed: Record<string, string>;
 }
 
 /** Lines around the list body: title, table header, status line, footer, and the spare last terminal row. */
@@ -77,18 +96,42 @@ export function JobsBrowser(props: JobsBrowserProps) {
     keep: logsLimit,
   });
   const [testing, setTesting] = useState<PreparedTest>();
-  const startTest = () => {
-    const job = detailJob(latest());
-    if (!props.prepareTest || !job) return;
-    if (!job.destination.config)
-      return dispatch({
-        type: 'notice',
-        tone: 'warn',
-        text: 'The job’s detail (with its destination) is still loading',
-      });
+  const ask = useRef<SecretAsk | undefined>(undefined);
+  const [asking, setAsking] = useState<{
+    label: string;
+    index: number;
+    count: number;
+    destination: string;
+  }>();
+  const showAsk = () => {
+    const current = ask.current;
+    setAsking(
+      current && {
+        label: current.missing[current.index]?.label ?? '',
+        index: current.index,
+        count: current.missing.length,
+        destination: current.job.destination.name,
+      },
+    );
+  };
+  const prepare = (job: JobDetail, typed?: Record<string, string>) => {
+    if (!props.prepareTest) return;
     dispatch({ type: 'notice', tone: 'busy', text: `Preparing the test of ${job.destination.name}…` });
-    props.prepareTest(job).then(
+    props.prepareTest(job, typed).then(
       (prepared) => {
+        if ('missing' in prepared) {
+          if (typed)
+            return dispatch({ type: 'notice', tone: 'error', text: 'The typed secrets were not enough' });
+          // Asked only while the job's detail is still open, so Esc leads back to it.
+          if (detailJob(latest())?.id !== job.id)
+            return dispatch({
+              type: 'notice',
+              tone: 'warn',
+              text: `Testing ${job.destination.name} needs secrets typed: press t in its job’s detail`,
+            });
+          ask.current = { job, missing: prepared.missing, index: 0, typed: {} };
+          return showAsk();
+        }
         dispatch({
           type: 'notice',
           tone: 'ok',
@@ -98,6 +141,37 @@ export function JobsBrowser(props: JobsBrowserProps) {
       },
       (error: unknown) => dispatch({ type: 'notice', tone: 'error', text: (error as Error).message }),
     );
+  };
+  const startTest = () => {
+    const job = detailJob(latest());
+    if (!props.prepareTest || !job) return;
+    if (!job.destination.config)
+      return dispatch({
+        type: 'notice',
+        tone: 'warn',
+        text: 'The job’s detail (with its destination) is still loading',
+      });
+    prepare(job);
+  };
+  // Read per key (through the ref), so the secrets of a burst of keys each land in their field.
+  const secretPrompt = {
+    asking: () => ask.current !== undefined,
+    submit: (value: string) => {
+      const current = ask.current;
+      if (!current) return;
+      const field = current.missing[current.index];
+      if (field) current.typed[field.key] = value;
+      current.index += 1;
+      if (current.index < current.missing.length) return showAsk();
+      ask.current = undefined;
+      showAsk();
+      prepare(current.job, current.typed);
+    },
+    cancel: () => {
+      ask.current = undefined;
+      showAsk();
+      dispatch({ type: 'notice', tone: 'warn', text: 'Test cancelled; nothing was saved' });
+    },
   };
   const masked = useJobsKeys({
     latest,
@@ -109,6 +183,7 @@ export function JobsBrowser(props: JobsBrowserProps) {
     onExit: props.onExit,
     active: testing === undefined,
     onTest: startTest,
+    secretPrompt,
   });
 
   if (testing)
@@ -139,6 +214,7 @@ export function JobsBrowser(props: JobsBrowserProps) {
 
   let body: ReactNode;
   let clipBody = true;
+  let withStatus = true;
   let hints: Hints;
   if (state.session === 'relogin') {
     body = <Message tone="info" title="Session expired: signing in again…" lines={[]} />;
@@ -150,12 +226,32 @@ export function JobsBrowser(props: JobsBrowserProps) {
         {state.passwordError && <Text color="red">✗ {state.passwordError}</Text>}
         <Box>
           <Text>Password: </Text>
-          <Text>{'*'.repeat(masked)}</Text>
+          <Text>{'*'.repeat(masked.password)}</Text>
           <Cursor />
         </Box>
       </Box>
     );
     hints = HINTS.password;
+  } else if (asking) {
+    body = (
+      <Box flexDirection="column" paddingTop={1} paddingLeft={2}>
+        <Text bold wrap="truncate-end">
+          Test of the destination {serverText(asking.destination)}
+        </Text>
+        <Text wrap="wrap">
+          The OLake UI's copy hides or lacks this secret and no local profile of the same catalog has it. Type
+          it to test with: it is used once and not saved.
+        </Text>
+        {asking.count > 1 && <Text dimColor>{`Secret ${asking.index + 1} of ${asking.count}`}</Text>}
+        <Box>
+          <Text>{asking.label}: </Text>
+          <Text>{'*'.repeat(masked.secret)}</Text>
+          <Cursor />
+        </Box>
+      </Box>
+    );
+    hints = asking.index + 1 < asking.count ? HINTS.secretNext : HINTS.secret;
+    withStatus = false;
   } else if (state.overlay.kind === 'help') {
     body = <Help />;
     hints = HINTS.help;
@@ -195,7 +291,7 @@ export function JobsBrowser(props: JobsBrowserProps) {
     hints = HINTS.list;
   }
 
-  const line = statusLine(state, columns);
+  const line = withStatus ? statusLine(state, columns) : undefined;
   const status = line?.node ?? null;
   if (line?.hints) hints = line.hints;
 

@@ -18,6 +18,14 @@ export const HINTS = {
     ['Enter', 'sign in'],
     ['Esc', 'cancel'],
   ],
+  secret: [
+    ['Enter', 'run the test'],
+    ['Esc', 'cancel'],
+  ],
+  secretNext: [
+    ['Enter', 'next secret'],
+    ['Esc', 'cancel'],
+  ],
   help: [['Esc/?', 'close help']],
   expired: [
     ['R', 'sign in'],

@@ -31,9 +31,21 @@ export interface JobsKeysOptions {
   active: boolean;
   /** t in a job's detail: test the job's destination. */
   onTest: () => void;
+  /** The secret a job's destination test asks for, when one is being asked for (read per key). */
+  secretPrompt: {
+    asking: () => boolean;
+    submit: (value: string) => void;
+    cancel: () => void;
+  };
 }
 
-/** Handles the keys; returns how many characters of the password have been typed (for the stars). */
+/** Stars for the one-line secret fields: the characters typed so far, never the text. */
+export interface Masked {
+  password: number;
+  secret: number;
+}
+
+/** Handles the keys; returns how many characters of the password and of the secret have been typed. */
 export function useJobsKeys({
   latest,
   dispatch,
@@ -44,14 +56,33 @@ export function useJobsKeys({
   onExit,
   active,
   onTest,
-}: JobsKeysOptions): number {
-  // The password is kept out of React state and the reducer: only its length is rendered, as stars.
+  secretPrompt,
+}: JobsKeysOptions): Masked {
+  // The password and the test's secret are kept out of React state and the reducer: only their
+  // lengths are rendered, as stars.
   const secret = useRef('');
-  const [masked, setMasked] = useState(0);
+  const testSecret = useRef('');
+  const [masked, setMasked] = useState<Masked>({ password: 0, secret: 0 });
 
   const typeSecret = (text: string) => {
     secret.current = text;
-    setMasked([...text].length);
+    setMasked((m) => ({ ...m, password: [...text].length }));
+  };
+  const typeTestSecret = (text: string) => {
+    testSecret.current = text;
+    setMasked((m) => ({ ...m, secret: [...text].length }));
+  };
+  const testSecretKeys = (press: Keypress) => {
+    if (press.name === 'escape') {
+      typeTestSecret('');
+      return secretPrompt.cancel();
+    }
+    const edit = editLine(lineAtEnd(testSecret.current), press);
+    if (!edit) return;
+    // Enter on an empty field does nothing: the test needs the secret.
+    if (edit.submitted && edit.line.value === '') return;
+    typeTestSecret(edit.submitted ? '' : edit.line.value);
+    if (edit.submitted) secretPrompt.submit(edit.line.value);
   };
   const passwordKeys = (press: Keypress) => {
     if (press.name === 'escape') {
@@ -166,6 +197,7 @@ export function useJobsKeys({
   useBracketedPaste(
     active &&
       (now.session === 'password' ||
+        secretPrompt.asking() ||
         now.overlay.kind === 'filter' ||
         now.overlay.kind === 'project' ||
         nowSearching),
@@ -179,6 +211,7 @@ export function useJobsKeys({
       const current = latest();
       if (current.session === 'password') return passwordKeys(press);
       if (current.session === 'relogin') return;
+      if (secretPrompt.asking()) return testSecretKeys(press);
       const logView = current.view === 'detail' ? current.detail?.logs?.view : undefined;
       if (logView?.searching && current.detail?.pane === 'logs') return searchKeys(press, logView.search);
       const overlay = current.overlay;

@@ -154,6 +154,35 @@ describe('t: test the job’s destination', () => {
     expect(m.frame()).toContain('orders_to_lake #1');
     expect(m.frame()).toContain('no other key differs.');
   });
+  it('asks for missing secrets only while the job’s detail is open', async () => {
+    const config = JSON.stringify({ type: 'ICEBERG', writer: { credential: '' } });
+    let answer: (missing: { missing: { key: string; label: string }[] }) => void = () => {};
+    const fake = new FakeApi([
+      makeJob(1, {
+        name: 'orders_to_lake',
+        destination: { id: 1, name: 'iceberg-rest', type: 'iceberg', version: 'v0.9.4', config },
+      }),
+    ]);
+    const m = await mount(
+      {
+        api: fake,
+        prepareTest: () =>
+          new Promise((resolve) => {
+            answer = resolve;
+          }),
+      },
+      { columns: 80, rows: 24 },
+    );
+    await m.press(KEY.enter, 't', KEY.escape);
+    await act(async () => answer({ missing: [{ key: 'credential', label: 'REST Credential' }] }));
+    await m.settle();
+    expect(m.frame()).not.toContain('REST Credential:');
+    expect(m.frame()).toContain('press t in its job’s detail');
+    await m.press(KEY.enter, 't');
+    await act(async () => answer({ missing: [{ key: 'credential', label: 'REST Credential' }] }));
+    await m.settle();
+    expect(m.frame()).toContain('REST Credential:');
+  });
 });
 
 describe('server text', () => {

@@ -1,10 +1,8 @@
 // floe destinations: the project's Iceberg destinations in the OLake UI, with the jobs that use each.
-import { openContext } from '../cli/context.js';
-import { canPrompt, EXIT, parseCommandArgs, printJson, UsageError } from '../cli/io.js';
+import { EXIT, parseCommandArgs, printJson, UsageError } from '../cli/io.js';
+import { openManagement } from '../cli/management.js';
 import { explained } from '../management/exit.js';
 import { parseWriter } from '../management/jobtest.js';
-import { promptPassword } from '../management/prompt.js';
-import { openSession, type Session, urlFlag } from '../management/session.js';
 import { redactConfig } from '../management/summary.js';
 import { serverText } from '../management/text.js';
 import type { Destination } from '../management/types.js';
@@ -21,25 +19,6 @@ Flags:
   --help         this help
 
 Exit codes: 0 ok, 1 failure, 2 usage, 4 not logged in.`;
-
-/** Opens the stored session for a management command (exit 4 offline when there is none). */
-export function openManagement(command: string, flags: { url?: string; project?: string }): Promise<Session> {
-  const ctx = openContext();
-  return explained(() =>
-    openSession(ctx, {
-      url: urlFlag(flags.url, command),
-      project: flags.project,
-      askPassword: canPrompt()
-        ? () =>
-            promptPassword(
-              `The OLake UI session has expired. Password for ${ctx.config.getManagement()?.username ?? 'admin'}: `,
-            )
-        : undefined,
-      warn: (message) => process.stderr.write(`floe: ${message}\n`),
-      requireLogin: true,
-    }),
-  );
-}
 
 function catalogOf(destination: Destination): string {
   try {

@@ -1,10 +1,9 @@
 // floe jobs: the jobs of an OLake UI project. Interactive browser on a terminal; `--json`, a table, or
 // one action (show, sync, pause, resume, cancel, tasks, logs, test) otherwise.
-import { openContext } from '../cli/context.js';
 import { canPrompt, EXIT, FloeError, parseCommandArgs, printJson, UsageError } from '../cli/io.js';
+import { openManagement } from '../cli/management.js';
 import { explained } from '../management/exit.js';
-import { promptPassword } from '../management/prompt.js';
-import { openSession, type Session, urlFlag } from '../management/session.js';
+import type { Session } from '../management/session.js';
 import { type SyncOutcome, syncAndConfirm } from '../management/sync.js';
 import { serverText } from '../management/text.js';
 import type { Job, Task } from '../management/types.js';
@@ -175,22 +174,8 @@ export async function run(argv: string[]): Promise<number> {
   const refreshMs = flags.refresh === undefined ? undefined : positive(flags.refresh, '--refresh', 10) * 1000;
   const browse = action === 'list' && rawAction === undefined && !flags.json && canPrompt();
 
-  const ctx = openContext();
-  const session = await explained(() =>
-    openSession(ctx, {
-      url: urlFlag(flags.url, 'jobs'),
-      project: flags.project,
-      askPassword:
-        canPrompt() && !browse
-          ? () =>
-              promptPassword(
-                `The OLake UI session has expired. Password for ${ctx.config.getManagement()?.username ?? 'admin'}: `,
-              )
-          : undefined,
-      warn: (message) => process.stderr.write(`floe: ${sanitize(message)}\n`),
-      requireLogin: true,
-    }),
-  );
+  // The browser asks for the password itself, on its own screen.
+  const session = await openManagement('jobs', flags, { prompt: canPrompt() && !browse });
   try {
     if (browse) {
       const { runJobsBrowser } = await import('../ui/jobs/index.js');

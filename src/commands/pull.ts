@@ -1,6 +1,7 @@
 // floe pull: one of the OLake UI's destinations into a local profile, its secrets to the secret store.
 import { openContext } from '../cli/context.js';
 import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
+import { openManagement } from '../cli/management.js';
 import { saveProfile } from '../cli/profiles.js';
 import { explained } from '../management/exit.js';
 import {
@@ -12,7 +13,6 @@ import {
 } from '../management/jobtest.js';
 import { serverText } from '../management/text.js';
 import { KeychainUnavailableError, type SecretStorage } from '../secrets/store.js';
-import { openManagement } from './destinations.js';
 
 export const HELP = `Usage: floe pull DEST_ID --profile NAME [--force] [--insecure-storage | --env-secrets]
 

@@ -2,13 +2,12 @@
 // runs the connection test first and creates the destination only when the test succeeded.
 import { SecretScrubber } from '../check/scrub.js';
 import { openContext } from '../cli/context.js';
-import { canPrompt, EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
+import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
+import { openManagement } from '../cli/management.js';
 import { loadProfile, requireSecrets } from '../cli/profiles.js';
 import { REDACTED, serializeDestination, toDestinationJson } from '../destination/olake.js';
 import { validate } from '../destination/schema.js';
 import { explained } from '../management/exit.js';
-import { promptPassword } from '../management/prompt.js';
-import { openSession, urlFlag } from '../management/session.js';
 import { serverText } from '../management/text.js';
 import { ManagementError } from '../management/types.js';
 import { sanitize } from '../text/sanitize.js';
@@ -98,19 +97,7 @@ export async function run(argv: string[]): Promise<number> {
   const redact = (text: string) => scrubber.scrub(text);
   const name = flags.name ?? profile.name;
 
-  const session = await explained(() =>
-    openSession(ctx, {
-      url: urlFlag(flags.url, 'push'),
-      project: flags.project,
-      askPassword: canPrompt()
-        ? () =>
-            promptPassword(
-              `The OLake UI session has expired. Password for ${ctx.config.getManagement()?.username ?? 'admin'}: `,
-            )
-        : undefined,
-      warn: (message) => process.stderr.write(`floe: ${sanitize(message)}\n`),
-    }),
-  );
+  const session = await openManagement('push', flags, { requireLogin: false });
   const { client, project } = session;
   try {
     return await explained(async () => {

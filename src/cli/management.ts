@@ -1,0 +1,37 @@
+// Opening the stored OLake UI session for a management command: the session from the secret store,
+// re-login with FLOE_PASSWORD or the remembered password, else (on a terminal) a password prompt.
+import { explained } from '../management/exit.js';
+import { promptPassword } from '../management/prompt.js';
+import { openSession, type Session, urlFlag } from '../management/session.js';
+import { sanitize } from '../text/sanitize.js';
+import { openContext } from './context.js';
+import { canPrompt } from './io.js';
+
+export interface OpenOptions {
+  /** Ask for the password when the session expired (default: when there is a terminal). */
+  prompt?: boolean;
+  /** No stored session for the server: exit 4 at once, without the network (default true). */
+  requireLogin?: boolean;
+}
+
+export function openManagement(
+  command: string,
+  flags: { url?: string; project?: string },
+  { prompt = canPrompt(), requireLogin = true }: OpenOptions = {},
+): Promise<Session> {
+  const ctx = openContext();
+  return explained(() =>
+    openSession(ctx, {
+      url: urlFlag(flags.url, command),
+      project: flags.project,
+      askPassword: prompt
+        ? () =>
+            promptPassword(
+              `The OLake UI session has expired. Password for ${ctx.config.getManagement()?.username ?? 'admin'}: `,
+            )
+        : undefined,
+      warn: (message) => process.stderr.write(`floe: ${sanitize(message)}\n`),
+      requireLogin,
+    }),
+  );
+}

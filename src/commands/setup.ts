@@ -9,7 +9,7 @@ import {
 } from '../cli/destination-flags.js';
 import { settled } from '../cli/interrupt.js';
 import { canPrompt, EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
-import { saveProfile } from '../cli/profiles.js';
+import { reportLockWait, saveProfile } from '../cli/profiles.js';
 import { profileValues } from '../config/store.js';
 import { emptyValues } from '../destination/fields.js';
 import { validate } from '../destination/schema.js';
@@ -99,7 +99,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   let stored: string[];
   try {
-    stored = await saveProfile(ctx, name, result.values, storage);
+    stored = await saveProfile(ctx, name, result.values, storage, { onWait: reportLockWait });
   } catch (error) {
     if (!(error instanceof KeychainUnavailableError)) throw error;
     throw new FloeError(

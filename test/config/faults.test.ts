@@ -98,7 +98,9 @@ describe('atomic profile saves', () => {
     const before = new Map(keychain.entries);
     const abort = new AbortController();
     const waiting = keychain.stallNth(2);
-    const saving = saveProfile(ctx, 'p', oauth2('new-id:new-secret', 'AKIANEW'), 'keychain', abort.signal);
+    const saving = saveProfile(ctx, 'p', oauth2('new-id:new-secret', 'AKIANEW'), 'keychain', {
+      signal: abort.signal,
+    });
     await waiting;
     abort.abort(new Error('interrupted'));
     keychain.release();

@@ -1,5 +1,6 @@
 // Loading and saving whole profiles: non-secret fields in the config file, secrets in the vault.
 
+import { removeStaleTemps, withLockSync } from '../config/files.js';
 import { profileNameProblem, profileValues, type StoredProfile } from '../config/store.js';
 import { FIELD_BY_ID, type FieldId, type Values } from '../destination/fields.js';
 import { KeychainUnavailableError, type SecretStorage } from '../secrets/store.js';
@@ -117,6 +118,8 @@ export async function deleteProfile(ctx: Context, name: string): Promise<boolean
     if (!stored) return false;
     await ctx.vault.deleteProfileSecrets(name, stored.secretStorage, stored.storedSecrets);
     ctx.config.deleteProfile(name);
+    const secrets = ctx.config.secretsPath;
+    withLockSync(secrets, () => removeStaleTemps(secrets));
     return true;
   });
 }

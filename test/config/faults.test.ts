@@ -199,6 +199,14 @@ describe('files left behind', () => {
     expect(readdirSync(dir)).toEqual(['secrets.json']);
   });
 
+  it('deleting a keychain profile removes stale temp files of the secrets file too', async () => {
+    const { ctx, dir } = context();
+    await saveProfile(ctx, 'p', sample('token'), 'keychain');
+    writeFileSync(join(dir, 'secrets.json.4242.tmp'), '{"profile/p/token":"dapi-sentinel-token"}');
+    await deleteProfile(ctx, 'p');
+    expect(readdirSync(dir).filter((f) => f.includes('secrets.json'))).toEqual([]);
+  });
+
   it('deleting a profile removes stale temp files of the secrets file', async () => {
     const { ctx, dir } = context();
     await saveProfile(ctx, 'p', sample('token'), 'file');

@@ -140,12 +140,15 @@ export class SecretScrubber {
     let cut = 0;
     let masked = '';
     for (const [value, mask] of this.values) {
-      for (let k = value.length - 1; k >= MIN_CUT_PREFIX && k > cut; k--) {
-        if (body.endsWith(value.slice(0, k))) {
-          cut = k;
+      // The earliest start in the tail where the rest of the text begins the secret is the longest cut.
+      const first = value.charCodeAt(0);
+      for (let i = Math.max(0, body.length - value.length + 1); i <= body.length - MIN_CUT_PREFIX; i++) {
+        if (body.charCodeAt(i) !== first || !value.startsWith(body.slice(i))) continue;
+        if (body.length - i > cut) {
+          cut = body.length - i;
           masked = mask;
-          break;
         }
+        break;
       }
     }
     return cut === 0 ? text : `${body.slice(0, -cut)}${masked}${ellipsis}`;

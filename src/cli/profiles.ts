@@ -1,5 +1,6 @@
 // Loading and saving whole profiles: non-secret fields in the config file, secrets in the vault.
 
+import { removeStaleTemps, withLockSync } from '../config/files.js';
 import { profileNameProblem, profileValues, type StoredProfile } from '../config/store.js';
 import { FIELD_BY_ID, type FieldId, type Values } from '../destination/fields.js';
 import { KeychainUnavailableError, type SecretStorage } from '../secrets/store.js';
@@ -62,37 +63,52 @@ export function requireSecrets(profile: LoadedProfile): void {
  * A keychain failure (KeychainUnavailableError) leaves the previous profile intact, so the caller can
  * offer a fallback. Returns the ids of the secrets stored.
  */
+export interface SaveProfileOptions {
+  /** Aborting (Ctrl-C in a screen) undoes the save if it has not finished. */
+  signal?: AbortSignal;
+  /** Told when another floe process holds the config lock and the save waits for it. */
+  onWait?: (lockPath: string) => void;
+}
+
 export async function saveProfile(
   ctx: Context,
   name: string,
   values: Values,
   storage: SecretStorage,
-  signal?: AbortSignal,
+  options: SaveProfileOptions = {},
 ): Promise<FieldId[]> {
   const problem = profileNameProblem(name);
   if (problem) throw new FloeError(problem);
   return guarded(
     (aborted) =>
-      ctx.config.locked(async () => {
-        const previous = ctx.config.getProfile(name);
-        const stored = await ctx.vault.saveProfileSecrets(name, values, storage, {
-          signal: aborted,
-          commit: (ids) => ctx.config.saveProfile(name, values, storage, ids),
-        });
-        if (previous && previous.secretStorage !== storage) {
-          try {
-            await ctx.vault.deleteProfileSecrets(name, previous.secretStorage, previous.storedSecrets);
-          } catch (error) {
-            if (!(error instanceof KeychainUnavailableError)) throw error;
-            process.stderr.write(
-              `floe: the old keychain entries of "${name}" could not be removed: ${error.reason}\n`,
-            );
+      ctx.config.locked(
+        async () => {
+          const previous = ctx.config.getProfile(name);
+          const stored = await ctx.vault.saveProfileSecrets(name, values, storage, {
+            signal: aborted,
+            commit: (ids) => ctx.config.saveProfile(name, values, storage, ids),
+          });
+          if (previous && previous.secretStorage !== storage) {
+            try {
+              await ctx.vault.deleteProfileSecrets(name, previous.secretStorage, previous.storedSecrets);
+            } catch (error) {
+              if (!(error instanceof KeychainUnavailableError)) throw error;
+              process.stderr.write(
+                `floe: the old keychain entries of "${name}" could not be removed: ${error.reason}\n`,
+              );
+            }
           }
-        }
-        return stored;
-      }),
-    signal,
+          return stored;
+        },
+        { signal: aborted, ...(options.onWait ? { onWait: options.onWait } : {}) },
+      ),
+    options.signal,
   );
+}
+
+/** For commands without a screen: says on stderr that the save waits for another process. */
+export function reportLockWait(lockPath: string): void {
+  process.stderr.write(`floe: another floe process is saving; waiting for it (${lockPath})…\n`);
 }
 
 /** Deletes a profile: its config entry, then its stored secrets (and stale temp files of the secrets file). */
@@ -102,6 +118,8 @@ export async function deleteProfile(ctx: Context, name: string): Promise<boolean
     if (!stored) return false;
     await ctx.vault.deleteProfileSecrets(name, stored.secretStorage, stored.storedSecrets);
     ctx.config.deleteProfile(name);
+    const secrets = ctx.config.secretsPath;
+    withLockSync(secrets, () => removeStaleTemps(secrets));
     return true;
   });
 }

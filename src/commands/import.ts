@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { type Context, openContext } from '../cli/context.js';
 import { issueLines } from '../cli/destination-flags.js';
 import { canPrompt, EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
-import { saveProfile } from '../cli/profiles.js';
+import { reportLockWait, saveProfile } from '../cli/profiles.js';
 import { KeyFileError, readKeyFile } from '../config/files.js';
 import { FIELDS } from '../destination/fields.js';
 import { fromDestinationJson, ImportError, REDACTED } from '../destination/olake.js';
@@ -105,7 +105,7 @@ export async function run(argv: string[]): Promise<number> {
     return EXIT.FAILURE;
   }
   try {
-    await saveProfile(ctx, flags.profile, result.values, storage);
+    await saveProfile(ctx, flags.profile, result.values, storage, { onWait: reportLockWait });
   } catch (error) {
     if (!(error instanceof KeychainUnavailableError)) throw error;
     throw new FloeError(

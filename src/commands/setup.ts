@@ -11,7 +11,7 @@ import {
 import { settled } from '../cli/interrupt.js';
 import { floeCommand } from '../cli/invocation.js';
 import { canPrompt, EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
-import { saveProfile } from '../cli/profiles.js';
+import { reportLockWait, saveProfile } from '../cli/profiles.js';
 import { profileValues, type StoredProfile } from '../config/store.js';
 import {
   AUTH_TYPE_INFO,
@@ -169,7 +169,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   let stored: string[];
   try {
-    stored = await saveProfile(ctx, name, result.values, storage);
+    stored = await saveProfile(ctx, name, result.values, storage, { onWait: reportLockWait });
   } catch (error) {
     if (!(error instanceof KeychainUnavailableError)) throw error;
     throw new FloeError(

@@ -20,6 +20,7 @@ import {
 } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import lockfile from 'proper-lockfile';
 import { FloeError } from '../errors.js';
 
@@ -96,28 +97,32 @@ function sleepSync(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
-/**
- * Takes the lock of `path`, waiting (synchronously: a CLI has nothing else to do meanwhile) while another
- * process holds it. proper-lockfile's sync form has no retries, so the waiting is done here.
- */
-function acquire(path: string): () => void {
-  ensurePrivateDir(dirname(path));
-  const deadline = Date.now() + LOCK_WAIT_MS;
-  for (;;) {
-    try {
-      return lockfile.lockSync(path, lockOptions(path));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
-      if (Date.now() > deadline) throw timedOut(path);
-      sleepSync(10 + Math.floor(Math.random() * 40));
-    }
+/** One try at the lock of `path`: its release function, or undefined while another process holds it. */
+function tryLock(path: string): (() => void) | undefined {
+  try {
+    return lockfile.lockSync(path, lockOptions(path));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOCKED') return undefined;
+    throw error;
   }
 }
 
-/** Runs `fn` holding the inter-process lock of `path`; re-entrant within this process. */
+const pause = () => 10 + Math.floor(Math.random() * 40);
+
+/**
+ * Runs `fn` holding the inter-process lock of `path`; re-entrant within this process. proper-lockfile's sync
+ * form has no retries, so the waiting (synchronous: there is nothing else to do meanwhile) is done here.
+ */
 export function withLockSync<T>(path: string, fn: () => T): T {
   if (held.has(path)) return fn();
-  const release = acquire(path);
+  ensurePrivateDir(dirname(path));
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  let release = tryLock(path);
+  while (!release) {
+    if (Date.now() > deadline) throw timedOut(path);
+    sleepSync(pause());
+    release = tryLock(path);
+  }
   held.add(path);
   try {
     return fn();
@@ -127,10 +132,29 @@ export function withLockSync<T>(path: string, fn: () => T): T {
   }
 }
 
-/** The form for work that awaits (secret stores) while holding the lock; proper-lockfile keeps it fresh. */
-export async function withLock<T>(path: string, fn: () => Promise<T>): Promise<T> {
+export interface LockWait {
+  /** Stops waiting for the lock (Ctrl-C). */
+  signal?: AbortSignal;
+  /** Told once when another process holds the lock (the argument is the lock's path). */
+  onWait?: (lockPath: string) => void;
+}
+
+/**
+ * The form for work that awaits (secret stores) while holding the lock; proper-lockfile keeps the lock
+ * fresh meanwhile. It waits for the lock without blocking, so Ctrl-C (`signal`) stops the wait.
+ */
+export async function withLock<T>(path: string, fn: () => Promise<T>, wait: LockWait = {}): Promise<T> {
   if (held.has(path)) return fn();
-  const release = acquire(path);
+  ensurePrivateDir(dirname(path));
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  const { signal, onWait } = wait;
+  let release = tryLock(path);
+  if (!release) onWait?.(`${path}.lock`);
+  while (!release) {
+    if (Date.now() > deadline) throw timedOut(path);
+    await sleep(pause(), undefined, signal ? { signal } : {});
+    release = tryLock(path);
+  }
   held.add(path);
   try {
     return await fn();

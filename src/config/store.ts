@@ -9,7 +9,7 @@ import { AUTH_TYPES, FIELDS, STORAGE_KINDS, type Values } from '../destination/f
 import { PRESET_IDS } from '../destination/presets.js';
 import { FloeError } from '../errors.js';
 import type { SecretStorage } from '../secrets/store.js';
-import { ensurePrivateDir, withLock, withLockSync } from './files.js';
+import { ensurePrivateDir, type LockWait, withLock, withLockSync } from './files.js';
 
 export const SCHEMA_VERSION = 1;
 
@@ -181,11 +181,15 @@ export class ConfigStore {
    * Runs `fn` holding the config lock, with the file re-read first: changes made inside (through this
    * store) and the work between them (e.g. secret stores) are one step for other floe processes.
    */
-  async locked<T>(fn: () => Promise<T>): Promise<T> {
-    return withLock(this.path, async () => {
-      this.#data = this.#read();
-      return fn();
-    });
+  async locked<T>(fn: () => Promise<T>, wait?: LockWait): Promise<T> {
+    return withLock(
+      this.path,
+      async () => {
+        this.#data = this.#read();
+        return fn();
+      },
+      wait,
+    );
   }
 
   /** Re-reads the file (for a screen that stays open while other processes change it). */

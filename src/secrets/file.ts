@@ -2,7 +2,7 @@
 // at the prompt). Mode 0600 in a 0700 folder; every change is a locked read-modify-write replaced
 // atomically through a 0600 temp file that never outlives a failure.
 import { readFileSync } from 'node:fs';
-import { removeStaleTemps, withLockSync, writePrivateFile } from '../config/files.js';
+import { removeStaleTemps, withLock, writePrivateFile } from '../config/files.js';
 import type { SecretBackend } from './store.js';
 
 function read(path: string): Map<string, string> {
@@ -25,8 +25,8 @@ function read(path: string): Map<string, string> {
   );
 }
 
-function update(path: string, change: (data: Map<string, string>) => boolean): boolean {
-  return withLockSync(path, () => {
+function update(path: string, change: (data: Map<string, string>) => boolean): Promise<boolean> {
+  return withLock(path, async () => {
     removeStaleTemps(path);
     const data = read(path);
     const changed = change(data);
@@ -41,7 +41,7 @@ export function fileBackend(path: string): SecretBackend {
     location: path,
     get: async (account) => read(path).get(account),
     set: async (account, value) => {
-      update(path, (data) => {
+      await update(path, (data) => {
         data.set(account, value);
         return true;
       });

@@ -98,7 +98,9 @@ describe('atomic profile saves', () => {
     const before = new Map(keychain.entries);
     const abort = new AbortController();
     const waiting = keychain.stallNth(2);
-    const saving = saveProfile(ctx, 'p', oauth2('new-id:new-secret', 'AKIANEW'), 'keychain', abort.signal);
+    const saving = saveProfile(ctx, 'p', oauth2('new-id:new-secret', 'AKIANEW'), 'keychain', {
+      signal: abort.signal,
+    });
     await waiting;
     abort.abort(new Error('interrupted'));
     keychain.release();
@@ -199,6 +201,14 @@ describe('files left behind', () => {
     mkdirSync(join(target, 'blocker'), { recursive: true });
     expect(() => writePrivateFile(target, '{"profile/p/token":"sentinel"}')).toThrow();
     expect(readdirSync(dir)).toEqual(['secrets.json']);
+  });
+
+  it('deleting a keychain profile removes stale temp files of the secrets file too', async () => {
+    const { ctx, dir } = context();
+    await saveProfile(ctx, 'p', sample('token'), 'keychain');
+    writeFileSync(join(dir, 'secrets.json.4242.tmp'), '{"profile/p/token":"dapi-sentinel-token"}');
+    await deleteProfile(ctx, 'p');
+    expect(readdirSync(dir).filter((f) => f.includes('secrets.json'))).toEqual([]);
   });
 
   it('deleting a profile removes stale temp files of the secrets file', async () => {

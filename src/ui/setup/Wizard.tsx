@@ -146,7 +146,7 @@ export function Wizard({ ctx, profileName, initial, storage, onSaved, onDone }: 
     let live = true;
     // Ctrl-C while saving aborts the save, which then undoes the secrets it wrote (setup waits for that).
     const abort = new AbortController();
-    saveProfile(ctx, profileName, pending, secretStorage, abort.signal).then(
+    saveProfile(ctx, profileName, pending, secretStorage, { signal: abort.signal }).then(
       () => live && dispatch({ type: 'saved' }),
       (error: unknown) => {
         if (!live) return;

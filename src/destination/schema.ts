@@ -68,8 +68,11 @@ function brokenRule(def: FieldDef, values: Values): string | null {
   if (forced !== undefined && value !== forced)
     return `must be ${forced === true ? 'on' : forced === false ? 'off' : forced} for ${preset.label} (OLake forces it)`;
   if (typeof value !== 'string') return null;
-  if ((def.type === 'json' ? CONTROL_IN_JSON : CONTROL).test(value))
-    return 'must not contain control characters (escape sequences, tabs or line breaks)';
+  const control = (def.type === 'json' ? CONTROL_IN_JSON : CONTROL).exec(value);
+  if (control) {
+    const code = control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+    return `must not contain control characters: U+${code} at position ${[...value.slice(0, control.index)].length + 1}`;
+  }
   return def.rule ? def.rule(value, values) : null;
 }
 

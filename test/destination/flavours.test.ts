@@ -132,6 +132,24 @@ describe('import of each flavour', () => {
     ).toBe('rest');
   });
 
+  it('a file whose values hold control characters is refused, naming the field and the character', () => {
+    const { values } = fromDestinationJson({
+      type: 'ICEBERG',
+      writer: {
+        catalog_type: 'rest',
+        rest_catalog_url: 'http://catalog\u001b]0;pwned\u0007:8181',
+        iceberg_s3_path: 's3://lake',
+        aws_region: 'us-east-1',
+        token: 'tok\u001b[2J',
+      },
+    });
+    const result = validate(values);
+    expect(result.ok ? [] : result.issues.map((i) => i.message)).toEqual([
+      'REST Catalog URL: must not contain control characters: U+001B at position 15 (e.g. http://localhost:8181)',
+      'Token: must not contain control characters: U+001B at position 4 (e.g. dapi0123456789abcdef)',
+    ]);
+  });
+
   it('an OAuth2 file without oauth2_uri gets Iceberg’s own fallback, said in a note', () => {
     const imported = fromDestinationJson({
       type: 'ICEBERG',

@@ -218,12 +218,14 @@ describe('field rules (properties)', () => {
   });
 
   it('no text field takes control characters or bidi overrides; the JSON key may span lines', () => {
-    for (const bad of ['http://host\x1b]0;pwned\x07', 'http://host/\x9b2J', 'http://ho\u202est']) {
+    for (const [bad, rule] of [
+      ['http://host\x1b]0;pwned\x07', 'U+001B at position 12'],
+      ['http://host/\x9b2J', 'U+009B at position 13'],
+      ['http://ho\u202est', 'U+202E at position 10'],
+    ]) {
       const v = complete('none');
       v.fields.catalogUrl = bad;
-      expect(validateField(v, 'catalogUrl')?.rule).toBe(
-        'must not contain control characters (escape sequences, tabs or line breaks)',
-      );
+      expect(validateField(v, 'catalogUrl')?.rule).toBe(`must not contain control characters: ${rule}`);
     }
     const t = complete('token');
     t.fields.token = 'tok\x1b[2Jen';

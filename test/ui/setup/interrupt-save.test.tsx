@@ -39,13 +39,14 @@ describe('Ctrl-C during the save', () => {
     const done = vi.fn<(result: WizardResult) => void>();
     rendered = await renderScreen(<Wizard ctx={stalled} profileName="prod" onDone={done} />);
     const r = rendered;
+    await r.press(KEY.enter);
     for (let i = 0; i < AUTH_TYPES.indexOf('token'); i++) await r.press(KEY.down);
     await r.press(KEY.enter);
     for (const input of ['https://lake.corp/api', 's3://warehouse', 'us-east-1', 'tok-sentinel-1234']) {
       await r.press(input);
       await r.press(KEY.enter);
     }
-    for (let i = 0; i < 8; i++) await r.press(KEY.enter);
+    for (let i = 0; i < 10; i++) await r.press(KEY.enter);
     expect(r.frame()).toContain('Review');
     await r.press(KEY.enter);
     await waitUntil(() => saving);

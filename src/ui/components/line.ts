@@ -24,9 +24,10 @@ export function lineAtEnd(value: string): Line {
 }
 
 /**
- * What one key does to a line: Enter submits; Backspace removes the character before the cursor,
- * Delete the one under it; ←/→/Home/End move it; a character or a paste is inserted at the cursor.
- * Returns undefined for keys a line does not take (Tab, ↑/↓, Esc, Ctrl keys, …).
+ * What one key does to a line: Enter submits; Backspace (or Ctrl-H) removes the character before the
+ * cursor, Delete the one under it; ←/→/Home/End (Ctrl-A/Ctrl-E) move it; Ctrl-U deletes up to the
+ * cursor, Ctrl-K from it, Ctrl-W the word before it (as readline does); a character or a paste is
+ * inserted at the cursor. Returns undefined for keys a line does not take (Tab, ↑/↓, Esc, Ctrl-C, …).
  */
 export function editLine(
   line: Line,
@@ -54,6 +55,8 @@ export function editLine(
       return at(0);
     case 'end':
       return at(chars.length);
+    case 'ctrl':
+      return readlineKey(key.text, chars, cursor, at);
     case 'char':
     case 'paste': {
       const text =
@@ -62,6 +65,37 @@ export function editLine(
           : key.text;
       const typed = [...printable(text)];
       return at(cursor + typed.length, [...chars.slice(0, cursor), ...typed, ...chars.slice(cursor)]);
+    }
+    default:
+      return undefined;
+  }
+}
+
+type Edit = { line: Line; submitted: boolean };
+
+/** The readline control keys a one-line field takes; undefined for the others (Ctrl-C among them). */
+function readlineKey(
+  letter: string,
+  chars: string[],
+  cursor: number,
+  at: (next: number, value?: string[]) => Edit,
+): Edit | undefined {
+  switch (letter) {
+    case 'a':
+      return at(0);
+    case 'e':
+      return at(chars.length);
+    case 'h':
+      return cursor === 0 ? at(0) : at(cursor - 1, [...chars.slice(0, cursor - 1), ...chars.slice(cursor)]);
+    case 'u':
+      return at(0, chars.slice(cursor));
+    case 'k':
+      return at(cursor, chars.slice(0, cursor));
+    case 'w': {
+      let start = cursor;
+      while (start > 0 && /\s/.test(chars[start - 1]!)) start--;
+      while (start > 0 && !/\s/.test(chars[start - 1]!)) start--;
+      return at(start, [...chars.slice(0, start), ...chars.slice(cursor)]);
     }
     default:
       return undefined;

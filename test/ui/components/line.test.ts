@@ -57,9 +57,20 @@ describe('editLine', () => {
     expect(type(line, '\u001b[F\u001b[C').line).toEqual({ value: 'llo', cursor: 3 });
   });
 
-  it('takes no Tab, ↑/↓, Esc or Ctrl key', () => {
-    for (const key of parseKeys('\t\u001b[A\u001b[B\u0003\u001b[Z'))
+  it('takes no Tab, ↑/↓, Esc, Ctrl-C or other Ctrl key', () => {
+    for (const key of parseKeys('\t\u001b[A\u001b[B\u0003\u001b[Z\u0014'))
       expect(editLine(lineAtEnd('a'), key)).toBeUndefined();
+  });
+
+  it('takes the readline keys: Ctrl-A/E move, Ctrl-U/K/W delete, Ctrl-H is Backspace, all in one chunk', () => {
+    const start = lineAtEnd('s3://lake olake');
+    expect(type(start, '\u0017').line).toEqual({ value: 's3://lake ', cursor: 10 });
+    expect(type(start, '\u0017\u0017').line).toEqual({ value: '', cursor: 0 });
+    expect(type(start, '\u0001x').line).toEqual({ value: 'xs3://lake olake', cursor: 1 });
+    expect(type(start, '\u0001\u0005!').line.value).toBe('s3://lake olake!');
+    expect(type(start, '\u001b[D\u001b[D\u0015').line).toEqual({ value: 'ke', cursor: 0 });
+    expect(type(start, '\u001b[D\u001b[D\u000b').line).toEqual({ value: 's3://lake ola', cursor: 13 });
+    expect(type(start, '\u0008\u0008').line.value).toBe('s3://lake ola');
   });
 
   it('never keeps control characters and keeps the cursor inside the value', () => {

@@ -48,6 +48,30 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Com
   },
 };
 
+/** Edits (insert, delete, replace, swap two neighbours) that turn `a` into `b`. */
+function distance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        best = Math.min(best, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = best;
+    }
+  return d[a.length]![b.length]!;
+}
+
+/** The command `name` was probably meant to be (at most 2 edits away), if there is one. */
+export function suggestCommand(name: string): string | undefined {
+  const [best] = Object.keys(COMMANDS)
+    .map((command) => ({ command, edits: distance(name.toLowerCase(), command) }))
+    .filter(({ edits }) => edits <= 2)
+    .sort((x, y) => x.edits - y.edits);
+  return best?.command;
+}
+
 export function usage(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
   const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);

@@ -1,7 +1,7 @@
 // Entry point of the bundled CLI: dispatches argv to a command (table in commands.ts) and maps
 // errors to exit codes.
 import { sanitize } from '../text/sanitize.js';
-import { COMMANDS, usage } from './commands.js';
+import { COMMANDS, suggestCommand, usage } from './commands.js';
 import { onSignal } from './interrupt.js';
 import { EXIT, FloeError, UsageError } from './io.js';
 
@@ -42,8 +42,12 @@ export async function main(argv: string[]): Promise<void> {
       code = await (await import('../commands/home.js')).run(argv);
     } else {
       const command = COMMANDS[first];
-      if (!command) throw new UsageError([`unknown command "${first}"`]);
-      code = await (await command.load()).run(rest);
+      if (!command) {
+        const meant = suggestCommand(first);
+        throw new UsageError([`unknown command "${first}"${meant ? `: did you mean "${meant}"?` : ''}`]);
+      }
+      // -h is --help for every command (none uses -h for anything else).
+      code = await (await command.load()).run(rest.map((arg) => (arg === '-h' ? '--help' : arg)));
     }
   } catch (error) {
     code = report(error);

@@ -51,7 +51,9 @@ function parseTimeout(value: string | undefined): number {
   const seconds = Number(value);
   if (!Number.isFinite(seconds) || seconds <= 0 || seconds > MAX_TIMEOUT_SECONDS)
     throw new UsageError(
-      [`--timeout must be a number of seconds between 0 and ${MAX_TIMEOUT_SECONDS}, e.g. --timeout 15`],
+      [
+        `--timeout: "${value}" is not a number of seconds above 0 and at most ${MAX_TIMEOUT_SECONDS}, e.g. --timeout 15`,
+      ],
       'test',
     );
   return Math.round(seconds * 1000);

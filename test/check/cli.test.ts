@@ -97,7 +97,7 @@ describe('floe test without a terminal', () => {
     const usage = runCli(['test', '--json', '--timeout', 'soon'], { env: { FLOE_CONFIG_DIR: configDir } });
     expect(usage.status).toBe(2);
     expect(JSON.parse(usage.stdout).error).toMatchObject({ kind: 'usage' });
-    expect(JSON.parse(usage.stdout).error.message).toContain('--timeout must be a number of seconds');
+    expect(JSON.parse(usage.stdout).error.message).toContain('--timeout: "soon" is not a number of seconds');
   });
 
   it('--help lists every flag; a bad --timeout is a usage error', () => {
@@ -107,6 +107,6 @@ describe('floe test without a terminal', () => {
       expect(help.stdout).toContain(flag);
     const bad = runCli(['test', '--timeout', 'soon'], { env: { FLOE_CONFIG_DIR: configDir } });
     expect(bad.status).toBe(2);
-    expect(bad.stderr).toContain('--timeout must be a number of seconds');
+    expect(bad.stderr).toContain('--timeout: "soon" is not a number of seconds');
   });
 });

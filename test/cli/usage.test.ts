@@ -11,7 +11,7 @@ describe('usage', () => {
       ['jbos', 'jobs'],
       ['exprot', 'export'],
       ['Setup', 'setup'],
-    ]) {
+    ] as const) {
       const r = runCli([typed], { env: env() });
       expect(r.status).toBe(2);
       expect(r.stderr).toContain(`unknown command "${typed}": did you mean "${meant}"?`);

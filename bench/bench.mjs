@@ -422,7 +422,7 @@ try {
       targetVersion: 'latest',
       fields: {
         catalogUrl: sandbox.catalog.url,
-        warehouse: sources.SANDBOX.s3Path,
+        warehouse: sources.SANDBOX.dataLocation,
         region: sources.SANDBOX.region,
         oauth2Uri: sandbox.catalog.tokenUrl,
         credential: `${sources.SANDBOX.oauth.clientId}:${sources.SANDBOX.oauth.clientSecret}`,

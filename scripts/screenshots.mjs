@@ -55,7 +55,7 @@ try {
   for (const note of sandbox.notices) process.stdout.write(`sandbox: ${note}\n`);
   const config = new ConfigStore(configDir);
   const storageFields = {
-    warehouse: SANDBOX.s3Path,
+    warehouse: SANDBOX.dataLocation,
     region: SANDBOX.region,
     s3Endpoint: sandbox.s3.url,
   };
@@ -133,7 +133,7 @@ try {
   await wizard.press(...Array(30).fill('backspace'));
   await fill(wizard, 'REST Catalog URL', sandbox.catalog.url);
   await wizard.press(...Array(12).fill('backspace'));
-  await fill(wizard, 'Warehouse', SANDBOX.s3Path);
+  await fill(wizard, 'Warehouse', SANDBOX.dataLocation);
   await fill(wizard, 'Region', SANDBOX.region);
   await fill(wizard, 'Token', SANDBOX.token);
   await wizard.waitFor('step 4 of 7');

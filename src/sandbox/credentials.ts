@@ -1,9 +1,8 @@
-// The sandbox's fixed credentials and names, printed and typed as they are.
-
-/** Sandbox credentials: fixed so they can be printed and typed. None of them is a real secret. */
+// The sandbox's fixed credentials and names: printed and typed as they are; none of them is a real secret.
 export const SANDBOX = {
   bucket: 'warehouse',
-  s3Path: 's3://warehouse',
+  /** s3rver's bucket, where every flavour's data lives. */
+  dataLocation: 's3://warehouse',
   region: 'us-east-1',
   namespaces: [['default'], ['olake'], ['olake', 'staging']],
   oauth: { clientId: 'floe-sandbox', clientSecret: 'sandbox-client-secret', scope: 'catalog' },

@@ -66,7 +66,6 @@ export interface SandboxCatalogFacts {
   prefix: string;
 }
 
-const DATA_LOCATION = 's3://warehouse';
 const S3TABLES_ARN = 'arn:aws:s3tables:us-east-1:123456789012:bucket/warehouse';
 
 /**
@@ -78,8 +77,8 @@ export const SANDBOX_CATALOGS: Record<CatalogFlavour, SandboxCatalogFacts> = {
   rest: {
     title: 'generic REST catalog (every auth type)',
     basePath: '/api/catalog',
-    warehouse: DATA_LOCATION,
-    dataLocation: DATA_LOCATION,
+    warehouse: SANDBOX.dataLocation,
+    dataLocation: SANDBOX.dataLocation,
     auth: 'oauth2',
     tokenPath: '/token',
     scope: 'catalog',
@@ -89,7 +88,7 @@ export const SANDBOX_CATALOGS: Record<CatalogFlavour, SandboxCatalogFacts> = {
     title: 'Apache Polaris',
     basePath: '/api/catalog',
     warehouse: 'olake_catalog',
-    dataLocation: DATA_LOCATION,
+    dataLocation: SANDBOX.dataLocation,
     auth: 'oauth2',
     tokenPath: '/api/catalog/v1/oauth/tokens',
     scope: 'PRINCIPAL_ROLE:ALL',
@@ -99,7 +98,7 @@ export const SANDBOX_CATALOGS: Record<CatalogFlavour, SandboxCatalogFacts> = {
     title: 'Lakekeeper (tokens from a Keycloak-style identity provider)',
     basePath: '/catalog',
     warehouse: 'demo',
-    dataLocation: DATA_LOCATION,
+    dataLocation: SANDBOX.dataLocation,
     auth: 'oauth2',
     tokenPath: '/realms/iceberg/protocol/openid-connect/token',
     scope: 'lakekeeper',
@@ -108,18 +107,18 @@ export const SANDBOX_CATALOGS: Record<CatalogFlavour, SandboxCatalogFacts> = {
   nessie: {
     title: 'Project Nessie (tokens from a Keycloak-style identity provider)',
     basePath: '/iceberg',
-    warehouse: DATA_LOCATION,
-    dataLocation: DATA_LOCATION,
+    warehouse: SANDBOX.dataLocation,
+    dataLocation: SANDBOX.dataLocation,
     auth: 'oauth2',
     tokenPath: '/realms/nessie/protocol/openid-connect/token',
     scope: 'catalog',
-    prefix: `defaults.prefix "${encodeURIComponent(`main|${DATA_LOCATION}`)}", overrides.uri`,
+    prefix: `defaults.prefix "${encodeURIComponent(`main|${SANDBOX.dataLocation}`)}", overrides.uri`,
   },
   unity: {
     title: 'Unity Catalog',
     basePath: '/api/2.1/unity-catalog/iceberg',
     warehouse: 'unity',
-    dataLocation: DATA_LOCATION,
+    dataLocation: SANDBOX.dataLocation,
     auth: 'token',
     prefix: 'overrides.prefix "catalogs/unity"',
   },
@@ -127,7 +126,7 @@ export const SANDBOX_CATALOGS: Record<CatalogFlavour, SandboxCatalogFacts> = {
     title: 'AWS Glue Iceberg REST',
     basePath: '/iceberg',
     warehouse: '123456789012',
-    dataLocation: DATA_LOCATION,
+    dataLocation: SANDBOX.dataLocation,
     auth: 'sigv4',
     signingName: 'glue',
     prefix: 'overrides.prefix "catalogs/123456789012"',
@@ -136,7 +135,7 @@ export const SANDBOX_CATALOGS: Record<CatalogFlavour, SandboxCatalogFacts> = {
     title: 'Amazon S3 Tables',
     basePath: '/iceberg',
     warehouse: S3TABLES_ARN,
-    dataLocation: DATA_LOCATION,
+    dataLocation: SANDBOX.dataLocation,
     auth: 'sigv4',
     signingName: 's3tables',
     prefix: `defaults.prefix "${encodeURIComponent(S3TABLES_ARN)}"`,
@@ -324,7 +323,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     let sigv4: CatalogEmulator;
     let serviceAccountFile: string | undefined;
     if (flavour === 'rest') {
-      const rest = { ...common, warehouses: [SANDBOX.s3Path], prefix: SANDBOX.bucket };
+      const rest = { ...common, warehouses: [SANDBOX.dataLocation], prefix: SANDBOX.bucket };
       const google = generateKeyPairSync('rsa', { modulusLength: 2048 });
       bearer = await startCatalogEmulator({
         ...rest,

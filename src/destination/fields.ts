@@ -1,7 +1,7 @@
 // The destination's field registry: every field declared once, as data. The form, validation,
 // review screen, flags, import and export are all driven from this table; what differs per catalog
 // (Warehouse's meaning, Region, suggested and forced values) comes from the preset table (presets.ts).
-import { GOOGLE_MIN_VERSION, PRESETS, type PresetId, S3_URL_RULE } from './presets.js';
+import { GOOGLE_MIN_VERSION, PRESETS, type PresetId, s3Location } from './presets.js';
 
 export const AUTH_TYPES = ['none', 'token', 'oauth2', 'sigv4', 'google'] as const;
 export type AuthType = (typeof AUTH_TYPES)[number];
@@ -139,9 +139,6 @@ export function versionAtLeast(version: string, min: string): boolean {
   }
   return true;
 }
-
-const s3Url = (value: string) =>
-  /^s3a?:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/\S*)?$/.test(value) ? null : S3_URL_RULE;
 
 const httpUrl = (what: string) => (value: string) => {
   let url: URL;
@@ -401,7 +398,7 @@ export const FIELDS: readonly FieldDef[] = [
     flag: 'data-location',
     applies: always,
     required: never,
-    rule: s3Url,
+    rule: s3Location,
   },
   {
     id: 'accessKey',

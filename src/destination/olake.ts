@@ -46,7 +46,7 @@ export const REDACTED = '<redacted>';
  * The `catalog_type` written: the preset's named flavour for OLake ≥ 0.9.1 (which maps it to `rest`
  * and applies what it forces), else `rest`, with the forced values written out all the same.
  */
-export function exportedCatalogType(values: Values): OlakeFlavour {
+function exportedCatalogType(values: Values): OlakeFlavour {
   const { flavour } = PRESETS[values.preset];
   return versionAtLeast(values.targetVersion, FLAVOUR_MIN_VERSION) ? flavour : 'rest';
 }

@@ -79,13 +79,15 @@ const catalogName = (what: string) => (value: string) =>
     ? null
     : `must be ${what}: a name without spaces or slashes, not a location`;
 
-const S3_URL = /^s3a?:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/\S*)?$/;
-export const S3_URL_RULE =
-  'must be s3://bucket[/prefix] with a 3–63 character bucket name (lowercase letters, digits, dots, hyphens)';
+/** The rule of an `s3://bucket[/prefix]` location (the Data Location, an S3 Warehouse). */
+export const s3Location = (value: string): string | null =>
+  /^s3a?:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/\S*)?$/.test(value)
+    ? null
+    : 'must be s3://bucket[/prefix] with a 3–63 character bucket name (lowercase letters, digits, dots, hyphens)';
 
 /** A warehouse that is an S3 location, or (for catalogs that register names too) a name. */
 const s3OrName = (value: string): string | null => {
-  if (/^s3a?:\/\//.test(value)) return S3_URL.test(value) ? null : S3_URL_RULE;
+  if (/^s3a?:\/\//.test(value)) return s3Location(value);
   return noSpaces('a warehouse name or an s3://bucket[/prefix] location')(value);
 };
 

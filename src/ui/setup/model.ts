@@ -20,6 +20,7 @@ import {
 import { fillFromPreset, PRESET_IDS, PRESETS, type PresetId } from '../../destination/presets.js';
 import { type FieldIssue, validate, validateField } from '../../destination/schema.js';
 import type { SecretStorage } from '../../secrets/store.js';
+import { profileDataLocation } from '../../storage/s3path.js';
 
 /** The numbered screens, in order. */
 export const STEPS = [
@@ -372,8 +373,7 @@ export function formNotes(step: FormStep, values: Values): string[] {
   if (step === 'fields') return [`${PRESETS[values.preset].label}: ${PRESETS[values.preset].pitfall}`];
   if (step === 'storage') {
     const notes: string[] = [];
-    const warehouse = values.fields.warehouse;
-    if (!filled(values, 'dataLocation') && !(typeof warehouse === 'string' && /^s3a?:\/\//.test(warehouse)))
+    if (!profileDataLocation(values))
       notes.push(
         `${FIELD_BY_ID.dataLocation.label} is empty: the storage check uses the location the catalog's config names, if any.`,
       );

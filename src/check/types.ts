@@ -1,6 +1,6 @@
 // Progress events and diagnoses shared by the catalog client, the storage probe, the orchestrator,
 // the test screen and `floe test --json`.
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const STEP_STATES = ['pending', 'running', 'ok', 'failed', 'skipped', 'cancelled'] as const;
 export type StepState = (typeof STEP_STATES)[number];

@@ -1,49 +1,50 @@
-// Profiles and settings (never secrets) in a `conf` JSON file: mode 0600, schema-versioned. A corrupt
-// file is kept as a backup and reported with its path, never silently reset.
-import { chmodSync, copyFileSync, existsSync, readFileSync } from 'node:fs';
+// Profiles and settings (never secrets) in a JSON file: mode 0600, schema-versioned, written atomically
+// under the config lock. A corrupt file is kept as a backup and reported with its path, never silently
+// reset. zod's `mini` entry point (the same validators, tree-shaken) keeps the home screen's start-up light.
+import { readdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
-import Conf from 'conf';
-import { z } from 'zod';
+import { basename, join } from 'node:path';
+import * as z from 'zod/mini';
 import { AUTH_TYPES, FIELDS, STORAGE_KINDS, type Values } from '../destination/fields.js';
 import { PRESET_IDS } from '../destination/presets.js';
 import { FloeError } from '../errors.js';
 import type { SecretStorage } from '../secrets/store.js';
-import { ensurePrivateDir, type LockWait, withLock, withLockSync } from './files.js';
+import { ensurePrivateDir, type LockWait, withLock, withLockSync, writePrivateFile } from './files.js';
 
 export const SCHEMA_VERSION = 1;
 
 const profileSchema = z.object({
   /** Absent in profiles written before presets: the generic REST catalog. */
-  preset: z.enum(PRESET_IDS).default('rest'),
+  preset: z._default(z.enum(PRESET_IDS), 'rest'),
   authType: z.enum(AUTH_TYPES),
   storage: z.enum(STORAGE_KINDS),
   targetVersion: z.string(),
   /** `s3Path` is the Warehouse's name before presets. */
-  fields: z
-    .record(z.string(), z.union([z.string(), z.boolean()]))
-    .transform(({ s3Path, ...fields }) => (s3Path === undefined ? fields : { warehouse: s3Path, ...fields })),
+  fields: z.pipe(
+    z.record(z.string(), z.union([z.string(), z.boolean()])),
+    z.transform(({ s3Path, ...fields }) => (s3Path === undefined ? fields : { warehouse: s3Path, ...fields })),
+  ),
   /** Where this profile's secrets live. */
   secretStorage: z.enum(['keychain', 'file', 'env']),
   /** Secret fields that were stored (so a missing one can be reported by name). */
-  storedSecrets: z.array(z.string()).default([]),
+  storedSecrets: z._default(z.array(z.string()), []),
   updatedAt: z.string(),
 });
 export type StoredProfile = z.infer<typeof profileSchema>;
 
 const managementSchema = z.object({
   url: z.string(),
-  username: z.string().optional(),
-  project: z.string().default('123'),
-  secretStorage: z.enum(['keychain', 'file', 'env']).optional(),
-  rememberPassword: z.boolean().default(false),
+  username: z.optional(z.string()),
+  project: z._default(z.string(), '123'),
+  secretStorage: z.optional(z.enum(['keychain', 'file', 'env'])),
+  rememberPassword: z._default(z.boolean(), false),
 });
 export type ManagementSettings = z.infer<typeof managementSchema>;
 
 const fileSchema = z.object({
   schemaVersion: z.literal(SCHEMA_VERSION),
-  profiles: z.record(z.string(), profileSchema).default({}),
-  management: managementSchema.optional(),
+  profiles: z._default(z.record(z.string(), profileSchema), {}),
+  management: z.optional(managementSchema),
 });
 type ConfigFile = z.input<typeof fileSchema>;
 
@@ -77,63 +78,46 @@ interface ConfigData {
  * back a stale copy of other profiles.
  */
 export class ConfigStore {
-  readonly #conf: Conf<ConfigFile>;
+  readonly path: string;
   #data: ConfigData;
 
   constructor(readonly dir: string = configDir()) {
-    const path = join(dir, 'config.json');
+    this.path = join(dir, 'config.json');
     ensurePrivateDir(dir);
-    this.#checkRoot(path);
-    try {
-      // No `defaults`: conf would write them back from its constructor, outside the lock.
-      this.#conf = new Conf<ConfigFile>({
-        cwd: dir,
-        configName: 'config',
-        projectName: 'floe',
-        projectSuffix: '',
-        configFileMode: 0o600,
-        clearInvalidConfig: false,
-      });
-    } catch (error) {
-      throw this.#corrupt(path, error instanceof Error ? error.message : String(error));
-    }
     this.#data = this.#read();
   }
 
-  /** conf turns a root that is not an object (null, an array, a string) into {} and rewrites it: refuse first. */
-  #checkRoot(path: string): void {
+  /** The file's root object, {} before the first save; anything but a JSON object is refused. */
+  #readRoot(): object {
     let text: string;
     try {
-      text = readFileSync(path, 'utf8');
-    } catch {
-      return;
+      text = readFileSync(this.path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+      throw new ConfigError(
+        `The config file ${this.path} cannot be read (${(error as Error).message}).`,
+        `Check its owner and mode (floe writes it as 0600).`,
+      );
     }
     let root: unknown;
     try {
       root = JSON.parse(text);
     } catch (error) {
-      throw this.#corrupt(path, (error as Error).message);
+      throw this.#corrupt(text, (error as Error).message);
     }
     if (typeof root !== 'object' || root === null || Array.isArray(root))
       throw this.#corrupt(
-        path,
+        text,
         `root: expected an object like {"schemaVersion": ${SCHEMA_VERSION}, "profiles": {}}, found ${root === null ? 'null' : Array.isArray(root) ? 'an array' : typeof root}`,
       );
+    return root;
   }
 
   #read(): ConfigData {
-    let raw: unknown;
-    try {
-      this.#checkRoot(this.path);
-      raw = this.#conf.store;
-    } catch (error) {
-      if (error instanceof ConfigError) throw error;
-      throw this.#corrupt(this.path, error instanceof Error ? error.message : String(error));
-    }
-    const parsed = fileSchema.safeParse({ schemaVersion: SCHEMA_VERSION, ...(raw as object) });
+    const parsed = fileSchema.safeParse({ schemaVersion: SCHEMA_VERSION, ...this.#readRoot() });
     if (!parsed.success) {
       const first = parsed.error.issues[0];
-      throw this.#corrupt(this.path, `${first?.path.join('.') || 'root'}: ${first?.message}`);
+      throw this.#corrupt(readFileSync(this.path, 'utf8'), `${first?.path.join('.') || 'root'}: ${first?.message}`);
     }
     return {
       profiles: new Map(Object.entries(parsed.data.profiles)),
@@ -141,25 +125,25 @@ export class ConfigStore {
     };
   }
 
-  #corrupt(path: string, why: string): ConfigError {
-    let kept = '';
-    if (existsSync(path)) {
-      const backup = `${path}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
-      copyFileSync(path, backup);
-      chmodSync(backup, 0o600);
-      kept = ` A copy was kept at ${backup}.`;
+  /** Keeps one copy of the unreadable `text` (a run that meets the same file again reuses it). */
+  #corrupt(text: string, why: string): ConfigError {
+    const prefix = `${basename(this.path)}.corrupt-`;
+    const earlier = readdirSync(this.dir)
+      .filter((name) => name.startsWith(prefix))
+      .map((name) => join(this.dir, name))
+      .find((path) => readFileSync(path, 'utf8') === text);
+    let backup = earlier;
+    if (!backup) {
+      backup = join(this.dir, `${prefix}${new Date().toISOString().replace(/[:.]/g, '-')}`);
+      writePrivateFile(backup, text);
     }
     return new ConfigError(
-      `The config file ${path} cannot be read (${why}).${kept} Fix the file, or move it away to start afresh.`,
+      `The config file ${this.path} cannot be read (${why}). ${earlier ? 'A copy was kept earlier' : 'A copy was kept'} at ${backup}. Fix the file, or move it away to start afresh.`,
     );
   }
 
-  get path(): string {
-    return this.#conf.path;
-  }
-
   get secretsPath(): string {
-    return join(dirname(this.#conf.path), 'secrets.json');
+    return join(this.dir, 'secrets.json');
   }
 
   /** Locks, re-reads, applies `change` to the fresh copy and writes it. */
@@ -172,7 +156,7 @@ export class ConfigStore {
         profiles: Object.fromEntries(data.profiles),
         ...(data.management ? { management: data.management } : {}),
       };
-      this.#conf.store = file;
+      writePrivateFile(this.path, JSON.stringify(file, undefined, '\t'));
       this.#data = data;
     });
   }

@@ -1,6 +1,6 @@
 // Zod schemas derived from the field registry, discriminated on the authentication type.
 // This is the only validation there is: the wizard, flags and import all go through it.
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   AUTH_TYPE_INFO,
   AUTH_TYPES,

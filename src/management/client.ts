@@ -3,7 +3,7 @@
 // envelope parsed with zod, and every failure turned into a ManagementError with a readable message.
 import { CookieJar } from 'tough-cookie';
 import { request } from 'undici';
-import { z } from 'zod';
+import * as z from 'zod';
 import { proxyAwareAgent } from '../net/proxy.js';
 import { reduceCheckFailure } from './checklog.js';
 import { DetailScanner, type StreamsSummary } from './detail.js';

@@ -1,5 +1,5 @@
 // Shapes of the OLake UI backend (Gin from olake-ui v0.4.2; Beego in v0.3.x–v0.4.1, same routes and JSON), parsed with zod.
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const envelopeSchema = z.object({
   success: z.boolean(),

@@ -50,8 +50,21 @@ describe('config store', () => {
     expect(() => new ConfigStore(dir)).toThrow(new RegExp(`${path}.*cannot be read.*A copy was kept`));
     expect(readFileSync(path, 'utf8')).toBe('{"schemaVersion": 1, "profiles": {');
     const backups = readdirSync(dir).filter((f) => f.startsWith('config.json.corrupt-'));
-    expect(backups.length).toBeGreaterThan(0);
+    expect(backups).toHaveLength(1);
     expect(readFileSync(join(dir, backups[0]!), 'utf8')).toBe('{"schemaVersion": 1, "profiles": {');
+    expect(statSync(join(dir, backups[0]!)).mode & 0o777).toBe(0o600);
+  });
+
+  it('keeps one backup per corrupt content however many runs meet it', () => {
+    const dir = tempConfigDir();
+    const path = join(dir, 'config.json');
+    writeFileSync(path, '[]');
+    expect(() => new ConfigStore(dir)).toThrow(/root: expected an object.*A copy was kept at/);
+    expect(() => new ConfigStore(dir)).toThrow(/A copy was kept earlier at .*config\.json\.corrupt-/);
+    expect(readdirSync(dir).filter((f) => f.startsWith('config.json.corrupt-'))).toHaveLength(1);
+    writeFileSync(path, JSON.stringify({ schemaVersion: 1, profiles: { p: { authType: 'nope' } } }));
+    expect(() => new ConfigStore(dir)).toThrow(/profiles\.p\.authType/);
+    expect(readdirSync(dir).filter((f) => f.startsWith('config.json.corrupt-'))).toHaveLength(2);
   });
 
   it('rejects a file of another schema version with its path', () => {

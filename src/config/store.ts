@@ -22,7 +22,9 @@ const profileSchema = z.object({
   /** `s3Path` is the Warehouse's name before presets. */
   fields: z.pipe(
     z.record(z.string(), z.union([z.string(), z.boolean()])),
-    z.transform(({ s3Path, ...fields }) => (s3Path === undefined ? fields : { warehouse: s3Path, ...fields })),
+    z.transform(({ s3Path, ...fields }) =>
+      s3Path === undefined ? fields : { warehouse: s3Path, ...fields },
+    ),
   ),
   /** Where this profile's secrets live. */
   secretStorage: z.enum(['keychain', 'file', 'env']),
@@ -87,13 +89,13 @@ export class ConfigStore {
     this.#data = this.#read();
   }
 
-  /** The file's root object, {} before the first save; anything but a JSON object is refused. */
-  #readRoot(): object {
+  /** The file's text and root object ({} before the first save); anything but a JSON object is refused. */
+  #readRoot(): { text: string; root: object } {
     let text: string;
     try {
       text = readFileSync(this.path, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { text: '', root: {} };
       throw new ConfigError(
         `The config file ${this.path} cannot be read (${(error as Error).message}).`,
         `Check its owner and mode (floe writes it as 0600).`,
@@ -110,14 +112,15 @@ export class ConfigStore {
         text,
         `root: expected an object like {"schemaVersion": ${SCHEMA_VERSION}, "profiles": {}}, found ${root === null ? 'null' : Array.isArray(root) ? 'an array' : typeof root}`,
       );
-    return root;
+    return { text, root };
   }
 
   #read(): ConfigData {
-    const parsed = fileSchema.safeParse({ schemaVersion: SCHEMA_VERSION, ...this.#readRoot() });
+    const { text, root } = this.#readRoot();
+    const parsed = fileSchema.safeParse({ schemaVersion: SCHEMA_VERSION, ...root });
     if (!parsed.success) {
       const first = parsed.error.issues[0];
-      throw this.#corrupt(readFileSync(this.path, 'utf8'), `${first?.path.join('.') || 'root'}: ${first?.message}`);
+      throw this.#corrupt(text, `${first?.path.join('.') || 'root'}: ${first?.message}`);
     }
     return {
       profiles: new Map(Object.entries(parsed.data.profiles)),

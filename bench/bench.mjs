@@ -380,15 +380,24 @@ try {
       node: () => timeCommand(['-e', '0']),
       plain: () =>
         timeCommandAsync(
-          [...preload, new URL('./plain-jobs.mjs', import.meta.url).pathname, sandbox.olake.url, username, project],
+          [
+            ...preload,
+            new URL('./plain-jobs.mjs', import.meta.url).pathname,
+            sandbox.olake.url,
+            username,
+            project,
+          ],
           { FLOE_PASSWORD: password, BENCH_MAXRSS_FILE: maxRss.plain },
         ),
       floe: () =>
-        timeCommandAsync([...preload, bin, 'jobs', '--json', '--project', project, '--url', sandbox.olake.url], {
-          FLOE_CONFIG_DIR: tempDir('config'),
-          FLOE_PASSWORD: password,
-          BENCH_MAXRSS_FILE: maxRss.floe,
-        }),
+        timeCommandAsync(
+          [...preload, bin, 'jobs', '--json', '--project', project, '--url', sandbox.olake.url],
+          {
+            FLOE_CONFIG_DIR: tempDir('config'),
+            FLOE_PASSWORD: password,
+            BENCH_MAXRSS_FILE: maxRss.floe,
+          },
+        ),
     },
     RUNS,
     2,

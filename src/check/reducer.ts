@@ -13,6 +13,8 @@ export interface CheckState {
   diagnoses: Diagnosis[];
   trace: TraceEntry[];
   warnings: string[];
+  /** The user cancelled this run: its result is no verdict on the profile. */
+  cancelled: boolean;
 }
 
 export type CheckAction =
@@ -34,6 +36,7 @@ export const initialCheckState: CheckState = {
   diagnoses: [],
   trace: [],
   warnings: [],
+  cancelled: false,
 };
 
 const FINAL: readonly StepState[] = ['ok', 'failed', 'skipped', 'cancelled'];
@@ -55,7 +58,7 @@ export function checkReducer(state: CheckState, action: CheckAction): CheckState
     case 'start':
       return { ...initialCheckState, phase: 'running', run: state.run + 1 };
     case 'cancel':
-      return state.phase === 'running' ? { ...state, phase: 'cancelling' } : state;
+      return state.phase === 'running' ? { ...state, phase: 'cancelling', cancelled: true } : state;
     case 'done':
       return state.phase === 'idle' ? state : { ...state, phase: 'done' };
   }

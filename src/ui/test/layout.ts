@@ -54,7 +54,16 @@ export function diagnosisPanel(state: CheckState, width: number): Line[] {
       for (const [i, part] of wrapText(text, width - LABEL_WIDTH).entries())
         lines.push({ text: (i === 0 ? `  ${label}` : '').padEnd(LABEL_WIDTH) + part });
   }
-  if (lines.length === 0 && state.phase === 'done') lines.push({ text: 'No problems found.', tone: 'dim' });
+  if (state.phase === 'done' && state.cancelled)
+    lines.push(
+      ...wrapped(
+        'Cancelled: the steps that did not finish checked nothing, so this run says nothing about the profile (r runs it again).',
+        width,
+        '  ',
+        'warn',
+      ),
+    );
+  else if (lines.length === 0 && state.phase === 'done') lines.push({ text: 'No problems found.', tone: 'dim' });
   return lines;
 }
 

@@ -84,4 +84,15 @@ describe('test screen layout', () => {
     expect(diagnosisPanel(running, 80)).toEqual([]);
     expect(diagnosisPanel(checkReducer(running, { type: 'done' }), 80)[0]?.text).toBe('No problems found.');
   });
+
+  it('never says "No problems found" after a cancelled run', () => {
+    const running = checkReducer(initialCheckState, { type: 'start' });
+    const cancelled = checkReducer(checkReducer(running, { type: 'cancel' }), { type: 'done' });
+    const text = diagnosisPanel(cancelled, 60)
+      .map((line) => line.text)
+      .join('\n');
+    expect(text).toMatch(/^Cancelled: the steps that did not finish checked nothing/);
+    expect(text).not.toMatch(/No problems found/);
+    expect(diagnosisPanel(checkReducer(cancelled, { type: 'start' }), 60)).toEqual([]);
+  });
 });

@@ -65,6 +65,8 @@ describe('floe test on a terminal', () => {
     floe.write('\u001B');
     await floe.waitFor('Test cancelled');
     expect(floe.screen().join('\n')).toMatch(/⊘ /);
+    await floe.waitFor('Cancelled: the steps that did not finish checked nothing');
+    expect(floe.screen().join('\n')).not.toContain('No problems found');
     floe.write('q');
     expect(await floe.exit()).toBe(1);
     expect(floe.raw()).not.toContain(TOKEN);

@@ -13,7 +13,7 @@ import { ageStamp } from './format.js';
 import { JobTable } from './JobTable.js';
 import { sanitizedApi, sanitizedCall } from './sanitized.js';
 import { failureScreen, Help, HINTS, type Hints, Message, statusLine } from './screens.js';
-import { detailJob } from './state.js';
+import { detailJob, syncRunning } from './state.js';
 import { useJobsBrowser } from './useJobsBrowser.js';
 import { useJobsKeys } from './useJobsKeys.js';
 import { useRunLogs } from './useRunLogs.js';
@@ -273,7 +273,13 @@ export function JobsBrowser(props: JobsBrowserProps) {
   } else if (state.view === 'detail' && state.detail) {
     body = <Detail state={state} height={panes} width={columns} now={now} />;
     const view = state.detail.pane === 'logs' ? state.detail.logs?.view : undefined;
-    hints = view?.whole ? HINTS.whole : view ? HINTS.logs : HINTS.detail;
+    hints = view?.whole
+      ? HINTS.whole
+      : view
+        ? HINTS.logs
+        : syncRunning(state)
+          ? HINTS.detailRunning
+          : HINTS.detail;
   } else if (state.data.jobs.length === 0) {
     body = (
       <Message
@@ -288,7 +294,7 @@ export function JobsBrowser(props: JobsBrowserProps) {
     // The table is sized to the page already; not clipping it spares Ink cutting every line each frame
     // (half its frame time). Below 80 columns the footer may wrap onto a second line, so clip there.
     clipBody = columns < 80;
-    hints = HINTS.list;
+    hints = syncRunning(state) ? HINTS.listRunning : HINTS.list;
   }
 
   const line = withStatus ? statusLine(state, columns) : undefined;

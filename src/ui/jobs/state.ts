@@ -214,6 +214,20 @@ export function detailJob(state: JobsState): JobDetail | undefined {
   return detail.job ?? state.data.jobs.find((job) => job.id === detail.jobId);
 }
 
+/** The job the actions (n, p, c, t) act on: the open detail's, else the selected row's. */
+export function actionJob(state: JobsState): Job | JobDetail | undefined {
+  return state.view === 'detail' ? detailJob(state) : selectedJob(state);
+}
+
+/** Whether a sync of the action job runs now, as far as the browser knows: its last run, or its runs' list. */
+export function syncRunning(state: JobsState): boolean {
+  const job = actionJob(state);
+  if (!job) return false;
+  const running = (status: string | undefined) => status?.toLowerCase() === 'running';
+  const tasks = state.view === 'detail' ? state.detail?.tasks : undefined;
+  return running(job.last_run_state) || (tasks?.some((task) => running(task.status)) ?? false);
+}
+
 function updateDetail(state: JobsState, jobId: number, change: Partial<DetailState>): JobsState {
   if (state.detail?.jobId !== jobId) return state;
   return { ...state, detail: { ...state.detail, ...change } };

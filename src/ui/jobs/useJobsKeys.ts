@@ -2,18 +2,18 @@
 // read against the latest state (not the last render), so keys typed ahead act in order.
 import type { Key } from 'ink';
 import { useRef, useState } from 'react';
-import type { Job, Task } from '../../management/types.js';
+import type { Task } from '../../management/types.js';
 import { isInterrupt, type Keypress } from '../../text/keys.js';
 import { editLine, lineAtEnd } from '../components/line.js';
 import { useBracketedPaste } from '../components/TextInput.js';
 import { inkStyle, useKeys } from '../components/useKeys.js';
 import {
   type Action,
+  actionJob,
   type DetailState,
-  detailJob,
   type JobAction,
   type JobsState,
-  selectedJob,
+  syncRunning,
 } from './state.js';
 import type { useJobsBrowser } from './useJobsBrowser.js';
 import type { useRunLogs } from './useRunLogs.js';
@@ -106,14 +106,15 @@ export function useJobsKeys({
     else commands.switchProject(project);
   };
 
-  const actionJob = (): Job | undefined => {
-    const current = latest();
-    return current.view === 'detail' ? detailJob(current) : selectedJob(current);
-  };
-
   const ask = (action: 'sync' | 'toggle' | 'cancel') => {
-    const job = actionJob();
+    const job = actionJob(latest());
     if (!job) return;
+    if (action === 'cancel' && !syncRunning(latest()))
+      return dispatch({
+        type: 'notice',
+        tone: 'warn',
+        text: `Nothing is running for “${job.name}”: c cancels a running sync`,
+      });
     const resolved: JobAction = action === 'toggle' ? (job.activate ? 'pause' : 'resume') : action;
     dispatch({ type: 'confirm', action: resolved, jobId: job.id, name: job.name });
   };

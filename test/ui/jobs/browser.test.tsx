@@ -303,13 +303,13 @@ describe('actions', () => {
   it.each([
     ['n', 'Start a sync of “orders_to_lake” now? y/N', 'syncNow 1 1', 'Sync started: run sync-now-1-'],
     ['p', 'Pause “orders_to_lake”?', 'setActive 1 1 false', 'job 1 paused successfully'],
-    ['c', 'Cancel the running sync of “orders_to_lake”?', 'cancelRun 1 1', 'job workflow cancel requested'],
+    ['c', 'Cancel the running sync of “payments”?', 'cancelRun 1 4', 'job workflow cancel requested'],
   ])(
     '%s asks to confirm naming the job, y performs and shows the server message',
     async (key, question, call, message) => {
       const api = sample();
       const m = await mount({ api });
-      await m.press('/', 'orders', KEY.enter, key);
+      await m.press('/', key === 'c' ? 'payments' : 'orders', KEY.enter, key);
       expect(m.frame()).toContain(question);
       expect(api.calls).not.toContain(call);
       await m.press('y');
@@ -356,11 +356,37 @@ describe('actions', () => {
   it('acts on the job shown in the detail view', async () => {
     const api = sample();
     const m = await onCrm(api);
-    await m.press(KEY.enter, 'c');
-    expect(m.frame()).toContain('Cancel the running sync of “crm_contacts”? y/N');
+    await m.press(KEY.enter, 'p');
+    expect(m.frame()).toContain('Resume “crm_contacts”? y/N');
     await m.press('y');
-    expect(api.calls).toContain('cancelRun 1 2');
+    expect(api.calls).toContain('setActive 1 2 true');
     expect(m.frame()).toContain('crm_contacts #2');
+  });
+
+  it('offers and accepts c only while a sync runs', async () => {
+    const api = sample();
+    const m = await mount({ api });
+    await m.press('/', 'orders', KEY.enter);
+    expect(m.frame()).toMatch(/n\/p actions/);
+    expect(m.frame()).not.toContain('n/p/c');
+    await m.press('c');
+    expect(m.frame()).toContain('! Nothing is running for “orders_to_lake”: c cancels a running sync');
+    expect(m.frame()).not.toContain('y/N');
+    expect(api.calls.filter((call) => call.startsWith('cancelRun'))).toEqual([]);
+    await m.press(KEY.escape, '/', 'payments', KEY.enter);
+    expect(m.frame()).toMatch(/n\/p\/c actions/);
+  });
+
+  it('in the detail, a running run in the runs list makes c cancel it', async () => {
+    const api = sample();
+    api.tasks.set(1, [makeTask(1, { status: 'Running' })]);
+    const m = await mount({ api });
+    await m.press('/', 'orders', KEY.enter, KEY.enter);
+    expect(m.frame()).toMatch(/n\/p\/c actions/);
+    await m.press('c');
+    expect(m.frame()).toContain('Cancel the running sync of “orders_to_lake”? y/N');
+    await m.press('y');
+    expect(api.calls).toContain('cancelRun 1 1');
   });
 });
 

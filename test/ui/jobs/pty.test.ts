@@ -148,4 +148,20 @@ describe('floe jobs on an 80x24 terminal', () => {
     b.write('q');
     expect(await b.exit()).toBe(0);
   });
+
+  it('offers c only while a sync runs, with the keys sent in one burst', async () => {
+    const idle = ui.jobs.find((job) => job.last_run_state && job.last_run_state !== 'Running');
+    const running = ui.jobs.find((job) => job.last_run_state === 'Running');
+    if (!idle || !running) throw new Error('the seed has no idle or no running job');
+    const b = browser();
+    await b.waitFor(/40 jobs · sort name[\s\S]*q quit/);
+    b.write(`/${idle.name}\rc`);
+    await b.waitFor(`Nothing is running for “${idle.name}”: c cancels a running sync`);
+    expect(b.text()).toMatch(/n\/p actions/);
+    expect(b.text()).not.toContain('y/N');
+    b.write(`\u001b/${running.name}\rc`);
+    await b.waitFor(`Cancel the running sync of “${running.name}”? y/N`);
+    b.write('nq');
+    expect(await b.exit()).toBe(0);
+  });
 });

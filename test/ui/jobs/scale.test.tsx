@@ -89,7 +89,7 @@ describe('80 columns', () => {
     );
     expect(m.frame()).toMatch(/job-00003 .* – never +○ paused/);
     expect(m.frame()).toMatch(
-      /↑↓ move\s+\/ filter\s+s sort\s+Enter open\s+n\/p\/c actions\s+R refresh\s+\? help\s+q quit/,
+      /↑↓ move\s+\/ filter\s+s sort\s+Enter open\s+n\/p actions\s+R refresh\s+\? help\s+q quit/,
     );
     await m.press('n');
     fits(m.frame());

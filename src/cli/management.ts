@@ -2,7 +2,7 @@
 // re-login with FLOE_PASSWORD or the remembered password, else (on a terminal) a password prompt.
 import { explained } from '../management/exit.js';
 import { promptPassword } from '../management/prompt.js';
-import { openSession, type Session, urlFlag } from '../management/session.js';
+import { openSession, type PasswordRequest, type Session, urlFlag } from '../management/session.js';
 import { sanitize } from '../text/sanitize.js';
 import { openContext } from './context.js';
 import { canPrompt } from './io.js';
@@ -12,6 +12,15 @@ export interface OpenOptions {
   prompt?: boolean;
   /** No stored session for the server: exit 4 at once, without the network (default true). */
   requireLogin?: boolean;
+}
+
+/** The terminal prompt: names the server and the user, and says "expired" only when a session did. */
+export function passwordPrompt({ url, username, expired }: PasswordRequest): string {
+  return sanitize(
+    expired
+      ? `The session at ${url} has expired. Password for ${username}: `
+      : `Sign in to the OLake UI at ${url}. Password for ${username}: `,
+  );
 }
 
 export function openManagement(
@@ -24,12 +33,7 @@ export function openManagement(
     openSession(ctx, {
       url: urlFlag(flags.url, command),
       project: flags.project,
-      askPassword: prompt
-        ? () =>
-            promptPassword(
-              `The OLake UI session has expired. Password for ${ctx.config.getManagement()?.username ?? 'admin'}: `,
-            )
-        : undefined,
+      askPassword: prompt ? (request) => promptPassword(passwordPrompt(request)) : undefined,
       warn: (message) => process.stderr.write(`floe: ${sanitize(message)}\n`),
       requireLogin,
     }),

@@ -185,6 +185,7 @@ export async function run(argv: string[]): Promise<number> {
           project: session.project,
           refreshMs,
           relogin: session.relogin,
+          account: { url: session.url, username: session.username, hadSession: session.hadSession },
           prepareTest: (job, typed) => prepareJobTest(job, { typed, collect: true }),
         }),
       );

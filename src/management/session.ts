@@ -73,13 +73,25 @@ export interface Session {
    * Throws ManagementError('unauthorized') when there is none or it is refused.
    */
   relogin(password?: string): Promise<void>;
+  /**
+   * Whether this server gave floe a session (a stored one, or a login in this run): a refusal then means
+   * it expired; otherwise the user is signing in for the first time.
+   */
+  hadSession(): boolean;
+}
+
+/** What a password prompt names: the server, the user, and whether a session expired. */
+export interface PasswordRequest {
+  url: string;
+  username: string;
+  expired: boolean;
 }
 
 export interface OpenSessionOptions {
   url?: string;
   project?: string;
   /** Asks the user for the password when neither FLOE_PASSWORD nor a remembered one exists. */
-  askPassword?: () => Promise<string | undefined>;
+  askPassword?: (request: PasswordRequest) => Promise<string | undefined>;
   /** Non-fatal problems (e.g. the keychain could not be read), one sentence each. */
   warn?: (message: string) => void;
   env?: NodeJS.ProcessEnv;
@@ -111,6 +123,7 @@ export async function openSession(ctx: Context, options: OpenSessionOptions = {}
     }
   }
   const client = new ManagementClient({ url, jar });
+  let hadSession = jar !== undefined;
 
   const storedPassword = async (): Promise<string | undefined> => {
     if (!backend || !settings?.rememberPassword) return undefined;
@@ -131,6 +144,7 @@ export async function openSession(ctx: Context, options: OpenSessionOptions = {}
 
   const loginWith = async (password: string) => {
     await client.login(username, password);
+    hadSession = true;
     if (!backend) return;
     try {
       await saveJar(backend, origin, client.jar);
@@ -145,11 +159,13 @@ export async function openSession(ctx: Context, options: OpenSessionOptions = {}
       password ??
       fromEnv('FLOE_PASSWORD', env) ??
       (await storedPassword()) ??
-      (await options.askPassword?.());
+      (await options.askPassword?.({ url, username, expired: hadSession }));
     if (chosen === undefined || chosen === '')
       throw new ManagementError(
         'unauthorized',
-        `Not logged in to ${origin}, or the session has expired, and no password is available to log in again`,
+        hadSession
+          ? `The session at ${origin} has expired and no password is available to log in again as ${username}`
+          : `Not logged in to ${origin}: no password to sign in as ${username} (floe login, or FLOE_PASSWORD)`,
       );
     await loginWith(chosen);
   };
@@ -158,5 +174,5 @@ export async function openSession(ctx: Context, options: OpenSessionOptions = {}
     await relogin();
     return true;
   };
-  return { url, origin, username, project, storage, client, relogin };
+  return { url, origin, username, project, storage, client, relogin, hadSession: () => hadSession };
 }

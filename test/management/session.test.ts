@@ -2,9 +2,10 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Context } from '../../src/cli/context.js';
+import { passwordPrompt } from '../../src/cli/management.js';
 import { ConfigStore } from '../../src/config/store.js';
 import { ManagementClient } from '../../src/management/client.js';
-import { loadJar, openSession, saveJar } from '../../src/management/session.js';
+import { loadJar, openSession, type PasswordRequest, saveJar } from '../../src/management/session.js';
 import { ManagementError } from '../../src/management/types.js';
 import { type OlakeUiEmulator, seedJobs, startOlakeUiEmulator } from '../../src/sandbox/olake-ui/index.js';
 import { accounts } from '../../src/secrets/store.js';
@@ -67,22 +68,31 @@ describe('openSession', () => {
     const fromEnv = await openSession(ctx, { env: { FLOE_PASSWORD: 'pw-ops' } });
     expect(await fromEnv.client.listJobs('123')).toHaveLength(4);
 
-    let asked = 0;
+    const asked: PasswordRequest[] = [];
     const asking = await openSession(ctx, {
       env: {},
-      askPassword: async () => {
-        asked++;
+      askPassword: async (request) => {
+        asked.push(request);
         return 'pw-ops';
       },
     });
+    expect(asking.hadSession()).toBe(false);
     expect(await asking.client.listTasks('123', 1)).toBeDefined();
-    expect(asked).toBe(1);
+    expect(asked).toEqual([{ url: ui.url, username: 'ops', expired: false }]);
+    expect(asking.hadSession()).toBe(true);
+    ui.expireSessions();
+    expect(await asking.client.listTasks('123', 1)).toBeDefined();
+    expect(asked.at(-1)).toEqual({ url: ui.url, username: 'ops', expired: true });
+    expect(passwordPrompt(asked[0]!)).toBe(`Sign in to the OLake UI at ${ui.url}. Password for ops: `);
+    expect(passwordPrompt(asked[1]!)).toBe(`The session at ${ui.url} has expired. Password for ops: `);
 
     const bare = await openSession(ctx, { env: {} });
     const error = await bare.client.listJobs('123').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ManagementError);
     expect((error as ManagementError).kind).toBe('unauthorized');
-    expect((error as ManagementError).message).toContain('no password is available');
+    expect((error as ManagementError).message).toBe(
+      `Not logged in to ${new URL(ui.url).origin}: no password to sign in as ops (floe login, or FLOE_PASSWORD)`,
+    );
     await expect(bare.relogin('wrong')).rejects.toThrow(/Invalid credentials/);
     await bare.relogin('pw-ops');
     expect(await bare.client.listJobs('123')).toHaveLength(4);

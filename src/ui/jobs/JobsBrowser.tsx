@@ -23,6 +23,11 @@ export interface JobsBrowserProps {
   project: string;
   refreshMs?: number;
   relogin: (password?: string) => Promise<void>;
+  /**
+   * The server and user the sign-in screens name; `hadSession` says whether the server had given a
+   * session (so a refusal means it expired) or the user signs in for the first time.
+   */
+  account?: { url: string; username: string; hadSession: () => boolean };
   /** Called with the exit code: 0 on q, 130 on Ctrl-C. */
   onExit: (code: number) => void;
   now?: () => number;
@@ -216,16 +221,29 @@ export function JobsBrowser(props: JobsBrowserProps) {
   let clipBody = true;
   let withStatus = true;
   let hints: Hints;
+  const account = props.account;
+  const where = account ? ` to ${serverText(account.url)} as ${serverText(account.username)}` : '';
+  const expired = account?.hadSession() ?? true;
   if (state.session === 'relogin') {
-    body = <Message tone="info" title="Session expired: signing in again…" lines={[]} />;
+    body = (
+      <Message
+        tone="info"
+        title={expired ? `Session expired: signing in again${where}…` : `Signing in${where}…`}
+        lines={[]}
+      />
+    );
     hints = HINTS.relogin;
   } else if (state.session === 'password') {
     body = (
       <Box flexDirection="column" paddingTop={1} paddingLeft={2}>
-        <Text bold>Your session has expired. Sign in again to carry on where you were.</Text>
+        <Text bold wrap="wrap">
+          {expired
+            ? `Your session has expired. Sign in again${where} to carry on where you were.`
+            : `Sign in${where}.`}
+        </Text>
         {state.passwordError && <Text color="red">✗ {state.passwordError}</Text>}
         <Box>
-          <Text>Password: </Text>
+          <Text>{account ? `Password for ${serverText(account.username)}: ` : 'Password: '}</Text>
           <Text>{'*'.repeat(masked.password)}</Text>
           <Cursor />
         </Box>

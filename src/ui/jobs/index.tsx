@@ -17,6 +17,8 @@ export interface RunJobsBrowserOptions {
   relogin: (password?: string) => Promise<void>;
   /** Makes a job's destination testable (t in the detail). */
   prepareTest?: JobsBrowserProps['prepareTest'];
+  /** Who signs in where, for the sign-in screens. */
+  account?: JobsBrowserProps['account'];
 }
 
 const ENTER_ALT_SCREEN = '\u001B[?1049h\u001B[H';
@@ -29,6 +31,7 @@ export async function runJobsBrowser({
   refreshMs = 10_000,
   relogin,
   prepareTest,
+  account,
 }: RunJobsBrowserOptions): Promise<number> {
   const { stdout } = process;
   let finish: (code: number) => void = () => {};
@@ -49,6 +52,7 @@ export async function runJobsBrowser({
       relogin={relogin}
       onExit={finish}
       prepareTest={prepareTest}
+      account={account}
     />,
     { exitOnCtrlC: false },
   );

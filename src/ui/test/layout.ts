@@ -63,7 +63,8 @@ export function diagnosisPanel(state: CheckState, width: number): Line[] {
         'warn',
       ),
     );
-  else if (lines.length === 0 && state.phase === 'done') lines.push({ text: 'No problems found.', tone: 'dim' });
+  else if (lines.length === 0 && state.phase === 'done')
+    lines.push({ text: 'No problems found.', tone: 'dim' });
   return lines;
 }
 

@@ -71,9 +71,9 @@ describe('floe jobs on an 80x24 terminal', () => {
     await b.waitFor(new RegExp(`^› ${names[1]?.slice(0, 20)}[\\s\\S]*q quit`, 'm'));
     ui.expireSessions();
     b.write('R');
-    await b.waitFor(/Password:$/m);
+    await b.waitFor(/Password for admin:$/m);
     b.write(PASSWORD);
-    await b.waitFor(new RegExp(`Password: \\*{${PASSWORD.length}}$`, 'm'));
+    await b.waitFor(new RegExp(`Password for admin: \\*{${PASSWORD.length}}$`, 'm'));
     b.write('\r');
     await b.waitFor(/40 jobs · sort name[\s\S]*q quit/);
     expect(b.text()).toMatch(new RegExp(`^› ${names[1]?.slice(0, 20)}`, 'm'));
@@ -163,5 +163,25 @@ describe('floe jobs on an 80x24 terminal', () => {
     await b.waitFor(`Cancel the running sync of “${running.name}”? y/N`);
     b.write('nq');
     expect(await b.exit()).toBe(0);
+  });
+
+  it('a first sign-in names the server and the user and never says "expired"', async () => {
+    const fresh = mkdtempSync(join(tmpdir(), 'floe-jobs-first-'));
+    const t = startTerminal({
+      args: ['jobs', '--url', ui.url],
+      env: { FLOE_CONFIG_DIR: fresh, DBUS_SESSION_BUS_ADDRESS: NO_BUS, FLOE_PASSWORD: 'not-the-password' },
+    });
+    onTestFailed(() => {
+      process.stderr.write(`floe jobs screen:\n${t.screen().join('\n')}\n`);
+      t.kill();
+    });
+    await t.waitFor(`Sign in to ${ui.url} as admin.`);
+    await t.waitFor(/Password for admin:$/m);
+    expect(t.screen().join('\n')).not.toMatch(/expired/i);
+    t.write(`${PASSWORD}\r`);
+    await t.waitFor(/40 jobs · sort name[\s\S]*q quit/);
+    t.write('q');
+    expect(await t.exit()).toBe(0);
+    expect(t.raw()).not.toContain(PASSWORD);
   });
 });

@@ -92,6 +92,28 @@ describe('session expiry', () => {
     expect(m.frames().some((frame) => frame.includes(PASSWORD) || frame.includes('wrong'))).toBe(false);
   });
 
+  it('names the server and the user, and says "expired" only when the server had given a session', async () => {
+    for (const hadSession of [false, true]) {
+      const api = sample();
+      const login = relogin(api, false);
+      const account = { url: 'http://olake.internal:8000', username: 'ops', hadSession: () => hadSession };
+      const m = await mount({ api, relogin: login.fn, account });
+      api.expired = true;
+      await m.press('R');
+      expect(m.frame()).toContain(
+        hadSession
+          ? 'Your session has expired. Sign in again to http://olake.internal:8000 as ops'
+          : 'Sign in to http://olake.internal:8000 as ops.',
+      );
+      if (!hadSession) expect(m.frame()).not.toMatch(/expired/i);
+      expect(m.frame()).toContain('Password for ops:');
+      await m.press(`${PASSWORD}\r`);
+      expect(login.calls).toEqual([undefined, '<typed>']);
+      expect(m.frame()).not.toContain('Password for ops:');
+      unmountAll();
+    }
+  });
+
   it('keeps a password typed ahead of the prompt’s next render', async () => {
     const api = sample();
     const login = relogin(api, false);

@@ -1,4 +1,4 @@
-// The jobs list: one line per job, columns sized to the terminal (names keep ~23 characters at 80).
+// The jobs list: one line per job, columns fitted to the terminal and the names (tableLayout).
 import { Box, Text } from 'ink';
 import { memo, type ReactNode, useMemo } from 'react';
 import { serverText } from '../../management/text.js';
@@ -35,30 +35,58 @@ function frequency(cron: string, wide: boolean): string {
   return `${human} (${cron.trim()})`;
 }
 
-/** Column widths including one space of padding; the name takes what is left. */
+/** Column widths including one space of padding. */
 const COLUMNS = { marker: 2, route: 19, state: 12, when: 11, lastRun: 13, active: 9 };
+/** NAME keeps up to this many columns before any other column is shown. */
+const NAME_FIRST = 24;
 
-interface TableLayout {
+export interface TableLayout {
   nameWidth: number;
+  /** 0 when the column is left out (narrow terminals). */
+  routeWidth: number;
   freqWidth: number;
+  runWidth: number;
+  activeWidth: number;
   /** At 110 columns and more the frequency shows its cron expression too. */
   wide: boolean;
-  /** Below 100 columns the state word moves to the detail view so names keep about 23 characters at 80. */
+  /** Below 100 columns LAST RUN is glyph and time; the state word moves to the detail view. */
   compact: boolean;
 }
 
-function tableLayout(columns: number): TableLayout {
+/**
+ * Fits the table to `columns`: NAME first (its longest name, up to 24 columns), then LAST RUN,
+ * SOURCE → DEST, STATUS and FREQUENCY while they fit (the later ones are left out first on narrow
+ * terminals); what is left widens NAME up to its longest name, and the rest stays blank.
+ */
+export function tableLayout(columns: number, longestName: number): TableLayout {
   const wide = columns >= 110;
   const compact = columns < 100;
-  const freqWidth = wide ? 28 : 13;
-  const runWidth = compact ? COLUMNS.lastRun : COLUMNS.state + COLUMNS.when;
-  const fixed = COLUMNS.marker + COLUMNS.route + freqWidth + runWidth + COLUMNS.active;
-  return { nameWidth: Math.max(8, columns - fixed), freqWidth, wide, compact };
+  const full = Math.max(8, longestName + 1);
+  const first = Math.max(8, Math.min(full, NAME_FIRST, columns - COLUMNS.marker));
+  let free = columns - COLUMNS.marker - first;
+  const take = (width: number) => {
+    if (free < width) return 0;
+    free -= width;
+    return width;
+  };
+  const runWidth = take(compact ? COLUMNS.lastRun : COLUMNS.state + COLUMNS.when);
+  const routeWidth = take(COLUMNS.route);
+  const activeWidth = take(COLUMNS.active);
+  const freqWidth = take(wide ? 28 : 13);
+  return {
+    nameWidth: first + Math.min(free, full - first),
+    routeWidth,
+    freqWidth,
+    runWidth,
+    activeWidth,
+    wide,
+    compact,
+  };
 }
 
-/** `text` cut and padded to a column of `width`, its last character a space. */
+/** `text` cut and padded to a column of `width`, its last character a space; nothing for width 0. */
 function cell(text: string, width: number): string {
-  return `${truncate(text, width - 1).padEnd(width - 1)} `;
+  return width === 0 ? '' : `${truncate(text, width - 1).padEnd(width - 1)} `;
 }
 
 /** The state column's text: glyph and word, or on narrow terminals glyph and relative time. */
@@ -69,17 +97,19 @@ function runText(job: Job, now: number, compact: boolean): string {
 }
 
 const TableHeader = memo(function TableHeader({ layout }: { layout: TableLayout }) {
-  const { nameWidth, freqWidth, compact } = layout;
+  const { nameWidth, routeWidth, freqWidth, runWidth, activeWidth, compact } = layout;
   return (
     <Text wrap="truncate-end">
       {cell('', COLUMNS.marker)}
       {cell('NAME', nameWidth)}
-      {cell('SOURCE → DEST', COLUMNS.route)}
+      {cell('SOURCE → DEST', routeWidth)}
       {cell('FREQUENCY', freqWidth)}
-      {compact
-        ? cell('LAST RUN', COLUMNS.lastRun)
-        : cell('LAST RUN', COLUMNS.state) + cell('WHEN', COLUMNS.when)}
-      {'STATUS'}
+      {runWidth === 0
+        ? ''
+        : compact
+          ? cell('LAST RUN', runWidth)
+          : cell('LAST RUN', COLUMNS.state) + cell('WHEN', COLUMNS.when)}
+      {activeWidth === 0 ? '' : 'STATUS'}
     </Text>
   );
 });
@@ -96,7 +126,7 @@ const JobRow = memo(function JobRow({
   layout: TableLayout;
   now: number;
 }) {
-  const { nameWidth, freqWidth, wide, compact } = layout;
+  const { nameWidth, routeWidth, freqWidth, runWidth, activeWidth, wide, compact } = layout;
   const name = truncate(serverText(job.name), nameWidth - 1);
   const look = stateLook(job.last_run_state);
   return (
@@ -106,19 +136,27 @@ const JobRow = memo(function JobRow({
         {name}
       </Text>
       {' '.repeat(Math.max(0, nameWidth - [...name].length))}
-      {cell(serverText(route(job)), COLUMNS.route)}
-      {cell(frequency(job.frequency, wide), freqWidth)}
-      <Text color={look.color}>
-        {cell(runText(job, now, compact), compact ? COLUMNS.lastRun : COLUMNS.state)}
-      </Text>
-      {compact ? '' : cell(relativeTime(job.last_run_time, now) ?? NEVER.word, COLUMNS.when)}
-      <ActiveText active={job.activate} />
+      {cell(serverText(route(job)), routeWidth)}
+      {freqWidth === 0 ? '' : cell(frequency(job.frequency, wide), freqWidth)}
+      {runWidth > 0 && (
+        <Text color={look.color}>{cell(runText(job, now, compact), compact ? runWidth : COLUMNS.state)}</Text>
+      )}
+      {runWidth === 0 || compact
+        ? ''
+        : cell(relativeTime(job.last_run_time, now) ?? NEVER.word, COLUMNS.when)}
+      {activeWidth > 0 && <ActiveText active={job.activate} />}
     </Text>
   );
 });
 
 export function JobTable({ state, columns, now }: { state: JobsState; columns: number; now: number }) {
-  const layout = useMemo(() => tableLayout(columns), [columns]);
+  const jobs = state.data.jobs;
+  // The longest of all names, not only the filtered ones: the columns stay put while filtering.
+  const longestName = useMemo(
+    () => jobs.reduce((longest, job) => Math.max(longest, job.name.length), 0),
+    [jobs],
+  );
+  const layout = useMemo(() => tableLayout(columns, longestName), [columns, longestName]);
   const rows = state.visible.slice(state.top, state.top + state.pageSize);
   return (
     <Box flexDirection="column">

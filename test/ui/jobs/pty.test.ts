@@ -184,4 +184,29 @@ describe('floe jobs on an 80x24 terminal', () => {
     expect(await t.exit()).toBe(0);
     expect(t.raw()).not.toContain(PASSWORD);
   });
+
+  it.each([60, 200])('fits the list to %i columns: names whole, no wide blank after them', async (cols) => {
+    const t = startTerminal({
+      args: ['jobs'],
+      cols,
+      env: { FLOE_CONFIG_DIR: configDir, DBUS_SESSION_BUS_ADDRESS: NO_BUS },
+    });
+    onTestFailed(() => {
+      process.stderr.write(`floe jobs screen:\n${t.screen().join('\n')}\n`);
+      t.kill();
+    });
+    await t.waitFor(/40 jobs · sort name[\s\S]*q quit/);
+    const rows = t.screen().filter((line) => /^[› ] \S+_\d+ /.test(line));
+    expect(rows.length).toBeGreaterThan(10);
+    for (const row of rows) {
+      const [, name, gap, route] = /^[› ] (\S+)( +)(\S+ → \S+)/.exec(row) ?? [];
+      expect(ui.jobs.map((job) => job.name)).toContain(name);
+      expect(route, row).toMatch(/ → iceberg$/);
+      expect(gap?.length, row).toBeLessThanOrEqual(24);
+      expect(row.length).toBeLessThanOrEqual(cols);
+    }
+    expect(t.screen().join('\n').includes('STATUS')).toBe(cols === 200);
+    t.write('q');
+    expect(await t.exit()).toBe(0);
+  });
 });

@@ -1,5 +1,6 @@
 // Shared CLI plumbing: exit codes, error types, TTY detection, argv parsing and stdin reads.
 import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { reflow } from '../text/reflow.js';
 
 export const EXIT = { OK: 0, FAILURE: 1, USAGE: 2, AUTH: 4, INTERRUPTED: 130 } as const;
 
@@ -61,6 +62,11 @@ export async function readStdin(what: string, maxBytes = 1024 * 1024): Promise<s
   return Buffer.concat(chunks)
     .toString('utf8')
     .replace(/\r?\n$/, '');
+}
+
+/** A command's --help on stdout, wrapped at word boundaries to 80 columns. */
+export function printHelp(text: string): void {
+  process.stdout.write(`${reflow(text.trimEnd())}\n`);
 }
 
 export function printJson(value: unknown): void {

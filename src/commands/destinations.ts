@@ -1,5 +1,5 @@
 // floe destinations: the project's Iceberg destinations in the OLake UI, with the jobs that use each.
-import { EXIT, parseCommandArgs, printJson, UsageError } from '../cli/io.js';
+import { EXIT, parseCommandArgs, printHelp, printJson, UsageError } from '../cli/io.js';
 import { openManagement } from '../cli/management.js';
 import { explained } from '../management/exit.js';
 import { parseWriter } from '../management/jobtest.js';
@@ -42,7 +42,7 @@ export async function run(argv: string[]): Promise<number> {
     true,
   );
   if (flags.help) {
-    process.stdout.write(`${HELP}\n`);
+    printHelp(HELP);
     return EXIT.OK;
   }
   if (positionals.length > 0)

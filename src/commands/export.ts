@@ -2,7 +2,7 @@
 // (pyiceberg, Spark, Trino, DuckDB), on stdout or in a 0600 file.
 import { lstatSync, type Stats } from 'node:fs';
 import { openContext } from '../cli/context.js';
-import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
+import { EXIT, FloeError, parseCommandArgs, printHelp, UsageError } from '../cli/io.js';
 import { type LoadedProfile, loadProfile, requireSecrets } from '../cli/profiles.js';
 import { writePrivateFile } from '../config/files.js';
 import type { FieldId, Values } from '../destination/fields.js';
@@ -104,7 +104,7 @@ export async function run(argv: string[]): Promise<number> {
     help: { type: 'boolean' },
   });
   if (flags.help) {
-    process.stdout.write(`${HELP}\n`);
+    printHelp(HELP);
     return EXIT.OK;
   }
   const format = (flags.format ?? 'olake') as Format;

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { type Context, openContext } from '../cli/context.js';
 import { issueLines } from '../cli/destination-flags.js';
-import { canPrompt, EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
+import { canPrompt, EXIT, FloeError, parseCommandArgs, printHelp, UsageError } from '../cli/io.js';
 import { reportLockWait, saveProfile } from '../cli/profiles.js';
 import { KeyFileError, readKeyFile } from '../config/files.js';
 import { FIELDS } from '../destination/fields.js';
@@ -66,7 +66,7 @@ export async function run(argv: string[]): Promise<number> {
     true,
   );
   if (flags.help) {
-    process.stdout.write(`${HELP}\n`);
+    printHelp(HELP);
     return EXIT.OK;
   }
   const [file, ...extra] = positionals;

@@ -1,6 +1,6 @@
 // floe jobs: the jobs of an OLake UI project. Interactive browser on a terminal; `--json`, a table, or
 // one action (show, sync, pause, resume, cancel, tasks, logs, test) otherwise.
-import { canPrompt, EXIT, FloeError, parseCommandArgs, printJson, UsageError } from '../cli/io.js';
+import { canPrompt, EXIT, FloeError, parseCommandArgs, printHelp, printJson, UsageError } from '../cli/io.js';
 import { openManagement } from '../cli/management.js';
 import { explained } from '../management/exit.js';
 import type { Session } from '../management/session.js';
@@ -26,7 +26,8 @@ Actions:
   sync ID     start a sync now, then say whether a run started, is still pending, or was skipped
               because one is running (exit 1)
   pause ID / resume ID   pause or resume the schedule
-  cancel ID   cancel the running sync     tasks ID               list the runs of a job
+  cancel ID   cancel the running sync
+  tasks ID    list the runs of a job
   logs ID     print a run's log lines (default: the latest run)
   test ID     floe's connection test on the destination config the OLake UI holds for the job
               (nothing is saved; hidden secrets come from a local profile of the same catalog)
@@ -140,7 +141,7 @@ export async function run(argv: string[]): Promise<number> {
     true,
   );
   if (flags.help) {
-    process.stdout.write(`${HELP}\n`);
+    printHelp(HELP);
     return EXIT.OK;
   }
   const [rawAction, rawId, ...extra] = positionals;

@@ -1,6 +1,6 @@
 // floe login: POST /login to the OLake UI, then keep the session cookie in the secret store.
 import { openContext } from '../cli/context.js';
-import { canPrompt, EXIT, FloeError, parseCommandArgs, readStdin, UsageError } from '../cli/io.js';
+import { canPrompt, EXIT, FloeError, parseCommandArgs, printHelp, readStdin, UsageError } from '../cli/io.js';
 import { ManagementClient, normalizeUrl } from '../management/client.js';
 import { explained, LOGIN_HINT } from '../management/exit.js';
 import { confirm, promptChoice, promptPassword } from '../management/prompt.js';
@@ -52,7 +52,7 @@ export async function run(argv: string[]): Promise<number> {
     help: { type: 'boolean' },
   });
   if (flags.help) {
-    process.stdout.write(`${HELP}\n`);
+    printHelp(HELP);
     return EXIT.OK;
   }
   const ctx = openContext();

@@ -1,7 +1,7 @@
 // floe logout: forget the stored OLake UI session and remembered password. The OLake UI has no logout
 // route, so the server-side session simply expires (30 days).
 import { openContext } from '../cli/context.js';
-import { EXIT, FloeError, parseCommandArgs } from '../cli/io.js';
+import { EXIT, FloeError, parseCommandArgs, printHelp } from '../cli/io.js';
 import { normalizeUrl } from '../management/client.js';
 import { DEFAULT_URL, DEFAULT_USERNAME, originOf, settingsFor, urlFlag } from '../management/session.js';
 import { accounts, KeychainUnavailableError } from '../secrets/store.js';
@@ -22,7 +22,7 @@ export async function run(argv: string[]): Promise<number> {
     help: { type: 'boolean' },
   });
   if (flags.help) {
-    process.stdout.write(`${HELP}\n`);
+    printHelp(HELP);
     return EXIT.OK;
   }
   const ctx = openContext();

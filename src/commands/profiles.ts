@@ -1,6 +1,6 @@
 // floe profiles: list, show (secrets masked) or delete profiles.
 import { openContext } from '../cli/context.js';
-import { EXIT, FloeError, parseCommandArgs, printJson, UsageError } from '../cli/io.js';
+import { EXIT, FloeError, parseCommandArgs, printHelp, printJson, UsageError } from '../cli/io.js';
 import { deleteProfile, loadProfile } from '../cli/profiles.js';
 import { AUTH_TYPE_INFO, applicableFields, maskSecret } from '../destination/fields.js';
 import { sanitize } from '../text/sanitize.js';
@@ -20,7 +20,7 @@ export async function run(argv: string[]): Promise<number> {
     true,
   );
   if (flags.help) {
-    process.stdout.write(`${HELP}\n`);
+    printHelp(HELP);
     return EXIT.OK;
   }
   const [action = 'list', name] = positionals;

@@ -1,6 +1,6 @@
 // floe pull: one of the OLake UI's destinations into a local profile, its secrets to the secret store.
 import { openContext } from '../cli/context.js';
-import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
+import { EXIT, FloeError, parseCommandArgs, printHelp, UsageError } from '../cli/io.js';
 import { openManagement } from '../cli/management.js';
 import { saveProfile } from '../cli/profiles.js';
 import { explained } from '../management/exit.js';
@@ -46,7 +46,7 @@ export async function run(argv: string[]): Promise<number> {
     true,
   );
   if (flags.help) {
-    process.stdout.write(`${HELP}\n`);
+    printHelp(HELP);
     return EXIT.OK;
   }
   const [rawId, ...extra] = positionals;

@@ -2,7 +2,7 @@
 // runs the connection test first and creates the destination only when the test succeeded.
 import { SecretScrubber } from '../check/scrub.js';
 import { openContext } from '../cli/context.js';
-import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
+import { EXIT, FloeError, parseCommandArgs, printHelp, UsageError } from '../cli/io.js';
 import { openManagement } from '../cli/management.js';
 import { loadProfile, requireSecrets } from '../cli/profiles.js';
 import { REDACTED, serializeDestination, toDestinationJson } from '../destination/olake.js';
@@ -77,7 +77,7 @@ export async function run(argv: string[]): Promise<number> {
     help: { type: 'boolean' },
   });
   if (flags.help) {
-    process.stdout.write(`${HELP}\n`);
+    printHelp(HELP);
     return EXIT.OK;
   }
   if (flags.name !== undefined && flags.name.trim() === '')

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Context } from '../cli/context.js';
 import { openContext } from '../cli/context.js';
 import { floeCommand } from '../cli/invocation.js';
-import { canPrompt, EXIT, parseCommandArgs, UsageError } from '../cli/io.js';
+import { canPrompt, EXIT, parseCommandArgs, printHelp, UsageError } from '../cli/io.js';
 import { saveProfile } from '../cli/profiles.js';
 import { applicableFields, type Values } from '../destination/fields.js';
 import { PRESETS } from '../destination/presets.js';
@@ -24,6 +24,7 @@ import {
 import { sandboxProfile } from '../sandbox/profile.js';
 import { keychainBackend } from '../secrets/keychain.js';
 import { accounts, KeychainUnavailableError, type SecretBackend } from '../secrets/store.js';
+import { reflow } from '../text/reflow.js';
 
 export const PROFILE = 'sandbox';
 /** The keychain service --open stores under: never floe's own, so nothing of the user's is replaced. */
@@ -163,7 +164,8 @@ function catalogLines(sandbox: Sandbox): string[] {
   if (facts.auth === 'oauth2')
     lines.push(
       `  OAuth2       token URI ${catalog.tokenUrl}`,
-      `               credential ${SANDBOX.oauth.clientId}:${SANDBOX.oauth.clientSecret}, scope ${facts.scope}`,
+      `               credential ${SANDBOX.oauth.clientId}:${SANDBOX.oauth.clientSecret}`,
+      `               scope ${facts.scope}`,
     );
   if (catalog.flavour === 'rest' || facts.auth === 'token')
     lines.push(`  Bearer       token ${SANDBOX.token}`);
@@ -185,29 +187,41 @@ export function banner(sandbox: Sandbox, jobs: number): string {
     ...sandbox.notices.map((notice) => `! ${notice}`),
     '',
     ...catalogLines(sandbox),
-    `Object store   ${s3.url} (s3rver, path style; bucket "${s3.bucket}", region ${SANDBOX.region})`,
+    `Object store   ${s3.url} (s3rver, path style)`,
+    `  bucket       "${s3.bucket}", region ${SANDBOX.region}`,
     `  keys         access key ${s3.accessKey}, secret key ${s3.secretKey}`,
-    '               s3rver does not verify signatures: any secret key works with that access key',
+    '               s3rver does not verify signatures: any secret key works',
     `OLake UI       ${olake.url}`,
     `  login        ${SANDBOX.olake.username} / ${SANDBOX.olake.password}, project ${SANDBOX.olake.project}, ${jobs} jobs`,
     `Data           ${sandbox.directory} (removed when the sandbox stops)`,
   ];
-  return lines.join('\n');
+  // 80 columns: a long value continues under its column (a single word longer than that keeps its line).
+  return lines.map((line) => reflow(line)).join('\n');
 }
 
-/** Shell words as `--flag value` pairs, lines continued with ` \` at about 76 columns. */
-function wrapArgs(words: string[], indent: number): string {
-  const lines: string[] = [];
-  let line = '';
+/**
+ * Shell words as `--flag value` pairs, lines continued with ` \\` within 80 columns: the first line after
+ * `first` columns, the others after `indent`. A pair too long for a line is split between flag and value.
+ */
+function wrapArgs(words: string[], indent: number, first = indent): string {
+  const parts: string[] = [];
   for (let i = 0; i < words.length; i++) {
     const word = words[i]!;
     const next = words[i + 1];
-    const part =
-      word.startsWith('--') && next !== undefined && !next.startsWith('--') ? `${word} ${next}` : word;
-    if (part !== word) i++;
-    if (line && line.length + part.length + 1 > 76 - indent) {
+    if (word.startsWith('--') && next !== undefined && !next.startsWith('--')) {
+      parts.push(`${word} ${next}`);
+      i++;
+    } else parts.push(word);
+  }
+  const room = 78 - indent;
+  const lines: string[] = [];
+  let line = '';
+  let budget = 78 - first;
+  for (const part of parts.flatMap((p) => (p.length > room ? p.split(' ') : [p]))) {
+    if (line && line.length + 1 + part.length > budget) {
       lines.push(line);
       line = part;
+      budget = room;
     } else line = line ? `${line} ${part}` : part;
   }
   return [...lines, line].join(` \\\n${' '.repeat(indent)}`);
@@ -219,8 +233,8 @@ export function usageLines(sandbox: Sandbox, floe: string = floeCommand()): stri
   const assignments = Object.entries(env).map(([k, v]) => `${k}=${quote(v)}`);
   return [
     'Point floe at it (from another terminal):',
-    `  ${assignments.join(' ')} \\`,
-    `    ${floe} setup ${wrapArgs(setupArgs(sandbox).map(quote), 6)}`,
+    `  ${wrapArgs(assignments, 2)} \\`,
+    `    ${floe} setup ${wrapArgs(setupArgs(sandbox).map(quote), 6, `    ${floe} setup `.length)}`,
     `  ${floe} test --profile ${PROFILE}`,
     `  ${floe} login --url ${sandbox.olake.url}        (password: ${SANDBOX.olake.password})`,
     `  ${floe} jobs`,
@@ -255,7 +269,7 @@ export async function run(argv: string[]): Promise<number> {
     help: { type: 'boolean' },
   });
   if (flags.help) {
-    process.stdout.write(`${HELP}\n`);
+    printHelp(HELP);
     return EXIT.OK;
   }
   const jobs = jobCount(flags.jobs);

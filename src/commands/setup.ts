@@ -10,7 +10,7 @@ import {
 } from '../cli/destination-flags.js';
 import { settled } from '../cli/interrupt.js';
 import { floeCommand } from '../cli/invocation.js';
-import { canPrompt, EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
+import { canPrompt, EXIT, FloeError, parseCommandArgs, printHelp, UsageError } from '../cli/io.js';
 import { reportLockWait, saveProfile } from '../cli/profiles.js';
 import { profileValues, type StoredProfile } from '../config/store.js';
 import {
@@ -95,7 +95,7 @@ export async function run(argv: string[]): Promise<number> {
     help: { type: 'boolean' },
   });
   if (flags.help) {
-    process.stdout.write(`${HELP}\n`);
+    printHelp(HELP);
     return EXIT.OK;
   }
   if (flags['insecure-storage'] && flags['env-secrets'])

@@ -1,6 +1,6 @@
 // floe stack: writes a docker compose test stack (REST catalog, Postgres, MinIO, OLake) for a profile.
 import { openContext } from '../cli/context.js';
-import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
+import { EXIT, FloeError, parseCommandArgs, printHelp, UsageError } from '../cli/io.js';
 import { type LoadedProfile, loadProfile } from '../cli/profiles.js';
 import { FIELD_BY_ID } from '../destination/fields.js';
 import { stackFiles, writeStackFiles } from '../stack/files.js';
@@ -44,7 +44,7 @@ export async function run(argv: string[]): Promise<number> {
     help: { type: 'boolean' },
   });
   if (flags.help) {
-    process.stdout.write(`${HELP}\n`);
+    printHelp(HELP);
     return EXIT.OK;
   }
   if (flags.output.trim() === '')

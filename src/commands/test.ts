@@ -6,7 +6,7 @@ import { runCheck } from '../check/run.js';
 import { reportText, stepLine } from '../check/text.js';
 import type { CheckEvent } from '../check/types.js';
 import { openContext } from '../cli/context.js';
-import { canPrompt, EXIT, FloeError, parseCommandArgs, printJson, UsageError } from '../cli/io.js';
+import { canPrompt, EXIT, FloeError, parseCommandArgs, printHelp, printJson, UsageError } from '../cli/io.js';
 import { type LoadedProfile, loadProfile, requireSecrets } from '../cli/profiles.js';
 import type { FieldId } from '../destination/fields.js';
 import { validate } from '../destination/schema.js';
@@ -108,7 +108,7 @@ async function runTest(argv: string[], typed?: Partial<Record<FieldId, string>>)
     help: { type: 'boolean', short: 'h' },
   });
   if (flags.help) {
-    process.stdout.write(HELP);
+    printHelp(HELP);
     return EXIT.OK;
   }
   const timeoutMs = parseTimeout(flags.timeout);

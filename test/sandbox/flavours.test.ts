@@ -3,7 +3,7 @@
 // the sandbox's front: token, /v1/config, then the namespaces under the prefix the config gives; and
 // the banner prints them.
 import { describe, expect, it } from 'vitest';
-import { banner } from '../../src/commands/sandbox.js';
+import { banner, usageLines } from '../../src/commands/sandbox.js';
 import { CATALOG_FLAVOURS, SANDBOX, SANDBOX_CATALOGS, startSandbox } from '../../src/sandbox/index.js';
 import { S3RVER_ACCESS_KEY, S3RVER_SECRET_KEY } from '../../src/sandbox/s3.js';
 import { type Answer, errorOf, send } from './support.js';
@@ -61,14 +61,22 @@ describe.each(CATALOG_FLAVOURS)('floe sandbox --catalog %s', (flavour) => {
       expect((list.body as { namespaces: string[][] }).namespaces).toEqual([['default'], ['olake']]);
 
       const printed = banner(sandbox, 0);
+      // A long value continues on the next line under its column.
+      const joined = printed.replace(/\n {15}/g, ' ');
       expect(printed).toContain(`REST catalog   ${sandbox.catalog.url}\n  behaves like ${facts.title}`);
-      expect(printed).toContain(`warehouse    ${facts.warehouse} (data location ${facts.dataLocation})`);
-      expect(printed.includes(`token URI ${sandbox.catalog.tokenUrl}`)).toBe(facts.auth === 'oauth2');
-      if (facts.scope) expect(printed).toContain(`scope ${facts.scope}`);
+      expect(joined).toContain(
+        `warehouse    ${facts.warehouse} (data location ${facts.dataLocation})`,
+      );
+      expect(joined.includes(`token URI ${sandbox.catalog.tokenUrl}`)).toBe(facts.auth === 'oauth2');
+      if (facts.scope) expect(joined).toContain(`scope ${facts.scope}`);
       expect(printed.includes(`token ${SANDBOX.token}`)).toBe(facts.auth === 'token' || flavour === 'rest');
       expect(printed.includes('signing name')).toBe(facts.auth === 'sigv4' || flavour === 'rest');
       if (facts.signingName) expect(printed).toContain(`signing name ${facts.signingName}`);
       expect(printed.includes('service-account key file')).toBe(flavour === 'rest');
+      // 80 columns: the banner and the lines to paste fit, whatever the flavour, but for a single word
+      // longer than that (a URL) on a line of its own.
+      for (const line of `${printed}\n${usageLines(sandbox, 'npx floe')}`.split('\n'))
+        if ([...line].length > 80) expect(line.trim().split(/\s+/), line).toHaveLength(1);
 
       // Nobody is let in without credentials, even on a path that does not exist.
       const anonymous = await send('GET', `${sandbox.catalog.url}/v1/no-such-route`);

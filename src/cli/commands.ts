@@ -46,6 +46,10 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Com
     summary: 'Write a docker compose test stack for a profile',
     load: () => import('../commands/stack.js'),
   },
+  completion: {
+    summary: 'Print the shell completion script for bash, zsh or fish',
+    load: () => import('../commands/completion.js'),
+  },
 };
 
 /** Edits (insert, delete, replace, swap two neighbours) that turn `a` into `b`. */

@@ -10,7 +10,7 @@ import { serializeDestination, toDestinationJson } from '../destination/olake.js
 import { normalize, validate } from '../destination/schema.js';
 import { ENGINE_FORMATS, type EngineFormat, renderEngine, UnsupportedError } from '../export/engines.js';
 
-const FORMATS = ['olake', ...ENGINE_FORMATS] as const;
+export const FORMATS = ['olake', ...ENGINE_FORMATS] as const;
 type Format = (typeof FORMATS)[number];
 
 export const HELP = `Usage: floe export [--format FORMAT] [--profile NAME] [--output FILE]

@@ -50,7 +50,17 @@ Uses the session stored by "floe login"; when it has expired floe logs in again 
 or the remembered password (or asks, on a terminal). Exit codes: 0 ok, 1 failure, 2 usage,
 4 not logged in.`;
 
-const ACTIONS = ['sync', 'pause', 'resume', 'cancel', 'tasks', 'logs', 'list', 'show', 'test'] as const;
+export const ACTIONS = [
+  'sync',
+  'pause',
+  'resume',
+  'cancel',
+  'tasks',
+  'logs',
+  'list',
+  'show',
+  'test',
+] as const;
 type Action = (typeof ACTIONS)[number];
 
 function parseId(raw: string | undefined, action: string): number {

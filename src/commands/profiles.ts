@@ -5,9 +5,12 @@ import { deleteProfile, loadProfile } from '../cli/profiles.js';
 import { AUTH_TYPE_INFO, applicableFields, maskSecret } from '../destination/fields.js';
 import { sanitize } from '../text/sanitize.js';
 
-export const HELP = `Usage: floe profiles [list | show NAME | delete NAME] [--json]
+export const ACTIONS = ['list', 'names', 'show', 'delete'] as const;
+
+export const HELP = `Usage: floe profiles [list | names | show NAME | delete NAME] [--json]
 
   list          every profile: name, authentication type, catalog URL, where its secrets live
+  names         the profile names, one per line (for scripts and shell completion)
   show NAME     every field of a profile, secrets masked (•••• plus the last 4 characters)
   delete NAME   remove the profile and its stored secrets
   --json        machine-readable output (never contains a secret)`;
@@ -42,6 +45,10 @@ export async function run(argv: string[]): Promise<number> {
         process.stdout.write(`${r.name}\t${r.authType}\t${sanitize(r.catalogUrl)}\tsecrets: ${r.secrets}\n`);
     return EXIT.OK;
   }
+  if (action === 'names') {
+    for (const n of ctx.config.profileNames()) process.stdout.write(`${n}\n`);
+    return EXIT.OK;
+  }
   if (!name) throw new UsageError([`"${action}" needs a profile NAME`], 'profiles');
   if (action === 'show') {
     const profile = await loadProfile(ctx, name);
@@ -65,5 +72,5 @@ export async function run(argv: string[]): Promise<number> {
     process.stderr.write(`Deleted profile "${name}" and its stored secrets.\n`);
     return EXIT.OK;
   }
-  throw new UsageError([`unknown action "${action}": use list, show or delete`], 'profiles');
+  throw new UsageError([`unknown action "${action}": use ${ACTIONS.join(', ')}`], 'profiles');
 }

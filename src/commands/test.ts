@@ -14,7 +14,7 @@ import { validate } from '../destination/schema.js';
 const DEFAULT_TIMEOUT_SECONDS = 10;
 const MAX_TIMEOUT_SECONDS = 300;
 
-const HELP = `Usage: floe test [--profile NAME] [--json] [--timeout SECONDS] [--read-only]
+export const HELP = `Usage: floe test [--profile NAME] [--json] [--timeout SECONDS] [--read-only]
 
 Tests a profile's REST catalog and object store at the same time: the catalog's
 connection, token, config and namespaces; the bucket's HEAD, LIST, and a

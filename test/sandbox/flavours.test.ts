@@ -64,9 +64,7 @@ describe.each(CATALOG_FLAVOURS)('floe sandbox --catalog %s', (flavour) => {
       // A long value continues on the next line under its column.
       const joined = printed.replace(/\n {15}/g, ' ');
       expect(printed).toContain(`REST catalog   ${sandbox.catalog.url}\n  behaves like ${facts.title}`);
-      expect(joined).toContain(
-        `warehouse    ${facts.warehouse} (data location ${facts.dataLocation})`,
-      );
+      expect(joined).toContain(`warehouse    ${facts.warehouse} (data location ${facts.dataLocation})`);
       expect(joined.includes(`token URI ${sandbox.catalog.tokenUrl}`)).toBe(facts.auth === 'oauth2');
       if (facts.scope) expect(joined).toContain(`scope ${facts.scope}`);
       expect(printed.includes(`token ${SANDBOX.token}`)).toBe(facts.auth === 'token' || flavour === 'rest');

@@ -193,7 +193,8 @@ export function banner(sandbox: Sandbox, jobs: number): string {
     '               s3rver does not verify signatures: any secret key works',
     `OLake UI       ${olake.url}`,
     `  login        ${SANDBOX.olake.username} / ${SANDBOX.olake.password}, project ${SANDBOX.olake.project}, ${jobs} jobs`,
-    `Data           ${sandbox.directory} (removed when the sandbox stops)`,
+    'Data           removed when the sandbox stops, in',
+    `               ${sandbox.directory}`,
   ];
   // 80 columns: a long value continues under its column (a single word longer than that keeps its line).
   return lines.map((line) => reflow(line)).join('\n');

@@ -406,6 +406,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       toDestinationJson(sandboxProfile({ flavour, facts, catalogUrl, tokenUrl, s3 })),
     );
     for (const job of emulator.jobs) job.destination.config = destination;
+    for (const record of emulator.destinations) record.config = destination;
     return {
       directory,
       catalog: {

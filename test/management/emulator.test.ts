@@ -74,8 +74,10 @@ describe('OLake UI emulator', () => {
     const config = JSON.stringify({ type: 'ICEBERG', writer: {} });
     const body = { name: 'd1', type: 'iceberg', version: 'v0.9.4', config };
     expect((await call('POST', '/api/v1/project/123/destinations', body)).json().data).toEqual(body);
-    const listed = (await call('GET', '/api/v1/project/123/destinations')).json().data;
-    expect(listed[0].config).toBe(config);
+    const listed: { name: string; config: string }[] = (
+      await call('GET', '/api/v1/project/123/destinations')
+    ).json().data;
+    expect(listed.find((d) => d.name === 'd1')?.config).toBe(config);
     const dup = await call('POST', '/api/v1/project/123/check-unique', {
       name: 'd1',
       entity_type: 'destination',

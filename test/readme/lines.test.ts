@@ -38,9 +38,7 @@ const PLAN: Record<string, Plan> = {
   'floe jobs logs 37 --follow': { code: 0 },
   'floe jobs test 37': { code: 0 },
   'floe destinations': { code: 0 },
-  'floe pull 4 --profile prod': {
-    skip: 'needs destination 4 in the OLake UI; the sandbox holds none until one is pushed (test/management/commands.test.ts)',
-  },
+  'floe pull 1 --profile from-ui': { code: 0 },
   'printf %s "$CLIENT_SECRET_PAIR" | floe setup --yes --profile prod --preset polaris --catalog-url https://polaris.example.com/api/catalog --warehouse olake_catalog --region eu-west-1 --data-location s3://lake/olake --credential-stdin':
     { code: 0 },
   'floe test --profile prod --json': { skip: 'tests polaris.example.com, an example host' },
@@ -110,7 +108,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await sh('floe profiles delete prod; floe profiles delete copy; true');
+  await sh('for p in prod copy from-ui; do floe profiles delete $p; done; true');
   await sandbox?.stop();
 });
 

@@ -98,7 +98,7 @@ describe('floe sandbox', () => {
         /^ {4}npx floe setup --profile sandbox --yes --preset polaris --auth-type oauth2 /m,
       );
       expect(out).toContain('  npx floe test --profile sandbox\n');
-      const dir = /^Data +(\S+) \(removed when the sandbox stops\)$/m.exec(out)?.[1] as string;
+      const dir = /^Data +removed when the sandbox stops, in\n +(\S+)$/m.exec(out)?.[1] as string;
       expect(existsSync(dir)).toBe(true);
 
       const res = await fetch(`http://127.0.0.1:${olake?.[1]}/health`, { signal: AbortSignal.timeout(5000) });

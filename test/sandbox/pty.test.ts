@@ -41,7 +41,7 @@ describe('floe sandbox --open on a terminal', () => {
     try {
       await floe.waitFor('Profiles');
       await floe.waitFor('sandbox');
-      const dir = /Data +(\S+) \(removed when the sandbox stops\)/.exec(floe.raw())?.[1] as string;
+      const dir = /Data +removed when the sandbox stops, in\r?\n +(\S+)/.exec(floe.raw())?.[1] as string;
       expect(existsSync(dir)).toBe(true);
       expect(floe.raw()).toContain(
         'This run has its own config folder and keychain entries, removed when you quit',

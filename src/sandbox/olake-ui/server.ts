@@ -226,11 +226,37 @@ function containerLog(version: string, result: ConnectionCheck): string {
   return `connection test failed: workflow execution failed: activity error: container olake-check-${ulid().toLowerCase()} exited with status 1: ${lines.join('\n')}`;
 }
 
+/**
+ * The destinations the jobs write to, as records of their own: in the OLake UI a job refers to a
+ * destination row (olake-ui `server/internal/models/db.go`: Job.DestID, a foreign key), so no job
+ * points at a destination the destinations list lacks.
+ */
+function destinationsOf(jobs: EmulatorJob[], project: string): EmulatorDestination[] {
+  const byId = new Map<number, EmulatorDestination>();
+  for (const job of jobs) {
+    const { id, name, type, version, config } = job.destination;
+    if (id === undefined || byId.has(id)) continue;
+    byId.set(id, {
+      id,
+      name,
+      type,
+      version: version ?? '',
+      config: config ?? '{}',
+      created_at: job.created_at ?? iso(),
+      updated_at: job.updated_at ?? iso(),
+      created_by: job.created_by ?? 'admin',
+      updated_by: job.updated_by ?? 'admin',
+      project_id: project,
+    });
+  }
+  return [...byId.values()];
+}
+
 export async function startOlakeUiEmulator(options: OlakeUiEmulatorOptions = {}): Promise<OlakeUiEmulator> {
   const users = new Map(Object.entries(options.users ?? { admin: 'password' }));
   const project = options.project ?? '123';
   const jobs = options.jobs ?? seedJobs(12, 1, Date.now(), project);
-  const destinations = options.destinations ?? [];
+  const destinations = options.destinations ?? destinationsOf(jobs, project);
   const versions = options.versions ?? ['v0.9.4', 'v0.9.3', 'v0.9.2', 'v0.9.1'];
   const sessionTtlMs = options.sessionTtlMs ?? THIRTY_DAYS_S * 1000;
   const runDurationMs = options.runDurationMs ?? 8000;

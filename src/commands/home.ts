@@ -6,7 +6,7 @@ import { type CommandModule, usage } from '../cli/commands.js';
 import { openContext } from '../cli/context.js';
 import { canPrompt, EXIT, FloeError, UsageError } from '../cli/io.js';
 import { holdKeys } from '../text/keys.js';
-import type { HomeAction } from '../ui/home/model.js';
+import type { HomeAction, HomeMessage } from '../ui/home/model.js';
 import { plainHome } from '../ui/home/model.js';
 
 type Command = 'setup' | 'test' | 'export' | 'jobs';
@@ -39,17 +39,19 @@ export function commandFor(action: HomeAction): [Command, string[]] | null {
 /**
  * Shows the home screen, runs what was chosen, and comes back with the same profile selected, until
  * the user quits (or presses Ctrl-C, here or in a command: exit 130). A command's explained failure
- * (not logged in, incomplete profile, no keychain) is printed and the home screen comes back;
- * anything else ends floe.
+ * (not logged in, incomplete profile, no keychain) is printed (it stays on the shell's screen) and
+ * the home screen comes back saying it; anything else ends floe.
  */
 export async function homeLoop(
-  next: (selected: string | undefined) => Promise<HomeAction>,
+  next: (selected: string | undefined, message?: HomeMessage) => Promise<HomeAction>,
   load: (command: Command) => Promise<CommandModule> = (command) => COMMANDS[command](),
   stderr: Pick<NodeJS.WriteStream, 'write'> = process.stderr,
 ): Promise<number> {
   let selected: string | undefined;
+  let message: HomeMessage | undefined;
   for (;;) {
-    const action = await next(selected);
+    const action = await next(selected, message);
+    message = undefined;
     if ('name' in action) selected = action.name;
     const command = commandFor(action);
     if (!command) return action.type === 'interrupt' ? EXIT.INTERRUPTED : EXIT.OK;
@@ -60,6 +62,7 @@ export async function homeLoop(
     } catch (error) {
       if (!(error instanceof FloeError)) throw error;
       stderr.write(`floe: ${error.message}\n${error.hint ? `${error.hint}\n` : ''}`);
+      message = { ok: false, text: error.hint ? `${error.message} ${error.hint}` : error.message };
     }
   }
 }
@@ -72,5 +75,5 @@ export async function run(argv: string[]): Promise<number> {
     return EXIT.OK;
   }
   const { runHome } = await import('../ui/home/index.js');
-  return homeLoop((selected) => runHome(ctx, selected));
+  return homeLoop((selected, message) => runHome(ctx, selected, message));
 }

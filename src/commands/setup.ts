@@ -138,6 +138,8 @@ export async function run(argv: string[]): Promise<number> {
       return EXIT.INTERRUPTED;
     }
     if (!result.saved) return EXIT.FAILURE;
+    // The wizard was on the alternate screen: what was saved stays in the shell's.
+    process.stderr.write(`Saved profile "${result.profileName}".\n`);
     if (flags['skip-test']) return EXIT.OK;
     // Keys typed while the test starts wait for its screen, unchanged.
     holdKeys();

@@ -3,7 +3,7 @@
 
 import { isFinal } from '../check/reducer.js';
 import { runCheck } from '../check/run.js';
-import { reportText, stepLine } from '../check/text.js';
+import { reportText, stepLine, summaryLine } from '../check/text.js';
 import type { CheckEvent } from '../check/types.js';
 import { openContext } from '../cli/context.js';
 import { canPrompt, EXIT, FloeError, parseCommandArgs, printHelp, printJson, UsageError } from '../cli/io.js';
@@ -165,5 +165,8 @@ async function runTest(argv: string[], typed?: Partial<Record<FieldId, string>>)
     allowInsecureUriOverride,
   });
   if (interrupted) return EXIT.INTERRUPTED;
+  // The screen was on the alternate screen: the result stays in the shell's.
+  const codes = report.diagnoses.map((d) => d.code).join(', ');
+  process.stdout.write(`${summaryLine(report)} for profile "${profile.name}"${codes ? ` (${codes})` : ''}\n`);
   return report.ok ? EXIT.OK : EXIT.FAILURE;
 }

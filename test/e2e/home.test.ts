@@ -48,3 +48,34 @@ describe('the home screen keeps the selection', { timeout: 90_000 }, () => {
     expect(await t.exit()).toBe(0);
   });
 });
+
+describe('full-screen views use the alternate screen', { timeout: 90_000 }, () => {
+  it('a screen left leaves nothing behind, and quitting gives the shell its screen back with the result', async () => {
+    const dir = configWithThree();
+    const t = floe(dir, {
+      command: ['sh', '-c', `echo before-floe; exec "${process.execPath}" bin/floe.js`],
+      env: { FLOE_TOKEN: 'x', FLOE_ACCESS_KEY: 'x', FLOE_SECRET_KEY: 'x' },
+    });
+    await t.waitFor(/^› alpha/m);
+    expect(t.screen().join('\n')).not.toContain('before-floe');
+    // One burst: down to beta, test it.
+    t.write('\u001b[Bt');
+    await t.waitFor(/Connection test · beta[\s\S]*checks failed/);
+    expect(t.screen().join('\n')).not.toMatch(/^› alpha/m);
+    await t.press('v');
+    await t.waitFor('HTTP trace (');
+    await t.press('q');
+    await t.waitFor(/^› beta/m);
+    const home = t.screen().join('\n');
+    expect(home).not.toContain('Connection test');
+    expect(home).not.toContain('HTTP trace');
+    await t.press('q');
+    expect(await t.exit()).toBe(0);
+    const shell = t.screen().join('\n');
+    expect(shell).toContain('before-floe');
+    expect(shell).toMatch(/checks failed for profile "beta" \(CATALOG_/);
+    expect(shell).not.toContain('floe · OLake Iceberg REST destinations');
+    expect(t.raw()).toContain('\u001b[?1049h');
+    expect(t.raw()).toContain('\u001b[?1049l');
+  });
+});

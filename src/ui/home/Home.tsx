@@ -14,6 +14,7 @@ import { useTerminalSize } from '../components/useTerminalSize.js';
 import {
   deleteProfile,
   type HomeAction,
+  type HomeMessage,
   type HomeState,
   homeReducer,
   initialHome,
@@ -28,6 +29,8 @@ export interface HomeProps {
   onAction(action: HomeAction): void;
   /** The profile to highlight first: the one the previous action was about. */
   selected?: string;
+  /** Shown first: why the previous command failed. */
+  message?: HomeMessage;
 }
 
 const LIST_HINTS: Hint[] = [
@@ -87,9 +90,9 @@ function statusLines(state: HomeState): { text: string; color?: string }[] {
   return lines;
 }
 
-export function Home({ ctx, onAction, selected }: HomeProps) {
+export function Home({ ctx, onAction, selected, message }: HomeProps) {
   const [state, dispatch, latest] = useLatestReducer(homeReducer, () =>
-    initialHome(profileRows(ctx), selected),
+    initialHome(profileRows(ctx), selected, message),
   );
   const { exit } = useApp();
   const size = useTerminalSize();

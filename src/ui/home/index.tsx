@@ -2,8 +2,9 @@
 import { render } from 'ink';
 import type { Context } from '../../cli/context.js';
 import { holdKeys } from '../../text/keys.js';
+import { fullScreen } from '../components/fullScreen.js';
 import { Home } from './Home.js';
-import type { HomeAction } from './model.js';
+import type { HomeAction, HomeMessage } from './model.js';
 
 export type { HomeAction } from './model.js';
 
@@ -11,13 +12,18 @@ export type { HomeAction } from './model.js';
  * Shows the home screen, `selected` highlighted, until the user picks an action; Ink has unmounted
  * when this resolves.
  */
-export async function runHome(ctx: Context, selected?: string): Promise<HomeAction> {
+export function runHome(ctx: Context, selected?: string, message?: HomeMessage): Promise<HomeAction> {
+  return fullScreen(() => home(ctx, selected, message));
+}
+
+async function home(ctx: Context, selected?: string, message?: HomeMessage): Promise<HomeAction> {
   let action: HomeAction = { type: 'quit' };
   holdKeys();
   const app = render(
     <Home
       ctx={ctx}
       selected={selected}
+      message={message}
       onAction={(chosen) => {
         action = chosen;
       }}

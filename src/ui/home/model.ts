@@ -104,7 +104,7 @@ export interface HomeState {
   selected: number;
   mode: Mode;
   /** The outcome of the last delete, shown under the list. */
-  message?: { ok: boolean; text: string };
+  message?: HomeMessage;
 }
 
 export type HomeEvent =
@@ -119,9 +119,16 @@ export type HomeEvent =
   | { type: 'deleteFailed'; name: string; reason: string };
 
 /** The home state with `selected` (the profile the last action was about) highlighted, else the first. */
-export function initialHome(rows: ProfileRow[], selected?: string): HomeState {
+/** A one-line outcome shown above the list (a deletion, or why the last command failed). */
+export interface HomeMessage {
+  ok: boolean;
+  text: string;
+}
+
+export function initialHome(rows: ProfileRow[], selected?: string, message?: HomeMessage): HomeState {
   return {
     rows,
+    ...(message ? { message } : {}),
     selected: Math.max(
       rows.findIndex((r) => r.name === selected),
       0,

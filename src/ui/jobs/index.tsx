@@ -2,6 +2,7 @@
 import { render } from 'ink';
 import type { JobsApi } from '../../management/types.js';
 import { holdKeys } from '../../text/keys.js';
+import { fullScreen } from '../components/fullScreen.js';
 import { JobsBrowser, type JobsBrowserProps } from './JobsBrowser.js';
 
 export { humaniseCron } from './cron.js';
@@ -21,11 +22,12 @@ export interface RunJobsBrowserOptions {
   account?: JobsBrowserProps['account'];
 }
 
-const ENTER_ALT_SCREEN = '\u001B[?1049h\u001B[H';
-const LEAVE_ALT_SCREEN = '\u001B[?1049l';
-
 /** Renders the browser on the alternate screen until the user quits; resolves the exit code. */
-export async function runJobsBrowser({
+export function runJobsBrowser(options: RunJobsBrowserOptions): Promise<number> {
+  return fullScreen(() => browse(options));
+}
+
+async function browse({
   api,
   project,
   refreshMs = 10_000,
@@ -33,7 +35,6 @@ export async function runJobsBrowser({
   prepareTest,
   account,
 }: RunJobsBrowserOptions): Promise<number> {
-  const { stdout } = process;
   let finish: (code: number) => void = () => {};
   const exited = new Promise<number>((resolve) => {
     finish = resolve;
@@ -42,7 +43,6 @@ export async function runJobsBrowser({
   const onHup = () => finish(129);
   process.once('SIGTERM', onTerm);
   process.once('SIGHUP', onHup);
-  if (stdout.isTTY) stdout.write(ENTER_ALT_SCREEN);
   holdKeys();
   const app = render(
     <JobsBrowser
@@ -63,6 +63,5 @@ export async function runJobsBrowser({
     await app.waitUntilExit().catch(() => undefined);
     process.off('SIGTERM', onTerm);
     process.off('SIGHUP', onHup);
-    if (stdout.isTTY) stdout.write(LEAVE_ALT_SCREEN);
   }
 }

@@ -4,6 +4,7 @@ import type { Context } from '../../cli/context.js';
 import type { Values } from '../../destination/fields.js';
 import type { SecretStorage } from '../../secrets/store.js';
 import { holdKeys } from '../../text/keys.js';
+import { fullScreen } from '../components/fullScreen.js';
 import { type SavedProfile, Wizard, type WizardResult } from './Wizard.js';
 
 export type { SavedProfile, WizardResult } from './Wizard.js';
@@ -24,7 +25,11 @@ export interface SetupWizardOptions {
  * Runs the wizard until the profile is saved or the user leaves (Ctrl-C, or Cancel after a keychain
  * failure). Ctrl-C is handled here (`exitOnCtrlC: false`): Ink unmounts and restores the terminal.
  */
-export async function runSetupWizard(options: SetupWizardOptions): Promise<WizardResult> {
+export function runSetupWizard(options: SetupWizardOptions): Promise<WizardResult> {
+  return fullScreen(() => wizard(options));
+}
+
+async function wizard(options: SetupWizardOptions): Promise<WizardResult> {
   let result: WizardResult = { saved: false, profileName: options.profileName };
   let failure: unknown;
   holdKeys();

@@ -3,6 +3,7 @@ import { render } from 'ink';
 import type { CheckReport } from '../../check/types.js';
 import type { Values } from '../../destination/fields.js';
 import { holdKeys } from '../../text/keys.js';
+import { fullScreen } from '../components/fullScreen.js';
 import { ConnectionTest } from './ConnectionTest.js';
 import type { ConnectionTestOptions } from './useConnectionTest.js';
 
@@ -21,7 +22,11 @@ export interface TestScreenResult {
 }
 
 /** Renders the screen (Ctrl-C handled by the screen, not Ink), restores the terminal, then resolves. */
-export async function runTestScreen(values: Values, opts: TestScreenOptions): Promise<TestScreenResult> {
+export function runTestScreen(values: Values, opts: TestScreenOptions): Promise<TestScreenResult> {
+  return fullScreen(() => testScreen(values, opts));
+}
+
+async function testScreen(values: Values, opts: TestScreenOptions): Promise<TestScreenResult> {
   let result: TestScreenResult | undefined;
   const leave = (report: CheckReport, interrupted: boolean) => {
     if (result) return;

@@ -130,6 +130,7 @@ export async function run(argv: string[]): Promise<number> {
       ctx,
       profileName: name,
       initial: existing || hasDestinationFlags(flags) ? values : undefined,
+      openOn: existing ? 'review' : 'preset',
       storage,
       insecureStorage: storage === 'file',
     });

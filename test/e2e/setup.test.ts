@@ -94,7 +94,7 @@ describe('floe setup on a terminal', { timeout: 90_000 }, () => {
     expect(review).toMatch(/S3 Endpoint +http:\/\/127\.0\.0\.1:9000/);
     expect(review).toContain('Secrets: the plaintext file');
     await t.press('enter');
-    await t.waitFor('✓ Saved profile "e2e"');
+    await t.waitFor('Saved profile "e2e"');
     expect(await t.exit()).toBe(0);
     expectCleanOutput(t, [TOKEN, SECRET_KEY]);
 
@@ -138,7 +138,7 @@ describe('floe setup on a terminal', { timeout: 90_000 }, () => {
     expect(review).toMatch(/REST Scope +catalog/);
     expect(review).toMatch(/Storage +AWS S3/);
     await t.press('enter');
-    await t.waitFor('✓ Saved profile "e2e"');
+    await t.waitFor('Saved profile "e2e"');
     expect(await t.exit()).toBe(0);
     expectCleanOutput(t, [CLIENT_SECRET]);
 
@@ -174,5 +174,70 @@ describe('floe setup on a terminal', { timeout: 90_000 }, () => {
     expect(t.screen().join('\n')).toMatch(
       /REST Auth URI\* +http:\/\/127\.0\.0\.1:1\/api\/catalog\/v1\/oauth\/tokens/,
     );
+  });
+});
+
+describe('editing an existing profile on a terminal', { timeout: 90_000 }, () => {
+  /** A profile whose secrets come from FLOE_* variables, so nothing needs a keychain. */
+  function existing(): string {
+    const dir = tempDir('floe-e2e-edit-');
+    const created = runCli(
+      [
+        'setup',
+        '--yes',
+        '--profile',
+        'lake',
+        '--auth-type',
+        'none',
+        '--env-secrets',
+        '--storage',
+        's3-compatible',
+      ].concat(
+        [
+          '--catalog-url',
+          'http://127.0.0.1:1/api/catalog',
+          '--warehouse',
+          's3://warehouse',
+          '--region',
+          'us-east-1',
+        ],
+        ['--s3-endpoint', 'http://127.0.0.1:9000'],
+      ),
+      { env: { FLOE_CONFIG_DIR: dir } },
+    );
+    expect(created.status, created.stderr).toBe(0);
+    return dir;
+  }
+  const regionOf = (dir: string) => {
+    const shown = runCli(['profiles', 'show', 'lake'], { env: { FLOE_CONFIG_DIR: dir } });
+    return /Region: (\S+)/.exec(shown.stdout)?.[1];
+  };
+
+  it('opens on the review; one line is edited and saved from there, key by key and in one burst', async () => {
+    for (const burst of [false, true]) {
+      const dir = existing();
+      const t = floe(dir, { args: ['setup', '--profile', 'lake', '--skip-test'] });
+      const review = await t.waitFor(/Review: check the values[\s\S]*e edit/);
+      const lines = review.filter((line) => /^[› ] \S/.test(line));
+      const downs = lines.findIndex((line) => /^[› ] Region /.test(line));
+      expect(downs).toBeGreaterThan(0);
+      const keys = ['\u001b[B'.repeat(downs), 'e', '\u0015', 'eu-west-3', '\r'];
+      if (burst) t.write(`${keys.join('')}\r`);
+      else {
+        for (let i = 0; i < downs; i++) await t.press('down');
+        await t.waitFor(/^› Region /m);
+        await t.press('e');
+        await t.waitFor(/^› Region\* +us-east-1$/m);
+        await t.press('\u0015', 'eu-west-3');
+        await t.waitFor(/^› Region\* +eu-west-3$/m);
+        await t.press('enter');
+        await t.waitFor(/^› Region +eu-west-3$/m);
+        expect(t.screen().join('\n')).toContain('Review: check the values');
+        await t.press('enter');
+      }
+      expect(await t.exit()).toBe(0);
+      expect(t.raw()).toContain('Saved profile "lake"');
+      expect(regionOf(dir)).toBe('eu-west-3');
+    }
   });
 });

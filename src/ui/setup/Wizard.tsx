@@ -64,6 +64,8 @@ export interface WizardProps {
   ctx: Context;
   profileName: string;
   initial?: Values;
+  /** An existing profile opens on its review, where any line can be edited. */
+  openOn?: 'preset' | 'review';
   /** Where secrets go first: the keychain unless --insecure-storage asked for the file. */
   storage?: SecretStorage;
   /** Runs after a successful save, before the wizard leaves (the connection test hooks in here). */
@@ -86,9 +88,9 @@ function secretsPlace(ctx: Context, storage: SecretStorage, values: Values): str
   return vars.length > 0 ? `not stored: set ${vars.join(', ')} at run time` : 'none needed';
 }
 
-export function Wizard({ ctx, profileName, initial, storage, onSaved, onDone }: WizardProps) {
+export function Wizard({ ctx, profileName, initial, openOn, storage, onSaved, onDone }: WizardProps) {
   const [state, dispatch, latest] = useLatestReducer(reducer, () =>
-    initialState(profileName, initial ?? emptyValues(), storage),
+    initialState(profileName, initial ?? emptyValues(), storage, openOn),
   );
   const { exit } = useApp();
   const interrupted = useRef(false);
@@ -129,11 +131,14 @@ export function Wizard({ ctx, profileName, initial, storage, onSaved, onDone }: 
       if (edit.line.value === field.line.value) return redraw();
       return dispatch({ type: 'edit', id: field.row.id, value: edit.line.value });
     }
-    const reviewMax = reviewView(latest(), width, size.rows - 1).max;
+    const view = reviewView(latest(), width, size.rows - 1);
+    const scroll = { reviewMax: view.max, reviewRows: view.rows };
     if (key.name === 'up' || (key.name === 'tab' && key.shift))
-      dispatch({ type: 'move', delta: -1, reviewMax });
-    else if (key.name === 'down' || key.name === 'tab') dispatch({ type: 'move', delta: 1, reviewMax });
+      dispatch({ type: 'move', delta: -1, ...scroll });
+    else if (key.name === 'down' || key.name === 'tab') dispatch({ type: 'move', delta: 1, ...scroll });
     else if (key.name === 'return') dispatch({ type: 'enter' });
+    else if (now.step === 'review' && (charOf(key) === 'e' || key.name === 'right'))
+      dispatch({ type: 'editLine' });
     else if (charOf(key) === ' ') dispatch({ type: 'toggle' });
     const after = latest().step;
     if (after === 'cancelled' || after === 'saved') return 'leave';
@@ -231,8 +236,8 @@ function resolveFileReference(state: WizardState, dispatch: (a: Action) => void)
   return true;
 }
 
-function reviewHints(scrolls: boolean): Hint[] {
-  return [...(scrolls ? ([['↑/↓', 'scroll']] as Hint[]) : []), ['Enter', 'save'], ['Esc', 'back'], QUIT];
+function reviewHints(): Hint[] {
+  return [['↑/↓', 'select'], ['e', 'edit'], ['Enter', 'save'], ['Esc', 'back'], QUIT];
 }
 
 /** How many review lines fit, and how far the review can scroll. */
@@ -241,9 +246,9 @@ function reviewView(state: WizardState, width: number, height: number) {
   const issueRows =
     state.reviewIssues.reduce((sum, i) => sum + wrappedRows(`✗ ${i.message}`, width), 0) +
     cleartextWarnings(state.values).reduce((sum, w) => sum + wrappedRows(`! ${w}`, width), 0);
-  const room = height - chromeRows(reviewHints(false), width) - 2 - issueRows;
+  const room = height - chromeRows(reviewHints(), width) - 2 - issueRows;
   if (total <= room) return { scrolls: false, rows: total, max: 0 };
-  const rows = Math.max(height - chromeRows(reviewHints(true), width) - 4 - issueRows, 1);
+  const rows = Math.max(height - chromeRows(reviewHints(), width) - 4 - issueRows, 1);
   return { scrolls: true, rows, max: total - rows };
 }
 
@@ -343,7 +348,7 @@ function WizardScreen({
     const lines = reviewLines(values);
     const labelWidth = Math.max(...lines.map((l) => l.label.length)) + 2;
     const view = reviewView(state, width, height);
-    const hints = reviewHints(view.scrolls);
+    const hints = reviewHints();
     const start = Math.min(state.reviewScroll, view.max);
     const shown = view.scrolls ? lines.slice(start, start + view.rows) : lines;
     const below = lines.length - start - shown.length;
@@ -356,12 +361,15 @@ function WizardScreen({
         hints={hints}
       >
         {view.scrolls && <Text dimColor>{start > 0 ? `  ↑ ${start} more` : ' '}</Text>}
-        {shown.map((line) => (
-          <Text key={line.label}>
-            {`  ${line.label.padEnd(labelWidth)}`}
-            {truncate(sanitize(line.value), Math.max(width - labelWidth - 2, 10))}
-          </Text>
-        ))}
+        {shown.map((line, i) => {
+          const selected = start + i === state.reviewCursor;
+          return (
+            <Text key={line.label} color={selected ? 'cyan' : undefined}>
+              {`${selected ? '›' : ' '} ${line.label.padEnd(labelWidth)}`}
+              {truncate(sanitize(line.value), Math.max(width - labelWidth - 2, 10))}
+            </Text>
+          );
+        })}
         {view.scrolls && <Text dimColor>{below > 0 ? `  ↓ ${below} more` : ' '}</Text>}
         <Box marginTop={1}>
           <Text>{truncate(`Secrets: ${secretsPlace(ctx, state.storage, values)}`, width)}</Text>

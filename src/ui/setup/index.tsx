@@ -14,6 +14,8 @@ export interface SetupWizardOptions {
   profileName: string;
   /** An existing profile's values (secrets included): the form opens pre-filled. */
   initial?: Values;
+  /** An existing profile opens on its review, where any line can be jumped to, edited and saved. */
+  openOn?: 'preset' | 'review';
   /** Where secrets go; defaults to the keychain, or the file with `insecureStorage`. */
   storage?: SecretStorage;
   insecureStorage?: boolean;
@@ -38,6 +40,7 @@ async function wizard(options: SetupWizardOptions): Promise<WizardResult> {
       ctx={options.ctx}
       profileName={options.profileName}
       initial={options.initial}
+      openOn={options.openOn}
       storage={options.storage ?? (options.insecureStorage ? 'file' : 'keychain')}
       onSaved={options.onSaved}
       onDone={(outcome, error) => {

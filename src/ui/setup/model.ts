@@ -84,11 +84,20 @@ export interface WizardState {
   reviewIssues: FieldIssue[];
   /** First review line shown, when the review is taller than the terminal. */
   reviewScroll: number;
+  /** The selected review line (e edits it). */
+  reviewCursor: number;
+  /** Set while one line is edited from the review: the values to restore on Esc. */
+  editing?: Values;
 }
 
 export type Action =
-  /** `reviewMax`: the last first-line the review can scroll to at the terminal's size. */
-  | { type: 'move'; delta: number; reviewMax?: number }
+  /**
+   * `reviewMax`: the last first-line the review can scroll to at the terminal's size; `reviewRows`: how
+   * many lines it shows.
+   */
+  | { type: 'move'; delta: number; reviewMax?: number; reviewRows?: number }
+  /** On the review: edit the selected line, then come back to the review. */
+  | { type: 'editLine' }
   | { type: 'enter' }
   | { type: 'back' }
   | { type: 'edit'; id: RowId; value: string }
@@ -98,14 +107,16 @@ export type Action =
   | { type: 'saved' }
   | { type: 'cancel' };
 
+/** A new profile walks the steps; an existing one opens on its review (`openOn: 'review'`). */
 export function initialState(
   profileName: string,
   values: Values,
   storage: SecretStorage = 'keychain',
+  openOn: 'preset' | 'review' = 'preset',
 ): WizardState {
   return {
     profileName,
-    step: 'preset',
+    step: openOn,
     values: { ...values, fields: { ...values.fields } },
     cursor: {
       preset: Math.max(PRESET_IDS.indexOf(values.preset), 0),
@@ -119,6 +130,7 @@ export function initialState(
     storage,
     reviewIssues: [],
     reviewScroll: 0,
+    reviewCursor: 0,
   };
 }
 
@@ -205,7 +217,7 @@ function clampFocus(state: WizardState, step: FormStep, focus: number): WizardSt
 }
 
 function go(state: WizardState, step: Step): WizardState {
-  const next = { ...state, step, blocked: false, reviewIssues: [], reviewScroll: 0 };
+  const next = { ...state, step, blocked: false, reviewIssues: [] };
   return isFormStep(step) ? clampFocus(next, step, state.focus[step]) : next;
 }
 
@@ -217,11 +229,28 @@ function previousStep(step: NumberedStep): NumberedStep {
   return STEPS[Math.max(STEPS.indexOf(step) - 1, 0)]!;
 }
 
-/** Enter on a form: the next row, or the next screen from the last row unless a row has an issue. */
+/** The review again after an edit from it, unless `step` (a form) now has a row to fill or fix. */
+function settle(state: WizardState, step: NumberedStep): WizardState {
+  if (!isFormStep(step)) return go(state, step);
+  const rows = formRows(step, state.values);
+  const result = validate(state.values);
+  const first = result.ok ? -1 : rows.findIndex((r) => result.issues.some((i) => i.field === r.id));
+  if (first < 0) return { ...go(state, 'review'), editing: undefined };
+  return clampFocus(go(state, step), step, first);
+}
+
+/**
+ * Enter on a form: the next row, or the next screen from the last row unless a row has an issue. Editing
+ * from the review, Enter goes back to it once the form has nothing left to fill or fix.
+ */
 function submitForm(state: WizardState, step: FormStep): WizardState {
   const left = leave(state, step);
   const rows = formRows(step, left.values);
   const focus = left.focus[step];
+  if (left.editing) {
+    const row = rows[focus];
+    return row && left.errors[row.id] ? { ...left, blocked: true } : settle(left, step);
+  }
   if (focus < rows.length - 1) return clampFocus({ ...left, blocked: false }, step, focus + 1);
   const result = validate(left.values);
   const issues = result.ok ? [] : result.issues.filter((i) => rows.some((r) => r.id === i.field));
@@ -247,11 +276,13 @@ function choose(state: WizardState, step: ChoiceStep): WizardState {
   }
   if (step === 'authType') {
     const authType = PRESETS[state.values.preset].authTypes[at]!;
-    return go({ ...state, values: { ...state.values, authType } }, 'fields');
+    const next = { ...state, values: { ...state.values, authType } };
+    return state.editing ? settle(next, 'fields') : go(next, 'fields');
   }
   if (step === 'storageKind') {
     const storage = STORAGE_KINDS[at] as StorageKind;
-    return go({ ...state, values: { ...state.values, storage } }, 'storage');
+    const next = { ...state, values: { ...state.values, storage } };
+    return state.editing ? settle(next, 'storage') : go(next, 'storage');
   }
   const choice = KEYCHAIN_CHOICES[at];
   if (choice === 'cancel') return go(state, 'cancelled');
@@ -285,8 +316,15 @@ export function reducer(state: WizardState, action: Action): WizardState {
         return clampFocus(left, step, (left.focus[step] + action.delta + count) % count);
       }
       if (step === 'review') {
-        const last = action.reviewMax ?? 0;
-        return { ...state, reviewScroll: Math.min(Math.max(state.reviewScroll + action.delta, 0), last) };
+        const count = reviewLines(state.values).length;
+        const cursor = Math.min(Math.max(state.reviewCursor + action.delta, 0), count - 1);
+        const rows = action.reviewRows ?? count;
+        const scroll = Math.min(
+          Math.max(state.reviewScroll, cursor - rows + 1, 0),
+          cursor,
+          action.reviewMax ?? 0,
+        );
+        return { ...state, reviewCursor: cursor, reviewScroll: scroll };
       }
       return state;
     }
@@ -301,7 +339,19 @@ export function reducer(state: WizardState, action: Action): WizardState {
       if (step === 'saveError') return go(state, 'saving');
       return state;
     }
+    case 'editLine': {
+      if (step !== 'review') return state;
+      const line = reviewLines(state.values)[state.reviewCursor];
+      if (!line) return state;
+      const next = { ...go(state, line.target.step), editing: state.values };
+      const { row } = line.target;
+      if (!isFormStep(line.target.step) || row === undefined) return next;
+      const at = formRows(line.target.step, state.values).findIndex((r) => r.id === row);
+      return clampFocus(next, line.target.step, at);
+    }
     case 'back': {
+      if (state.editing && step !== 'review' && (isFormStep(step) || isChoiceStep(step)))
+        return { ...go(state, 'review'), values: state.editing, editing: undefined, errors: {} };
       if (step === 'keychain' || step === 'saveError') return go(state, 'review');
       if (step === 'saving' || step === 'saved' || step === 'cancelled') return state;
       return go(state, previousStep(step));
@@ -341,23 +391,39 @@ export function displayValue(row: Row, value: string | boolean): string {
 export interface ReviewLine {
   label: string;
   value: string;
+  /** Where the line is edited: its step, and its row on a form. */
+  target: { step: NumberedStep; row?: RowId };
 }
 
 /** Every choice and every field that applies, in wizard order, for the review screen. */
 export function reviewLines(values: Values): ReviewLine[] {
-  const line = (def: FieldDef): ReviewLine => {
-    const row = fieldRow(def, values);
-    return { label: row.label, value: displayValue(row, rowValue(values, row)) || '(not set)' };
-  };
+  const line =
+    (step: FormStep) =>
+    (def: FieldDef): ReviewLine => {
+      const row = fieldRow(def, values);
+      return {
+        label: row.label,
+        value: displayValue(row, rowValue(values, row)) || '(not set)',
+        target: { step, row: def.id },
+      };
+    };
   return [
-    { label: 'Catalog', value: PRESETS[values.preset].label },
-    { label: 'Authentication Type', value: AUTH_TYPE_INFO[values.authType].label },
-    ...applicableFields(values, 'catalog').map(line),
-    ...applicableFields(values, 'auth').map(line),
-    { label: 'Storage', value: STORAGE_INFO[values.storage].label },
-    ...applicableFields(values, 'storage').map(line),
-    { label: TARGET_VERSION_ROW.label, value: values.targetVersion },
-    ...applicableFields(values, 'advanced').map(line),
+    { label: 'Catalog', value: PRESETS[values.preset].label, target: { step: 'preset' } },
+    {
+      label: 'Authentication Type',
+      value: AUTH_TYPE_INFO[values.authType].label,
+      target: { step: 'authType' },
+    },
+    ...applicableFields(values, 'catalog').map(line('fields')),
+    ...applicableFields(values, 'auth').map(line('fields')),
+    { label: 'Storage', value: STORAGE_INFO[values.storage].label, target: { step: 'storageKind' } },
+    ...applicableFields(values, 'storage').map(line('storage')),
+    {
+      label: TARGET_VERSION_ROW.label,
+      value: values.targetVersion,
+      target: { step: 'advanced', row: 'targetVersion' },
+    },
+    ...applicableFields(values, 'advanced').map(line('advanced')),
   ];
 }
 

@@ -13,10 +13,62 @@ import {
   secretEnvVars,
   type WizardState,
 } from '../../../src/ui/setup/model.js';
+import { sample } from '../../fixtures/samples.js';
 
 function run(state: WizardState, ...actions: Action[]): WizardState {
   return actions.reduce(reducer, state);
 }
+
+describe('editing an existing profile from its review', () => {
+  const line = (s: WizardState, label: string) => reviewLines(s.values).findIndex((l) => l.label === label);
+  const to = (s: WizardState, label: string) =>
+    run(s, { type: 'move', delta: line(s, label) - s.reviewCursor, reviewMax: 0, reviewRows: 40 });
+
+  it('opens on the review, edits the selected field alone and comes back to the review', () => {
+    let s = initialState('p', sample('token'), 'keychain', 'review');
+    expect(s.step).toBe('review');
+    s = run(to(s, 'Region'), { type: 'editLine' });
+    expect(s.step).toBe('fields');
+    expect(formRows('fields', s.values)[s.focus.fields]?.id).toBe('region');
+    s = run(s, { type: 'edit', id: 'region', value: 'eu-west-3' }, { type: 'enter' });
+    expect(s.step).toBe('review');
+    expect(s.editing).toBeUndefined();
+    expect(reviewLines(s.values)[s.reviewCursor]).toMatchObject({ label: 'Region', value: 'eu-west-3' });
+    s = run(s, { type: 'enter' });
+    expect(s.step).toBe('saving');
+    expect(s.pending?.fields.region).toBe('eu-west-3');
+  });
+
+  it('Esc leaves an edit without changing the value; an invalid value keeps the edit open', () => {
+    let s = run(to(initialState('p', sample('token'), 'keychain', 'review'), 'REST Catalog URL'), {
+      type: 'editLine',
+    });
+    s = run(s, { type: 'edit', id: 'catalogUrl', value: 'not a url' }, { type: 'enter' });
+    expect(s.step).toBe('fields');
+    expect(s.errors.catalogUrl).toMatch(/REST Catalog URL/);
+    s = run(s, { type: 'back' });
+    expect(s.step).toBe('review');
+    expect(s.values.fields.catalogUrl).toBe(sample('token').fields.catalogUrl);
+    expect(s.errors).toEqual({});
+  });
+
+  it('a new authentication type asks only for what it now needs, then returns to the review', () => {
+    let s = run(to(initialState('p', sample('none'), 'keychain', 'review'), 'Authentication Type'), {
+      type: 'editLine',
+    });
+    expect(s.step).toBe('authType');
+    s = run(
+      s,
+      { type: 'move', delta: authChoices(s.values).indexOf('token') - s.cursor.authType },
+      { type: 'enter' },
+    );
+    expect(s.step).toBe('fields');
+    expect(formRows('fields', s.values)[s.focus.fields]?.id).toBe('token');
+    s = run(s, { type: 'edit', id: 'token', value: 'tok-123456789' }, { type: 'enter' });
+    expect(s.step).toBe('review');
+    expect(s.values.authType).toBe('token');
+  });
+});
 
 describe('wizard reducer', () => {
   it('keeps values typed on a screen when going back and forth', () => {
@@ -48,7 +100,7 @@ describe('wizard reducer', () => {
     expect(formRows('fields', s.values).map((r) => r.label)).toContain('Polaris Catalog Name');
     s = run(s, { type: 'edit', id: 'catalogUrl', value: 'http://polaris:8181/api/catalog' });
     expect(s.values.fields.oauth2Uri).toBe('http://polaris:8181/api/catalog/v1/oauth/tokens');
-    expect(reviewLines(s.values)[0]).toEqual({ label: 'Catalog', value: 'Apache Polaris' });
+    expect(reviewLines(s.values)[0]).toMatchObject({ label: 'Catalog', value: 'Apache Polaris' });
   });
 
   it('derives the rows from the registry: auth rows follow the auth type, the version row leads advanced', () => {

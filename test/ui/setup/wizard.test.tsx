@@ -309,13 +309,14 @@ describe('setup wizard', () => {
     await walkToReview(r, 'google');
     expect(r.frame()).toMatch(/↓ \d+ more/);
     expect(r.frame()).not.toContain('Disable Identifier Tables');
-    expect(r.frame()).toContain('↑/↓ scroll');
+    expect(r.frame()).toContain('↑/↓ select');
     expectFits([r.frame()], 80, 16);
     for (let i = 0; i < 20; i++) await r.press(KEY.down);
-    expect(r.frame()).toContain('Disable Identifier Tables');
+    expect(r.frame()).toMatch(/^› Disable Identifier Tables/m);
     expect(r.frame()).toMatch(/↑ \d+ more/);
     expectFits([r.frame()], 80, 16);
-    await r.press(KEY.up);
+    for (let i = 0; i < 20; i++) await r.press(KEY.up);
+    expect(r.frame()).toMatch(/^› Catalog/m);
     expect(r.frame()).not.toContain('Disable Identifier Tables');
   });
 

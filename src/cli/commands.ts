@@ -88,6 +88,7 @@ export function usage(): string {
     ...lines,
     '',
     'Flags: --help (also after any command), --version',
+    'Short forms: -h for --help, -p NAME for --profile NAME',
     'Exit codes: 0 ok, 1 failure, 2 usage, 4 not logged in, 130 interrupted',
   ].join('\n');
 }

@@ -28,21 +28,24 @@ export function canPrompt(stdin = process.stdin, stdout = process.stdout, env = 
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
-/** `parseArgs` that turns its errors into usage errors naming the command. */
+/**
+ * `parseArgs` that turns its errors into usage errors naming the command. Every command that takes
+ * --profile also takes -p.
+ */
 export function parseCommandArgs<O extends Options>(
   command: string,
   argv: string[],
   options: O,
   allowPositionals = false,
 ) {
+  const profile = options.profile;
+  const withShort: O = profile && !profile.short ? { ...options, profile: { ...profile, short: 'p' } } : options;
   try {
-    return parseArgs({ args: argv, options, allowPositionals, strict: true });
+    return parseArgs({ args: argv, options: withShort, allowPositionals, strict: true });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    throw new UsageError(
-      [message.replace(/^TypeError \[[A-Z_]+\]: /, '').split('\n')[0] ?? message],
-      command,
-    );
+    const first = message.replace(/^TypeError \[[A-Z_]+\]: /, '').split('\n')[0] ?? message;
+    throw new UsageError([first.replace(/\. To specify a positional argument.*$/, '')], command);
   }
 }
 

@@ -21,6 +21,16 @@ describe('usage', () => {
     expect(far.stderr).toContain('unknown command "xyzzy"\n');
   });
 
+  it('takes -p as --profile in every command that has --profile', () => {
+    for (const command of ['test', 'export', 'push', 'pull', 'stack', 'jobs', 'setup']) {
+      const r = runCli([command, '-p', 'nosuch', '--help'], { env: env() });
+      expect(r.status, `${command}: ${r.stderr}`).toBe(0);
+    }
+    const r = runCli(['export', '-p', 'nosuch'], { env: env() });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('nosuch');
+  });
+
   it('takes -h as --help after every command', () => {
     for (const command of ['profiles', 'setup', 'export', 'jobs', 'sandbox', 'import']) {
       const r = runCli([command, '-h'], { env: env() });

@@ -673,7 +673,11 @@ How each is measured:
   config file is read with \`JSON.parse\` and written with floe's own atomic 0600 write, no \`conf\`), the
   field and preset tables, then Ink. zod is imported as a namespace (\`import * as z\`) everywhere, which
   lets esbuild drop its 260 KB of locales. Before these two changes the home frame loaded \`conf\` (ajv,
-  ajv-formats, fast-uri, semver: ~35 ms) and all of zod (~30 ms): 306 ms, 1.68× the Ink app.
+  ajv-formats, fast-uri, semver: ~35 ms) and all of zod (~30 ms): 306 ms, 1.68× the Ink app. Then a
+  profile showed ~20 ms in Node's own undici, loaded because yoga-layout (Ink's layout engine) checks
+  \`typeof fetch\` and instantiates its embedded WebAssembly through \`fetch()\`; screens are now loaded
+  with the global fetch out of sight (\`src/ui/load.ts\`), so yoga decodes it directly (1.27–1.33× → 1.19×
+  the Ink app in a quick interleaved check; the one-line Ink app still pays it).
 - \`floe jobs --json\`: the plain script (bench/plain-jobs.mjs) and floe run interleaved with a
   \`node -e 0\` of their own, output to /dev/null, both logging in (floe with an empty config directory
   and FLOE_PASSWORD); peak RSS is each process's own \`maxRSS\` at exit (bench/maxrss.mjs, preloaded

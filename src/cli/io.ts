@@ -39,7 +39,8 @@ export function parseCommandArgs<O extends Options>(
   allowPositionals = false,
 ) {
   const profile = options.profile;
-  const withShort: O = profile && !profile.short ? { ...options, profile: { ...profile, short: 'p' } } : options;
+  const withShort: O =
+    profile && !profile.short ? { ...options, profile: { ...profile, short: 'p' } } : options;
   try {
     return parseArgs({ args: argv, options: withShort, allowPositionals, strict: true });
   } catch (error) {

@@ -8,6 +8,7 @@ import { canPrompt, EXIT, FloeError, UsageError } from '../cli/io.js';
 import { holdKeys } from '../text/keys.js';
 import type { HomeAction, HomeMessage } from '../ui/home/model.js';
 import { plainHome } from '../ui/home/model.js';
+import { loadScreen } from '../ui/load.js';
 
 type Command = 'setup' | 'test' | 'export' | 'jobs';
 
@@ -74,6 +75,6 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(`${plainHome(ctx)}\n\n${usage()}\n`);
     return EXIT.OK;
   }
-  const { runHome } = await import('../ui/home/index.js');
+  const { runHome } = await loadScreen(() => import('../ui/home/index.js'));
   return homeLoop((selected, message) => runHome(ctx, selected, message));
 }

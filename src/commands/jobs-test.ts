@@ -22,6 +22,7 @@ import { promptPassword } from '../management/prompt.js';
 import type { Session } from '../management/session.js';
 import { serverText } from '../management/text.js';
 import type { JobDetail } from '../management/types.js';
+import { loadScreen } from '../ui/load.js';
 
 const TIMEOUT_MS = 10_000;
 
@@ -184,7 +185,7 @@ export async function testJob(session: Session, id: number, opts: JobTestOptions
   }
   if (canPrompt()) {
     for (const note of notes) process.stderr.write(`${note}\n`);
-    const { runTestScreen } = await import('../ui/test/index.js');
+    const { runTestScreen } = await loadScreen(() => import('../ui/test/index.js'));
     const { report, interrupted } = await runTestScreen(values, {
       title,
       timeoutMs: TIMEOUT_MS,

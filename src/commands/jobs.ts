@@ -8,6 +8,7 @@ import { type SyncOutcome, syncAndConfirm } from '../management/sync.js';
 import { serverText } from '../management/text.js';
 import type { Job, Task } from '../management/types.js';
 import { sanitize } from '../text/sanitize.js';
+import { loadScreen } from '../ui/load.js';
 import { diagnoseLogs, followLogs, printLogs } from './jobs-logs.js';
 import { showJob } from './jobs-show.js';
 import { prepareJobTest, testJob } from './jobs-test.js';
@@ -189,7 +190,7 @@ export async function run(argv: string[]): Promise<number> {
   const session = await openManagement('jobs', flags, { prompt: canPrompt() && !browse });
   try {
     if (browse) {
-      const { runJobsBrowser } = await import('../ui/jobs/index.js');
+      const { runJobsBrowser } = await loadScreen(() => import('../ui/jobs/index.js'));
       return await explained(() =>
         runJobsBrowser({
           api: session.client,

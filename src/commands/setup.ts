@@ -27,6 +27,7 @@ import { validate } from '../destination/schema.js';
 import { KeychainUnavailableError, type SecretStorage } from '../secrets/store.js';
 import { holdKeys } from '../text/keys.js';
 import { sanitize } from '../text/sanitize.js';
+import { loadScreen } from '../ui/load.js';
 
 export const HELP = `Usage: floe setup [--profile NAME] [flags]
 
@@ -125,7 +126,7 @@ export async function run(argv: string[]): Promise<number> {
   const values = await valuesFromFlags(flags, base);
 
   if (canPrompt() && !flags.yes) {
-    const { runSetupWizard } = await import('../ui/setup/index.js');
+    const { runSetupWizard } = await loadScreen(() => import('../ui/setup/index.js'));
     const result = await runSetupWizard({
       ctx,
       profileName: name,

@@ -10,6 +10,7 @@ import { canPrompt, EXIT, FloeError, parseCommandArgs, printHelp, printJson, Usa
 import { type LoadedProfile, loadProfile, requireSecrets } from '../cli/profiles.js';
 import type { FieldId } from '../destination/fields.js';
 import { validate } from '../destination/schema.js';
+import { loadScreen } from '../ui/load.js';
 
 const DEFAULT_TIMEOUT_SECONDS = 10;
 const MAX_TIMEOUT_SECONDS = 300;
@@ -157,7 +158,7 @@ async function runTest(argv: string[], typed?: Partial<Record<FieldId, string>>)
     return report.ok ? EXIT.OK : EXIT.FAILURE;
   }
 
-  const { runTestScreen } = await import('../ui/test/index.js');
+  const { runTestScreen } = await loadScreen(() => import('../ui/test/index.js'));
   const { report, interrupted } = await runTestScreen(values, {
     title: profile.name,
     timeoutMs,

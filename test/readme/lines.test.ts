@@ -14,7 +14,7 @@ const ROOT = new URL('../..', import.meta.url).pathname;
 const BIN = join(ROOT, 'bin/floe.js');
 
 /** The commands of the README's ```sh blocks: continuation lines joined, comments dropped. */
-export function readmeCommands(markdown: string): string[] {
+function readmeCommands(markdown: string): string[] {
   const commands: string[] = [];
   for (const block of markdown.matchAll(/^```sh\n([\s\S]*?)^```/gm)) {
     const joined = (block[1] ?? '').replace(/\\\n\s*/g, '');

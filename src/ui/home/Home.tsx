@@ -6,6 +6,7 @@ import { charOf, isInterrupt } from '../../text/keys.js';
 import { sanitize } from '../../text/sanitize.js';
 import { listWindow, truncate, wrappedRows } from '../components/layout.js';
 import { editLine, type Line, lineAtEnd } from '../components/line.js';
+import { Paragraph } from '../components/Paragraph.js';
 import { chromeRows, type Hint, Screen } from '../components/Screen.js';
 import { TextInput } from '../components/TextInput.js';
 import { useKeys } from '../components/useKeys.js';
@@ -213,11 +214,9 @@ export function Home({ ctx, onAction, selected, message }: HomeProps) {
       )}
       <Box marginTop={1} flexDirection="column" width={width}>
         {status.map((line) => (
-          <Text key={line.text} color={line.color}>
-            {line.text}
-          </Text>
+          <Paragraph key={line.text} color={line.color} text={line.text} width={width} />
         ))}
-        <Text dimColor>{management}</Text>
+        <Paragraph dimColor text={management} width={width} />
       </Box>
     </Screen>
   );

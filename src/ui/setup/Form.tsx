@@ -2,6 +2,7 @@ import { Box, Text } from 'ink';
 import { sanitize } from '../../text/sanitize.js';
 import { listWindow, truncate, wrappedRows } from '../components/layout.js';
 import { type Line, lineAtEnd } from '../components/line.js';
+import { Paragraph } from '../components/Paragraph.js';
 import { TextInput } from '../components/TextInput.js';
 import { isFileReference } from './json-file.js';
 import { displayValue, type Row, type RowId } from './model.js';
@@ -80,12 +81,12 @@ export function Form({ rows, values, focus, errors, notes, width, height, line }
             </Box>
             {focused && (
               <Box paddingLeft={4} width={width}>
-                <Text dimColor>{row.help}</Text>
+                <Paragraph dimColor text={row.help} width={width - 4} />
               </Box>
             )}
             {error && (
               <Box paddingLeft={4} width={width}>
-                <Text color="red">{`✗ ${error}`}</Text>
+                <Paragraph color="red" text={`✗ ${error}`} width={width - 4} />
               </Box>
             )}
           </Box>
@@ -95,7 +96,7 @@ export function Form({ rows, values, focus, errors, notes, width, height, line }
       {notes.length > 0 && (
         <Box flexDirection="column" marginTop={1} width={width}>
           {notes.map((note) => (
-            <Text key={note}>{note}</Text>
+            <Paragraph key={note} text={note} width={width} />
           ))}
         </Box>
       )}

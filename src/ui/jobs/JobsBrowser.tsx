@@ -5,6 +5,7 @@ import type { Values } from '../../destination/fields.js';
 import { serverText } from '../../management/text.js';
 import type { JobDetail, JobsApi } from '../../management/types.js';
 import { KeyHints } from '../components/KeyHints.js';
+import { Paragraph } from '../components/Paragraph.js';
 import { Cursor } from '../components/TextInput.js';
 import { useTerminalSize } from '../components/useTerminalSize.js';
 import { ConnectionTest } from '../test/ConnectionTest.js';
@@ -236,11 +237,15 @@ export function JobsBrowser(props: JobsBrowserProps) {
   } else if (state.session === 'password') {
     body = (
       <Box flexDirection="column" paddingTop={1} paddingLeft={2}>
-        <Text bold wrap="wrap">
-          {expired
-            ? `Your session has expired. Sign in again${where} to carry on where you were.`
-            : `Sign in${where}.`}
-        </Text>
+        <Paragraph
+          bold
+          text={
+            expired
+              ? `Your session has expired. Sign in again${where} to carry on where you were.`
+              : `Sign in${where}.`
+          }
+          width={columns - 3}
+        />
         {state.passwordError && <Text color="red">✗ {state.passwordError}</Text>}
         <Box>
           <Text>{account ? `Password for ${serverText(account.username)}: ` : 'Password: '}</Text>
@@ -256,10 +261,10 @@ export function JobsBrowser(props: JobsBrowserProps) {
         <Text bold wrap="truncate-end">
           Test of the destination {serverText(asking.destination)}
         </Text>
-        <Text wrap="wrap">
-          The OLake UI's copy hides or lacks this secret and no local profile of the same catalog has it. Type
-          it to test with: it is used once and not saved.
-        </Text>
+        <Paragraph
+          text="The OLake UI's copy hides or lacks this secret and no local profile of the same catalog has it. Type it to test with: it is used once and not saved."
+          width={columns - 3}
+        />
         {asking.count > 1 && <Text dimColor>{`Secret ${asking.index + 1} of ${asking.count}`}</Text>}
         <Box>
           <Text>{asking.label}: </Text>

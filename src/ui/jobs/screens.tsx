@@ -3,7 +3,9 @@
 import { Box, Text } from 'ink';
 import type { ReactNode } from 'react';
 import { serverText } from '../../management/text.js';
+import { Paragraph } from '../components/Paragraph.js';
 import { Cursor } from '../components/TextInput.js';
+import { useTerminalSize } from '../components/useTerminalSize.js';
 import type { Failure, JobAction, JobsState } from './state.js';
 
 export type Hints = [key: string, action: string][];
@@ -154,15 +156,23 @@ export function Help() {
 }
 
 export function Message({ title, lines, tone }: { title: string; lines: string[]; tone: 'error' | 'info' }) {
+  // Two columns of padding on the left, one kept free on the right.
+  const width = useTerminalSize().columns - 3;
   return (
     <Box flexDirection="column" paddingTop={1} paddingLeft={2}>
-      <Text bold color={tone === 'error' ? 'red' : undefined}>
-        {tone === 'error' ? '✗ ' : ''}
-        {title}
-      </Text>
-      {lines.map((line) => (
-        <Text key={line}>{serverText(line)}</Text>
-      ))}
+      <Paragraph
+        bold
+        color={tone === 'error' ? 'red' : undefined}
+        text={`${tone === 'error' ? '✗ ' : ''}${title}`}
+        width={width}
+      />
+      {lines.map((line) =>
+        line === '' ? (
+          <Text key={line}> </Text>
+        ) : (
+          <Paragraph key={line} text={serverText(line)} width={width} />
+        ),
+      )}
     </Box>
   );
 }

@@ -25,6 +25,7 @@ import { badShape, type ClassifyContext, diagnoseFailure, type Route, readJson }
 import { probeConnection } from './connect.js';
 import { diagnosis } from './diagnoses.js';
 import { HttpClient, type HttpRequest, type HttpResponse, NetworkFailure } from './http.js';
+import type { CatalogSession } from './session.js';
 import { cleartextWarning, judgeUriOverride } from './transport.js';
 
 export const CATALOG_STEPS = [
@@ -81,6 +82,7 @@ class Run {
   /** The `uri` the server's config sent, when floe switched to it. */
   private serverUri?: string;
   private prefix?: string;
+  private separator = '%1F';
   private endpoints?: string[];
 
   constructor(
@@ -139,7 +141,7 @@ class Run {
     return null;
   }
 
-  private ctx(step: CatalogStepId, route: Route): ClassifyContext {
+  private ctx(step: string, route: Route): ClassifyContext {
     const { label, example } = fieldText(FIELD_BY_ID.warehouse, this.values);
     return {
       step,
@@ -178,6 +180,8 @@ class Run {
           break;
         }
       }
+      if (!this.opts.signal.aborted && this.steps.get('catalog.config')?.state === 'ok')
+        this.opts.shared?.setCatalogSession(this.session());
     } finally {
       for (const step of this.steps.values()) {
         if (step.state === 'pending' || step.state === 'running')
@@ -185,6 +189,21 @@ class Run {
       }
       await this.http.close();
     }
+  }
+
+  /** How the write check reaches this catalog, once the config was read. */
+  private session(): CatalogSession {
+    return {
+      base: this.base,
+      ...(this.prefix ? { prefix: this.prefix } : {}),
+      separator: this.separator,
+      ...(this.endpoints ? { endpoints: this.endpoints } : {}),
+      scrubber: this.scrubber,
+      ...(this.chainOpts.ca ? { ca: this.chainOpts.ca } : {}),
+      headers: (url) => this.authHeaders(url),
+      ...(this.signer ? { prepare: (req: HttpRequest) => this.signer!.sign(req) } : {}),
+      context: (step, route) => this.ctx(step, route),
+    };
   }
 
   private async runStep(id: CatalogStepId, body: () => Promise<Outcome>): Promise<Outcome> {
@@ -496,6 +515,8 @@ class Run {
     );
     this.opts.shared?.setCatalogLocation(property ? { url: merged[property] as string, property } : null);
     this.prefix = typeof merged.prefix === 'string' && merged.prefix ? merged.prefix : undefined;
+    const separator = merged['namespace-separator'];
+    if (typeof separator === 'string' && separator) this.separator = separator;
     const parts = [this.prefix ? `prefix “${this.prefix}”` : 'no prefix'];
     const overridden = Object.keys(overrides);
     parts.push(overridden.length ? `server overrides ${overridden.join(', ')}` : 'no overrides');

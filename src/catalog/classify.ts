@@ -7,7 +7,8 @@ import { type CatalogDiagnosisCode, diagnosis } from './diagnoses.js';
 import type { HttpRequest, HttpResponse, NetworkFailure } from './http.js';
 
 /** What a request was for; decides how a 404 or an OAuth error is read. */
-export type Route = 'config' | 'namespaces' | 'token';
+/** `write`: the namespace and table calls of the write check. */
+export type Route = 'config' | 'namespaces' | 'token' | 'write';
 
 export interface ClassifyContext {
   step: string;

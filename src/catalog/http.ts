@@ -16,7 +16,7 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 export const MAX_RETRY_WAIT_MS = 5000;
 
 export interface HttpRequest {
-  method: 'GET' | 'POST' | 'HEAD';
+  method: 'GET' | 'POST' | 'HEAD' | 'DELETE';
   url: URL;
   headers: Record<string, string>;
   body?: string;

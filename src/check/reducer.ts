@@ -1,6 +1,6 @@
 // The connection test's state as a pure reducer over progress events: the orchestrator folds the
 // chains' events through it to build the report, and the test screen renders it.
-import type { CheckEvent, CheckReport, Diagnosis, Step, StepState, TraceEntry } from './types.js';
+import type { CheckEvent, CheckReport, Diagnosis, Step, StepState, TraceEntry, WriteResult } from './types.js';
 
 export type CheckPhase = 'idle' | 'running' | 'cancelling' | 'done';
 
@@ -13,6 +13,8 @@ export interface CheckState {
   diagnoses: Diagnosis[];
   trace: TraceEntry[];
   warnings: string[];
+  /** What the write check made, once it knows (floe test --write). */
+  write?: WriteResult;
   /** The user cancelled this run: its result is no verdict on the profile. */
   cancelled: boolean;
 }
@@ -74,6 +76,8 @@ export function checkReducer(state: CheckState, action: CheckAction): CheckState
       return state.warnings.includes(action.message)
         ? state
         : { ...state, warnings: [...state.warnings, action.message] };
+    case 'write':
+      return { ...state, write: action.result };
   }
 }
 
@@ -94,7 +98,13 @@ export function toReport(state: CheckState): CheckReport {
     state.steps.length > 0 &&
     state.diagnoses.length === 0 &&
     state.steps.every((s) => s.state === 'ok' || s.state === 'skipped');
-  return { ok, steps: state.steps, diagnoses: state.diagnoses, warnings: state.warnings };
+  return {
+    ok,
+    steps: state.steps,
+    diagnoses: state.diagnoses,
+    warnings: state.warnings,
+    ...(state.write ? { write: state.write } : {}),
+  };
 }
 
 /** The report of a run stopped where it stands (Ctrl-C): unfinished steps count as cancelled. */

@@ -4,20 +4,27 @@ import type { Values } from '../destination/fields.js';
 import type { CheckDiagnosisCode } from './diagnoses.js';
 import { eventRedactor } from './redact.js';
 import { type CheckState, checkReducer, initialCheckState, toReport, unfinishedSteps } from './reducer.js';
-import { type Chain, type CheckEvent, type CheckReport, sharedFacts } from './types.js';
+import { type Chain, type CheckEvent, type CheckReport, sharedFacts, type WriteOptions } from './types.js';
 
 export interface Chains {
   catalog: Chain;
   storage: Chain;
+  /** The write check; loaded only when a run asks for it. */
+  write?: Chain;
 }
 
 /** The real chains, loaded on first use so that `--help` and the tests never pull in the AWS SDK. */
-export async function loadChains(): Promise<Chains> {
-  const [catalog, storage] = await Promise.all([
+export async function loadChains(write = false): Promise<Chains> {
+  const [catalog, storage, writer] = await Promise.all([
     import('../catalog/index.js'),
     import('../storage/index.js'),
+    write ? import('../write/index.js') : undefined,
   ]);
-  return { catalog: catalog.catalogChain, storage: storage.storageChain };
+  return {
+    catalog: catalog.catalogChain,
+    storage: storage.storageChain,
+    ...(writer ? { write: writer.writeChain } : {}),
+  };
 }
 
 export interface RunCheckOptions {
@@ -29,6 +36,11 @@ export interface RunCheckOptions {
   readOnly?: boolean;
   /** Follow a catalog's https → http overrides.uri with the bearer token (refused otherwise). */
   allowInsecureUriOverride?: boolean;
+  /**
+   * floe test --write: after both chains, the write check (create, write, commit, read back, clean
+   * up). It runs when the catalog chain passed; its cleanup runs even after an abort.
+   */
+  write?: WriteOptions;
   /** Defaults to the real chains. */
   chains?: Chains;
   /** Every event, already masked, as it happens: the live stream the screen and `--json` consume. */
@@ -37,7 +49,7 @@ export interface RunCheckOptions {
   abortGraceMs?: number;
 }
 
-const CHAIN_LABEL = { catalog: 'REST catalog', storage: 'object store' } as const;
+const CHAIN_LABEL = { catalog: 'REST catalog', storage: 'object store', write: 'write' } as const;
 const INTERNAL_ERROR: CheckDiagnosisCode = 'CHECK_INTERNAL_ERROR';
 
 /** Resolves `graceMs` after `signal` aborts; `clear` stops the timer. */
@@ -62,7 +74,7 @@ function afterAbort(signal: AbortSignal, graceMs: number): { promise: Promise<vo
 
 export async function runCheck(values: Values, opts: RunCheckOptions): Promise<CheckReport> {
   const signal = opts.signal ?? new AbortController().signal;
-  const chains = opts.chains ?? (await loadChains());
+  const chains = opts.chains ?? (await loadChains(opts.write !== undefined));
   const redact = eventRedactor(values);
   let state: CheckState = checkReducer(initialCheckState, { type: 'start' });
   let open = true;
@@ -76,13 +88,14 @@ export async function runCheck(values: Values, opts: RunCheckOptions): Promise<C
   const shared = sharedFacts();
   const run = async (name: keyof Chains) => {
     try {
-      await chains[name](values, {
+      await chains[name]?.(values, {
         emit,
         signal,
         timeoutMs: opts.timeoutMs,
         readOnly: opts.readOnly,
         shared,
         allowInsecureUriOverride: opts.allowInsecureUriOverride,
+        ...(opts.write ? { write: opts.write } : {}),
       });
     } catch (error) {
       if (signal.aborted) return;
@@ -110,6 +123,13 @@ export async function runCheck(values: Values, opts: RunCheckOptions): Promise<C
     await Promise.race([Promise.all([run('catalog'), run('storage')]), grace.promise]);
   } finally {
     grace.clear();
+  }
+  if (opts.write) {
+    // The catalog chain hands over its session only when it passed; otherwise the write steps are skipped.
+    if (state.steps.some((s) => s.chain === 'catalog' && s.state === 'failed'))
+      shared.catalogSession = undefined;
+    // No grace race: the write chain bounds its own cleanup, which must finish even after an abort.
+    await run('write');
   }
   for (const step of unfinishedSteps(state, signal.aborted ? 'cancelled' : 'failed'))
     emit({ type: 'step', step });

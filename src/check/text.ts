@@ -14,7 +14,11 @@ export const STEP_GLYPH: Record<StepState, string> = {
   cancelled: '⊘',
 };
 
-export const CHAIN_TITLE: Record<Step['chain'], string> = { catalog: 'Catalog', storage: 'Object store' };
+export const CHAIN_TITLE: Record<Step['chain'], string> = {
+  catalog: 'Catalog',
+  storage: 'Object store',
+  write: 'Write (as OLake)',
+};
 
 export function formatDuration(ms: number | undefined): string {
   if (ms === undefined) return '';

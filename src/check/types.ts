@@ -1,6 +1,7 @@
 // Progress events and diagnoses shared by the catalog client, the storage probe, the orchestrator,
 // the test screen and `floe test --json`.
 import * as z from 'zod';
+import type { CatalogSession } from '../catalog/session.js';
 
 export const STEP_STATES = ['pending', 'running', 'ok', 'failed', 'skipped', 'cancelled'] as const;
 export type StepState = (typeof STEP_STATES)[number];
@@ -8,8 +9,8 @@ export type StepState = (typeof STEP_STATES)[number];
 export const stepSchema = z.object({
   /** Stable id, e.g. `catalog.connect`, `catalog.config`, `storage.put`. */
   id: z.string(),
-  /** `catalog` or `storage`: the two chains run concurrently. */
-  chain: z.enum(['catalog', 'storage']),
+  /** `catalog` and `storage` run concurrently; `write` (floe test --write) runs after both. */
+  chain: z.enum(['catalog', 'storage', 'write']),
   title: z.string(),
   state: z.enum(STEP_STATES),
   durationMs: z.number().optional(),
@@ -53,8 +54,24 @@ export interface TraceEntry {
   proxy?: string;
 }
 
+/** What the write check made (floe test --write): the table, its commit, and whether it was kept. */
+export const writeResultSchema = z.object({
+  namespace: z.string(),
+  table: z.string(),
+  /** The table's metadata file after floe's commit (or after its creation, if the commit failed). */
+  metadataLocation: z.string().nullable(),
+  /** The snapshot floe committed (a decimal string: snapshot ids are 64-bit). */
+  snapshotId: z.string().nullable(),
+  /** Records read back from the committed data file. */
+  rows: z.number(),
+  /** --keep: the table was left in place. */
+  kept: z.boolean(),
+});
+export type WriteResult = z.infer<typeof writeResultSchema>;
+
 export type CheckEvent =
   | { type: 'step'; step: Step }
+  | { type: 'write'; result: WriteResult }
   | { type: 'diagnosis'; diagnosis: Diagnosis }
   | { type: 'trace'; entry: TraceEntry }
   | { type: 'warning'; message: string };
@@ -64,6 +81,7 @@ export const checkReportSchema = z.object({
   steps: z.array(stepSchema),
   diagnoses: z.array(diagnosisSchema),
   warnings: z.array(z.string()).default([]),
+  write: writeResultSchema.optional(),
 });
 export type CheckReport = z.infer<typeof checkReportSchema>;
 
@@ -77,11 +95,14 @@ export interface CatalogLocation {
   property: string;
 }
 
-/** What one chain learns that the other may need, while both run. */
+/** What one chain learns that another may need. */
 export interface SharedFacts {
   /** Resolves once the catalog's config was read (or could not be): its data location, or null. */
   catalogLocation: Promise<CatalogLocation | null>;
   setCatalogLocation(location: CatalogLocation | null): void;
+  /** How to reach the catalog, once its config was read (the write check uses it). */
+  catalogSession?: CatalogSession;
+  setCatalogSession(session: CatalogSession): void;
 }
 
 export function sharedFacts(): SharedFacts {
@@ -89,7 +110,22 @@ export function sharedFacts(): SharedFacts {
   const catalogLocation = new Promise<CatalogLocation | null>((r) => {
     resolve = r;
   });
-  return { catalogLocation, setCatalogLocation: (location) => resolve(location) };
+  const facts: SharedFacts = {
+    catalogLocation,
+    setCatalogLocation: (location) => resolve(location),
+    setCatalogSession: (session) => {
+      facts.catalogSession = session;
+    },
+  };
+  return facts;
+}
+
+/** floe test --write: where the check table goes and whether it stays. */
+export interface WriteOptions {
+  /** The namespace, one level per element; OLake's check uses ["test_olake"]. */
+  namespace: string[];
+  /** Leave the table (and its files) in place. */
+  keep: boolean;
 }
 
 export interface ChainOptions {
@@ -103,6 +139,8 @@ export interface ChainOptions {
   shared?: SharedFacts;
   /** Catalog only: follow an overrides.uri from https to http even with the bearer token attached. */
   allowInsecureUriOverride?: boolean;
+  /** The write chain only: what to create. */
+  write?: WriteOptions;
 }
 
 /**

@@ -1,12 +1,10 @@
 // The storage half of the connection test: HeadBucket → ListObjectsV2 → PutObject → GetObject →
 // DeleteObject against the destination's bucket. The AWS SDK is loaded only when the chain runs.
 import { randomUUID } from 'node:crypto';
-import { pipeline, Readable, Transform } from 'node:stream';
-import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
-import { redactHeaders, SecretScrubber } from '../check/scrub.js';
+import { SecretScrubber } from '../check/scrub.js';
 import type { Chain, ChainOptions, Emit, Step, StepState } from '../check/types.js';
-import { maskSecret, type Values } from '../destination/fields.js';
-import { proxiesConfigured, proxyFor, proxyLabel } from '../net/proxy.js';
+import { maskSecret } from '../destination/fields.js';
+import { openS3, probeError, proxyOf, type StorageSettings, storageSettings, untilAborted } from './client.js';
 import {
   diagnoseStorageError,
   errorFacts,
@@ -18,15 +16,8 @@ import {
 } from './diagnoses.js';
 import { parseS3Path, profileDataLocation, type S3Location } from './s3path.js';
 
-/** No S3 answer to these requests comes near this; a bigger body is not S3. */
-const MAX_BODY_BYTES = 1 << 20;
 const STEP_IDS = Object.keys(STORAGE_STEPS) as StorageStepId[];
 const TERMINAL: ReadonlySet<StepState> = new Set(['ok', 'failed', 'skipped', 'cancelled']);
-
-function field(values: Values, id: 'region' | 's3Endpoint' | 'accessKey' | 'secretKey'): string {
-  const value = values.fields[id];
-  return typeof value === 'string' ? value.trim() : '';
-}
 
 class StepBoard {
   private readonly steps = new Map<StorageStepId, Step>();
@@ -59,91 +50,13 @@ class StepBoard {
   }
 }
 
-interface HttpRequestLike {
-  method: string;
-  protocol: string;
-  hostname: string;
-  port?: number;
-  path: string;
-  query?: Record<string, string | string[] | null>;
-  headers: Record<string, string>;
-}
-
-interface HttpResponseLike {
-  statusCode: number;
-  headers: Record<string, string>;
-  body?: unknown;
-}
-
-function requestUrl(req: HttpRequestLike): string {
-  const query = new URLSearchParams();
-  for (const [key, value] of Object.entries(req.query ?? {})) {
-    if (value === null) query.append(key, '');
-    else for (const v of Array.isArray(value) ? value : [value]) query.append(key, v);
-  }
-  const qs = query.toString();
-  return `${req.protocol}//${req.hostname}${req.port ? `:${req.port}` : ''}${req.path}${qs ? `?${qs}` : ''}`;
-}
-
-function probeError(name: string, message: string, res?: HttpResponseLike): Error {
-  return Object.assign(new Error(message), {
-    name,
-    ...(res ? { $metadata: { httpStatusCode: res.statusCode }, $response: res } : {}),
-  });
-}
-
-/** Refuses answers that are not S3: HTML pages and oversized bodies. */
-function guardResponse(method: string, res: HttpResponseLike): void {
-  const type = Object.entries(res.headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? '';
-  const length = Number(Object.entries(res.headers).find(([k]) => k.toLowerCase() === 'content-length')?.[1]);
-  const destroy = () => (res.body instanceof Readable ? res.body.destroy() : undefined);
-  if (/text\/html/i.test(type)) {
-    destroy();
-    throw probeError('FloeNotS3', `the answer is an HTML page (HTTP ${res.statusCode})`, res);
-  }
-  if (method === 'HEAD') return;
-  if (length > MAX_BODY_BYTES) {
-    destroy();
-    throw probeError('FloeTooLarge', `the answer has ${length} bytes`, res);
-  }
-  if (res.body instanceof Readable) {
-    let seen = 0;
-    const capped = new Transform({
-      transform(chunk: Buffer, _encoding, callback) {
-        seen += chunk.length;
-        if (seen > MAX_BODY_BYTES)
-          callback(probeError('FloeTooLarge', `the answer exceeds ${MAX_BODY_BYTES} bytes`, res));
-        else callback(null, chunk);
-      },
-    });
-    pipeline(res.body, capped, () => undefined);
-    res.body = capped;
-  }
-}
-
-/** Rejects as soon as `signal` aborts, even if the SDK is still busy (e.g. resolving credentials). */
-function untilAborted<T>(start: () => Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(probeError('AbortError', 'aborted'));
-  const promise = start();
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(probeError('AbortError', 'aborted'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}
-
-interface Probe {
+interface Probe extends StorageSettings {
   location: S3Location;
-  region: string;
-  endpoint: string;
-  compatible: boolean;
-  accessKey: string;
-  secretKey: string;
 }
 
 export const storageChain: Chain = async (values, opts) => {
-  const accessKey = field(values, 'accessKey');
-  const secretKey = field(values, 'secretKey');
+  const settings = storageSettings(values);
+  const { accessKey, secretKey } = settings;
   const scrubber = new SecretScrubber(maskSecret);
   scrubber.add(accessKey);
   scrubber.add(secretKey);
@@ -151,14 +64,7 @@ export const storageChain: Chain = async (values, opts) => {
   const board = new StepBoard(emit);
   const source = profileDataLocation(values) ?? (await catalogDataLocation(opts));
   const location = source ? parseS3Path(source.url) : null;
-  const probe: Probe = {
-    location: location ?? { bucket: '', prefix: '' },
-    region: field(values, 'region') || 'us-east-1',
-    endpoint: field(values, 's3Endpoint'),
-    compatible: values.storage === 's3-compatible',
-    accessKey,
-    secretKey,
-  };
+  const probe: Probe = { ...settings, location: location ?? { bucket: '', prefix: '' } };
   const baseContext = (step: StorageStepId): ProbeContext => ({
     step,
     bucket: probe.location.bucket,
@@ -212,17 +118,6 @@ async function catalogDataLocation(opts: ChainOptions): Promise<{ url: string; f
   return found ? { url: found.url, from: `catalog's ${found.property}` } : null;
 }
 
-type S3Module = typeof import('@aws-sdk/client-s3');
-
-/** The trace's `proxy` for a request URL. */
-function proxyOf(url: string): { proxy?: string } {
-  try {
-    const proxy = proxyFor(new URL(url));
-    return proxy ? { proxy: proxyLabel(proxy) } : {};
-  } catch {
-    return {};
-  }
-}
 type Outcome<T> = { ok: true; value: T } | { ok: false };
 
 async function run(
@@ -234,67 +129,9 @@ async function run(
   baseContext: (step: StorageStepId) => ProbeContext,
   scrubber: SecretScrubber,
 ): Promise<void> {
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   board.update('storage.head', 'running');
-  // Node's and the bundle's import() of this CommonJS package may expose it only as `default`.
-  const loaded: S3Module & { default?: S3Module } = await import('@aws-sdk/client-s3');
-  const sdk = loaded.default?.S3Client ? loaded.default : loaded;
+  const { sdk, client, lastUrl: latestUrl, forget } = await openS3(probe, emit, scrubber);
   const { bucket, prefix } = probe.location;
-  const config: S3ClientConfig = {
-    region: probe.region,
-    maxAttempts: 1,
-    ...(probe.endpoint ? { endpoint: probe.endpoint } : {}),
-    ...(probe.compatible
-      ? {
-          forcePathStyle: true,
-          requestChecksumCalculation: 'WHEN_REQUIRED',
-          responseChecksumValidation: 'WHEN_REQUIRED',
-        }
-      : {}),
-    ...(probe.accessKey && probe.secretKey
-      ? { credentials: { accessKeyId: probe.accessKey, secretAccessKey: probe.secretKey } }
-      : {}),
-  };
-  if (proxiesConfigured()) {
-    const { ProxyAwareHandler } = await import('./proxy-handler.js');
-    config.requestHandler = new ProxyAwareHandler();
-  }
-  const client: S3Client = new sdk.S3Client(config);
-  let lastUrl: string | undefined;
-  client.middlewareStack.add(
-    (next) => async (args) => {
-      const req = args.request as HttpRequestLike;
-      const url = requestUrl(req);
-      lastUrl = url;
-      const started = performance.now();
-      const trace = (status: number | undefined, responseHeaders: Record<string, string>, error?: string) =>
-        emit({
-          type: 'trace',
-          entry: {
-            method: req.method,
-            url,
-            ...proxyOf(url),
-            ...(status !== undefined ? { status } : {}),
-            durationMs: Math.round(performance.now() - started),
-            requestHeaders: redactHeaders(req.headers, scrubber),
-            responseHeaders: redactHeaders(responseHeaders, scrubber),
-            ...(error ? { error } : {}),
-          },
-        });
-      let out: Awaited<ReturnType<typeof next>>;
-      try {
-        out = await next(args);
-      } catch (error) {
-        trace(undefined, {}, errorFacts(error).message);
-        throw error;
-      }
-      const res = out.response as HttpResponseLike;
-      trace(res.statusCode, res.headers);
-      guardResponse(req.method, res);
-      return out;
-    },
-    { step: 'deserialize', priority: 'low', name: 'floeProbeTrace' },
-  );
 
   let timedOut = false;
   const send = async <T>(call: (signal: AbortSignal) => Promise<T>): Promise<T> => {
@@ -341,7 +178,7 @@ async function run(
     key?: string,
   ): Promise<Outcome<T>> => {
     if (!board.isRunning(id)) board.update(id, 'running');
-    lastUrl = undefined;
+    forget();
     timedOut = false;
     const started = performance.now();
     const durationMs = () => Math.round(performance.now() - started);
@@ -354,9 +191,9 @@ async function run(
         board.update(id, 'cancelled', { durationMs: durationMs() });
         return { ok: false };
       }
-      const failedUrl = lastUrl;
+      const failedUrl = latestUrl();
       const { error, extra } = id === 'storage.head' ? await explainHead(thrown) : { error: thrown };
-      const url = extra ? lastUrl : failedUrl;
+      const url = extra ? latestUrl() : failedUrl;
       const diagnosis = diagnoseStorageError(error, {
         ...baseContext(id),
         ...(key ? { key } : {}),

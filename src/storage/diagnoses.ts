@@ -56,7 +56,10 @@ export type StorageStepId = keyof typeof STORAGE_STEPS;
 
 /** What the probe was doing when a step failed. Nothing in here is a secret. */
 export interface ProbeContext {
-  step: StorageStepId;
+  /** A storage step, or a write-check step (floe test --write) with its `operation`. */
+  step: StorageStepId | `write.${string}`;
+  /** The S3 operation, when the step is not one of the storage check's. */
+  operation?: 'HeadBucket' | 'ListObjectsV2' | 'PutObject' | 'GetObject' | 'DeleteObject';
   bucket: string;
   /** The object key, for put/get/delete. */
   key?: string;
@@ -170,7 +173,13 @@ const CONNECTION_CODES: ReadonlySet<StorageDiagnosisCode> = new Set([
   'S3_TLS',
 ]);
 
-const READ_STEPS: ReadonlySet<StorageStepId> = new Set(['storage.head', 'storage.list', 'storage.get']);
+const READ_OPERATIONS: ReadonlySet<string> = new Set(['HeadBucket', 'ListObjectsV2', 'GetObject']);
+
+function operationOf(ctx: ProbeContext): string {
+  return ctx.operation ?? STORAGE_STEPS[ctx.step as StorageStepId].operation;
+}
+
+const isRead = (ctx: ProbeContext) => READ_OPERATIONS.has(operationOf(ctx));
 const ASSUME_ROLE = /User: (\S+) is not authorized to perform: sts:AssumeRole(?: on resource: (\S+))?/;
 
 /** Picks the diagnosis code for an error raised by a storage step. */
@@ -211,14 +220,14 @@ export function classify(facts: ErrorFacts, ctx: ProbeContext): StorageDiagnosis
     case 'AccessDenied':
     case 'AllAccessDisabled':
     case 'Forbidden':
-      return READ_STEPS.has(ctx.step) ? 'S3_ACCESS_DENIED_READ' : 'S3_ACCESS_DENIED_WRITE';
+      return isRead(ctx) ? 'S3_ACCESS_DENIED_READ' : 'S3_ACCESS_DENIED_WRITE';
     case 'NoSuchKey':
       return ctx.step === 'storage.get' ? 'S3_PROBE_MISSING' : 'S3_REQUEST_FAILED';
   }
-  if (status === 404 && ctx.step === 'storage.head') return 'S3_NO_SUCH_BUCKET';
+  if (status === 404 && operationOf(ctx) === 'HeadBucket') return 'S3_NO_SUCH_BUCKET';
   if (status !== undefined && status >= 300 && status < 400)
     return facts.bucketRegion ? 'S3_WRONG_REGION' : 'S3_REDIRECT';
-  if (status === 403) return READ_STEPS.has(ctx.step) ? 'S3_ACCESS_DENIED_READ' : 'S3_ACCESS_DENIED_WRITE';
+  if (status === 403) return isRead(ctx) ? 'S3_ACCESS_DENIED_READ' : 'S3_ACCESS_DENIED_WRITE';
   if (status === 411) return 'S3_CHUNKED_UPLOAD_REJECTED';
   if (status !== undefined && status >= 500) return 'S3_SERVER_ERROR';
   return 'S3_REQUEST_FAILED';
@@ -254,7 +263,7 @@ const KEYS_FROM = (ctx: ProbeContext) =>
     : 'the keys the AWS SDK found in the environment (AWS_ACCESS_KEY_ID, ~/.aws/credentials, role)';
 
 function text(code: StorageDiagnosisCode, f: ErrorFacts, ctx: ProbeContext): Text {
-  const op = STORAGE_STEPS[ctx.step].operation;
+  const op = operationOf(ctx);
   const failed = `${op} on ${target(ctx)} failed`;
   switch (code) {
     case 'S3_INVALID_PATH':
@@ -293,13 +302,13 @@ function text(code: StorageDiagnosisCode, f: ErrorFacts, ctx: ProbeContext): Tex
     case 'S3_ACCESS_DENIED_READ':
       return {
         what: `${failed}: access denied (read)`,
-        cause: `${KEYS_FROM(ctx)} may not ${ctx.step === 'storage.get' ? 'read objects (s3:GetObject)' : 'list the bucket (s3:ListBucket)'}`,
-        remedy: `Grant ${ctx.step === 'storage.get' ? 's3:GetObject' : 's3:ListBucket'} on ${target(ctx)} in the user's or the bucket's policy`,
+        cause: `${KEYS_FROM(ctx)} may not ${op === 'GetObject' ? 'read objects (s3:GetObject)' : 'list the bucket (s3:ListBucket)'}`,
+        remedy: `Grant ${op === 'GetObject' ? 's3:GetObject' : 's3:ListBucket'} on ${target(ctx)} in the user's or the bucket's policy`,
       };
     case 'S3_ACCESS_DENIED_WRITE':
       return {
         what: `${failed}: access denied (write)`,
-        cause: `${KEYS_FROM(ctx)} may read but not ${ctx.step === 'storage.delete' ? 'delete objects (s3:DeleteObject)' : 'write objects (s3:PutObject)'}; OLake needs both`,
+        cause: `${KEYS_FROM(ctx)} may read but not ${op === 'DeleteObject' ? 'delete objects (s3:DeleteObject)' : 'write objects (s3:PutObject)'}; OLake needs both`,
         remedy: `Grant s3:PutObject and s3:DeleteObject on s3://${ctx.bucket}/* in the user's or the bucket's policy`,
       };
     case 'S3_SIGNATURE_MISMATCH':

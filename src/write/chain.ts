@@ -1,0 +1,701 @@
+// The write check (floe test --write): after the read-only chains, it does what OLake's own check
+// and every sync do (datazip-inc/olake destination/iceberg/iceberg.go Check; the Java writer's
+// IcebergUtil.createIcebergTable): the namespace, created if missing; a table with OLake's raw
+// schema, format v2; one Parquet data file at the table's own location with the profile's storage
+// settings; the manifest, the manifest list and an append commit (409 → reload and retry, as
+// Iceberg clients do); the table loaded back and the record read back; then the table dropped with
+// purge and every object floe wrote removed. A failure or Ctrl-C still cleans up what was made.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { SecretScrubber } from '../check/scrub.js';
+import type { Chain, ChainOptions, Diagnosis, Emit, Step, StepState, WriteOptions } from '../check/types.js';
+import { type ClassifyContext, diagnoseFailure, diagnoseResponse } from '../catalog/classify.js';
+import { HttpClient, type HttpRequest, type HttpResponse, NetworkFailure } from '../catalog/http.js';
+import { type CatalogSession, catalogPath, serves } from '../catalog/session.js';
+import { maskSecret, type Values } from '../destination/fields.js';
+import { type OpenedS3, openS3, type StorageSettings, storageSettings, untilAborted } from '../storage/client.js';
+import { diagnoseStorageError, errorFacts, type ProbeContext } from '../storage/diagnoses.js';
+import { parseS3Path } from '../storage/s3path.js';
+import { privilegeAdvice, type WriteDiagnosisCode, type WriteOperation, writeDiagnosis } from './diagnoses.js';
+import type { DataFileFacts, RawRow } from './files.js';
+import {
+  appendCommitRequest,
+  createTableRequest,
+  parseLossless,
+  readTable,
+  type SnapshotId,
+  type TableFacts,
+} from './table.js';
+
+export const WRITE_STEPS = [
+  { id: 'write.namespace', title: 'Namespace (created if missing)' },
+  { id: 'write.table', title: 'Create a table (OLake’s raw schema, v2)' },
+  { id: 'write.data', title: 'Write a Parquet data file' },
+  { id: 'write.commit', title: 'Commit an append (manifests, snapshot)' },
+  { id: 'write.verify', title: 'Load the table, read the record back' },
+  { id: 'write.cleanup', title: 'Drop the table, remove its files' },
+] as const;
+export type WriteStepId = (typeof WRITE_STEPS)[number]['id'];
+
+/** OLake's check namespace (iceberg.go Check: "test_olake", without a database prefix from the UI). */
+export const OLAKE_CHECK_NAMESPACE = 'test_olake';
+/** Iceberg Java's commit.retry.num-retries default. */
+export const COMMIT_RETRIES = 4;
+/** Iceberg Java's commit.retry.min-wait-ms default; doubled each retry. */
+const RETRY_MIN_WAIT_MS = 100;
+
+type Outcome = { ok: true; detail: string } | { ok: false; diagnosis: Diagnosis | null };
+
+/** A unique name for the check table, e.g. floe_check_20261126t0512_3fa9c1. */
+export function checkTableName(now = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').slice(0, 13).toLowerCase();
+  return `floe_check_${stamp}_${randomBytes(3).toString('hex')}`;
+}
+
+/** A positive snapshot id below 2^53 (Java uses random positive longs; any unused id is valid). */
+function newSnapshotId(): SnapshotId {
+  return String((randomBytes(6).readUIntBE(0, 6) % 2 ** 47) + 1);
+}
+
+class HttpFailure {
+  constructor(
+    readonly req: HttpRequest,
+    readonly res: HttpResponse,
+  ) {}
+}
+
+class StepFailure extends Error {
+  constructor(readonly diagnosis: Diagnosis | null) {
+    super(diagnosis?.what ?? 'cancelled');
+  }
+}
+
+function errorOf(res: HttpResponse): { type?: string; message?: string } {
+  try {
+    const body = JSON.parse(res.body) as Record<string, unknown>;
+    const e = (typeof body.error === 'object' && body.error !== null ? body.error : body) as Record<string, unknown>;
+    return {
+      ...(typeof e.type === 'string' ? { type: e.type } : typeof e.error_code === 'string' ? { type: e.error_code } : {}),
+      ...(typeof e.message === 'string' ? { message: e.message } : {}),
+    };
+  } catch {
+    return {};
+  }
+}
+
+class WriteRun {
+  private readonly steps = new Map<WriteStepId, Step>();
+  private readonly scrubber: SecretScrubber;
+  private readonly settings: StorageSettings;
+  private readonly namespace: string[];
+  private readonly name = checkTableName();
+  private http: HttpClient;
+  private signal: AbortSignal;
+  private s3?: OpenedS3;
+  private namespaceCreated = false;
+  private table?: TableFacts;
+  /** s3:// URLs of every object floe wrote (or may have written). */
+  private readonly written = new Set<string>();
+  private snapshotId: SnapshotId | null = null;
+  private committedLocation: string | null = null;
+  private rows = 0;
+  private row?: RawRow;
+  private dataFile?: { url: string; facts: DataFileFacts };
+
+  constructor(
+    private readonly values: Values,
+    private readonly opts: ChainOptions & { write: WriteOptions },
+    private readonly session: CatalogSession,
+    /** Where the storage check wrote its probe, for a diagnosis that names both locations. */
+    private readonly probeLocation: string | null,
+  ) {
+    this.scrubber = session.scrubber;
+    this.settings = storageSettings(values);
+    this.scrubber.add(this.settings.secretKey);
+    this.namespace = opts.write.namespace;
+    this.signal = opts.signal;
+    this.http = this.client(opts.signal);
+  }
+
+  private client(signal: AbortSignal): HttpClient {
+    return new HttpClient({
+      emit: this.opts.emit,
+      signal,
+      timeoutMs: this.opts.timeoutMs,
+      scrubber: this.scrubber,
+      ...(this.session.ca ? { ca: this.session.ca } : {}),
+    });
+  }
+
+  private get emit(): Emit {
+    return this.opts.emit;
+  }
+
+  private set(id: WriteStepId, state: StepState, patch: Pick<Step, 'detail' | 'durationMs'> = {}): void {
+    const title = WRITE_STEPS.find((s) => s.id === id)!.title;
+    const step: Step = {
+      id,
+      chain: 'write',
+      title: id === 'write.namespace' ? `Namespace ${this.namespace.join('.')} (created if missing)` : title,
+      state,
+      ...patch,
+      ...(patch.detail ? { detail: this.scrubber.scrub(patch.detail) } : {}),
+    };
+    this.steps.set(id, step);
+    this.emit({ type: 'step', step });
+  }
+
+  private fail(d: Diagnosis | null): never {
+    throw new StepFailure(d);
+  }
+
+  async run(): Promise<void> {
+    for (const { id } of WRITE_STEPS) this.set(id, 'pending');
+    const bodies: [WriteStepId, () => Promise<string>][] = [
+      ['write.namespace', () => this.ensureNamespace()],
+      ['write.table', () => this.createTable()],
+      ['write.data', () => this.writeData()],
+      ['write.commit', () => this.commit()],
+      ['write.verify', () => this.verify()],
+    ];
+    let failed: string | null = null;
+    for (const [id, body] of bodies) {
+      if (failed !== null || this.signal.aborted) {
+        this.set(id, this.signal.aborted ? 'cancelled' : 'skipped', failed ? { detail: `not run: ${failed}` } : {});
+        continue;
+      }
+      const outcome = await this.runStep(id, body);
+      if (!outcome.ok) failed = `“${this.steps.get(id)?.title}” ${this.signal.aborted ? 'was cancelled' : 'failed'}`;
+    }
+    await this.cleanup();
+    this.report();
+  }
+
+  private async runStep(id: WriteStepId, body: () => Promise<string>): Promise<Outcome> {
+    const started = performance.now();
+    this.set(id, 'running');
+    let outcome: Outcome;
+    try {
+      outcome = { ok: true, detail: await body() };
+    } catch (error) {
+      if (error instanceof StepFailure) outcome = { ok: false, diagnosis: error.diagnosis };
+      else throw error;
+    }
+    const durationMs = Math.round(performance.now() - started);
+    if (outcome.ok) this.set(id, 'ok', { durationMs, detail: outcome.detail });
+    else if (this.signal.aborted) this.set(id, 'cancelled', { durationMs });
+    else {
+      this.set(id, 'failed', { durationMs, ...(outcome.diagnosis ? { detail: outcome.diagnosis.what } : {}) });
+      if (outcome.diagnosis) this.emit({ type: 'diagnosis', diagnosis: this.scrubDiagnosis(outcome.diagnosis) });
+    }
+    return outcome;
+  }
+
+  private scrubDiagnosis(d: Diagnosis): Diagnosis {
+    return this.scrubber.scrubDeep(d);
+  }
+
+  private report(): void {
+    this.emit({
+      type: 'write',
+      result: {
+        namespace: this.namespace.join('.'),
+        table: this.name,
+        metadataLocation: this.committedLocation ?? this.table?.metadataLocation ?? null,
+        snapshotId: this.committedLocation ? this.snapshotId : null,
+        rows: this.rows,
+        kept: this.opts.write.keep && this.table !== undefined,
+      },
+    });
+  }
+
+  // ---- catalog calls -------------------------------------------------------------------------
+
+  private ctx(step: WriteStepId): ClassifyContext {
+    return this.session.context(step, 'write');
+  }
+
+  /** Sends a catalog request; a network failure fails the step (null diagnosis when cancelled). */
+  private async send(step: WriteStepId, method: HttpRequest['method'], url: string, body?: string): Promise<HttpResponse & { req: HttpRequest }> {
+    const target = new URL(url);
+    const req: HttpRequest = {
+      method,
+      url: target,
+      headers: { ...this.session.headers(target), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body }),
+    };
+    try {
+      const res = await this.http.send(req, this.session.prepare);
+      return { ...res, req };
+    } catch (error) {
+      if (!(error instanceof NetworkFailure)) throw error;
+      this.fail(diagnoseFailure(step, req, error, this.scrubber, this.opts.timeoutMs));
+    }
+  }
+
+  /** A refused catalog request as a diagnosis: a 403 in the catalog's own terms, the rest as the read path reads it. */
+  private refused(step: WriteStepId, operation: WriteOperation, res: HttpResponse & { req: HttpRequest }): Diagnosis {
+    const base = diagnoseResponse(res.req, res, this.ctx(step));
+    if (res.status !== 403 || base.code === 'CATALOG_CLOCK_SKEW' || base.code.startsWith('CATALOG_SIGV4')) return base;
+    const err = errorOf(res);
+    const advice = privilegeAdvice({
+      preset: this.values.preset,
+      operation,
+      ...(err.type ? { errorCode: err.type } : {}),
+      ...(err.message ? { message: this.scrubber.scrub(err.message) } : {}),
+      warehouse: typeof this.values.fields.warehouse === 'string' ? this.values.fields.warehouse : '',
+      namespace: this.namespace.join('.'),
+    });
+    return writeDiagnosis('WRITE_PRIVILEGE_DENIED', step, {
+      what: `${base.what}: not allowed to ${operation.replace('-', ' ')}`,
+      cause: advice.cause,
+      remedy: advice.remedy,
+      evidence: { ...base.evidence, extra: { ...base.evidence.extra, ...advice.extra } },
+    });
+  }
+
+  private need(step: WriteStepId, endpoint: string): void {
+    if (serves(this.session, endpoint)) return;
+    this.fail(
+      writeDiagnosis('WRITE_ENDPOINT_MISSING', step, {
+        what: `The catalog does not advertise ${endpoint} in its /v1/config endpoints`,
+        evidence: { extra: { advertised: (this.session.endpoints ?? []).join(', ') } },
+      }),
+    );
+  }
+
+  private json(step: WriteStepId, res: HttpResponse & { req: HttpRequest }): unknown {
+    try {
+      return parseLossless(res.body);
+    } catch {
+      this.fail(diagnoseResponse(res.req, { ...res, headers: { ...res.headers, 'content-type': 'text/plain' } }, this.ctx(step)));
+    }
+  }
+
+  private tableFacts(step: WriteStepId, res: HttpResponse & { req: HttpRequest }): TableFacts {
+    const facts = readTable(this.json(step, res));
+    if ('problem' in facts)
+      this.fail(
+        writeDiagnosis('WRITE_BAD_TABLE_RESPONSE', step, {
+          what: `${res.req.method} ${this.scrubber.scrub(res.req.url.pathname)} answered a table that ${facts.problem}`,
+          evidence: { status: res.status, url: this.scrubber.scrub(res.req.url.toString()) },
+        }),
+      );
+    // Credentials a catalog vends with the table are secrets from here on; floe writes with the profile's own.
+    for (const [key, value] of Object.entries(facts.config))
+      if (/secret|token|key|credential|password/i.test(key)) this.scrubber.add(value);
+    return facts;
+  }
+
+  private async ensureNamespace(): Promise<string> {
+    const url = catalogPath(this.session, this.namespace);
+    const shown = this.namespace.join('.');
+    if (serves(this.session, 'GET /v1/{prefix}/namespaces/{namespace}')) {
+      const res = await this.send('write.namespace', 'GET', url);
+      if (res.status === 200) return `${shown} exists`;
+      if (res.status !== 404) this.fail(this.refused('write.namespace', 'load-table', res));
+    }
+    this.need('write.namespace', 'POST /v1/{prefix}/namespaces');
+    const res = await this.send(
+      'write.namespace',
+      'POST',
+      catalogPath(this.session, null),
+      JSON.stringify({ namespace: this.namespace, properties: {} }),
+    );
+    if (res.status === 409) return `${shown} exists`;
+    if (res.status >= 200 && res.status < 300) {
+      this.namespaceCreated = true;
+      return `created ${shown}`;
+    }
+    if (res.status === 403) this.fail(this.refused('write.namespace', 'create-namespace', res));
+    const base = diagnoseResponse(res.req, res, this.ctx('write.namespace'));
+    if (res.status >= 500 || res.status === 401 || res.status === 419) this.fail(base);
+    this.fail(writeDiagnosis('WRITE_NAMESPACE_REFUSED', 'write.namespace', { what: base.what, evidence: base.evidence }));
+  }
+
+  private async createTable(): Promise<string> {
+    this.need('write.table', 'POST /v1/{prefix}/namespaces/{namespace}/tables');
+    const { olakeRawSchema } = await import('./files.js');
+    const identifier = this.values.fields.noIdentifierFields !== true;
+    const res = await this.send(
+      'write.table',
+      'POST',
+      catalogPath(this.session, this.namespace, 'tables'),
+      JSON.stringify(createTableRequest(this.name, olakeRawSchema(identifier))),
+    );
+    if (res.status !== 200) {
+      if (res.status === 403) this.fail(this.refused('write.table', 'create-table', res));
+      const base = diagnoseResponse(res.req, res, this.ctx('write.table'));
+      if (res.status >= 500 || res.status === 401 || res.status === 419) this.fail(base);
+      this.fail(writeDiagnosis('WRITE_TABLE_REFUSED', 'write.table', { what: base.what, evidence: base.evidence }));
+    }
+    this.table = this.tableFacts('write.table', res);
+    if (this.table.metadataLocation) this.written.add(this.table.metadataLocation);
+    return `${this.namespace.join('.')}.${this.name} at ${this.table.location}`;
+  }
+
+  // ---- object store --------------------------------------------------------------------------
+
+  private async store(): Promise<OpenedS3> {
+    this.s3 ??= await openS3(this.settings, this.emit, this.scrubber);
+    return this.s3;
+  }
+
+  /** The table location as bucket and key prefix, or the step's failure. */
+  private tableBucket(step: WriteStepId): { bucket: string; prefix: string } {
+    const location = this.table!.location;
+    const parsed = parseS3Path(location);
+    if (!parsed)
+      this.fail(
+        writeDiagnosis('WRITE_LOCATION_UNSUPPORTED', step, {
+          what: `The catalog put the table at ${location}, which is not an s3:// location`,
+          evidence: { extra: { tableLocation: location } },
+        }),
+      );
+    return parsed;
+  }
+
+  private probeContext(step: WriteStepId, operation: 'PutObject' | 'GetObject', bucket: string, key: string, timedOut: boolean): ProbeContext {
+    const s = this.settings;
+    return {
+      step,
+      operation,
+      bucket,
+      key,
+      region: s.region,
+      storage: this.values.storage,
+      ...(s.endpoint ? { endpoint: s.endpoint } : {}),
+      pathStyle: s.compatible,
+      timeoutMs: this.opts.timeoutMs,
+      timedOut,
+      credentials: s.accessKey && s.secretKey ? 'profile' : 'environment',
+      ...(s.accessKey ? { accessKeyHint: maskSecret(s.accessKey) } : {}),
+      ...(this.s3?.lastUrl() ? { url: this.s3.lastUrl() } : {}),
+    };
+  }
+
+  /** One S3 call with its own timeout; an error becomes the step's diagnosis, with both locations named. */
+  private async s3Call<T>(
+    step: WriteStepId,
+    operation: 'PutObject' | 'GetObject',
+    url: string,
+    call: (s3: OpenedS3, signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
+    const s3 = await this.store();
+    s3.forget();
+    const timeout = AbortSignal.timeout(this.opts.timeoutMs);
+    const signal = AbortSignal.any([this.signal, timeout]);
+    try {
+      return await untilAborted(() => call(s3, signal), signal);
+    } catch (error) {
+      if (this.signal.aborted) this.fail(null);
+      const { bucket, key } = splitUrl(url);
+      const found = diagnoseStorageError(error, this.probeContext(step, operation, bucket, key, timeout.aborted));
+      this.fail(this.atTableLocation(step, found));
+    }
+  }
+
+  /** Storage diagnoses that mean "the table's location is not where the keys may write", said so. */
+  private atTableLocation(step: WriteStepId, found: Diagnosis): Diagnosis {
+    const location = this.table!.location;
+    const probe = this.probeLocation ?? '(none: the storage check had no location)';
+    const both = { tableLocation: location, probeLocation: probe };
+    const codes: Partial<Record<string, WriteDiagnosisCode>> = {
+      S3_ACCESS_DENIED_WRITE: 'WRITE_LOCATION_DENIED',
+      S3_ACCESS_DENIED_READ: 'WRITE_LOCATION_DENIED',
+      S3_NO_SUCH_BUCKET: 'WRITE_LOCATION_BUCKET_MISSING',
+      S3_WRONG_REGION: 'WRITE_LOCATION_REGION',
+    };
+    const code = codes[found.code];
+    const evidence = { ...found.evidence, extra: { ...found.evidence.extra, ...both } };
+    if (!code) return { ...found, step, evidence };
+    const elsewhere = this.probeLocation && !location.startsWith(this.probeLocation.replace(/\/+$/, ''));
+    return writeDiagnosis(code, step, {
+      what: `${found.what}: the catalog put the table at ${location}${elsewhere ? `, while the storage check wrote under ${this.probeLocation}` : ''}`,
+      evidence,
+    });
+  }
+
+  private async writeData(): Promise<string> {
+    const { bucket, prefix } = this.tableBucket('write.data');
+    const { writeDataFile } = await import('./files.js');
+    const now = new Date();
+    // OLake's check record (iceberg.go Check: CreateRawRecord({"name":"olake"}, _olake_id, _op_type "r")).
+    this.row = {
+      _olake_id: `floe-check-${randomUUID()}`,
+      _olake_timestamp: now,
+      _op_type: 'r',
+      _cdc_timestamp: now,
+      data: JSON.stringify({ name: 'olake' }),
+    };
+    const facts = await writeDataFile(this.table!.schema, [this.row]);
+    // Iceberg Java's OutputFileFactory naming: <location>/data/<partitionId>-<taskId>-<operationId>-<fileCount>.parquet.
+    const key = `${prefix}data/00000-0-${randomUUID()}-00001.parquet`;
+    const url = `s3://${bucket}/${key}`;
+    this.written.add(url);
+    await this.s3Call('write.data', 'PutObject', url, (s3, abortSignal) =>
+      s3.client.send(new s3.sdk.PutObjectCommand({ Bucket: bucket, Key: key, Body: facts.bytes }), { abortSignal }),
+    );
+    this.dataFile = { url, facts };
+    return `${url} (${facts.bytes.length} bytes, 1 record)`;
+  }
+
+  private async put(step: WriteStepId, url: string, bytes: Uint8Array): Promise<void> {
+    const { bucket, key } = splitUrl(url);
+    this.written.add(url);
+    await this.s3Call(step, 'PutObject', url, (s3, abortSignal) =>
+      s3.client.send(new s3.sdk.PutObjectCommand({ Bucket: bucket, Key: key, Body: bytes }), { abortSignal }),
+    );
+  }
+
+  private async commit(): Promise<string> {
+    this.need('write.commit', 'POST /v1/{prefix}/namespaces/{namespace}/tables/{table}');
+    const { writeManifest, writeManifestList } = await import('./files.js');
+    const table = this.table!;
+    const { bucket, prefix } = this.tableBucket('write.commit');
+    const metadataDir = `s3://${bucket}/${prefix}metadata`;
+    const snapshotId = newSnapshotId();
+    this.snapshotId = snapshotId;
+    const data = this.dataFile!;
+    const commitId = randomUUID();
+    const manifest = await writeManifest({
+      schema: table.schema,
+      formatVersion: 2,
+      specId: 0,
+      snapshotId: Number(snapshotId),
+      dataFile: { path: data.url, sizeInBytes: data.facts.bytes.length, facts: data.facts },
+    });
+    // Iceberg Java SnapshotProducer: <commit uuid>-m<n>.avro and snap-<snapshot id>-<attempt>-<commit uuid>.avro.
+    const manifestUrl = `${metadataDir}/${commitId}-m0.avro`;
+    await this.put('write.commit', manifestUrl, manifest);
+    let current = table;
+    const url = catalogPath(this.session, this.namespace, 'tables', this.name);
+    for (let attempt = 1; ; attempt++) {
+      const sequenceNumber = current.lastSequenceNumber + 1;
+      const list = await writeManifestList({
+        snapshotId: Number(snapshotId),
+        parentSnapshotId: current.mainSnapshot === null ? null : Number(current.mainSnapshot),
+        sequenceNumber,
+        manifest: {
+          path: manifestUrl,
+          length: manifest.length,
+          specId: 0,
+          addedSnapshotId: Number(snapshotId),
+          addedFilesCount: 1,
+          addedRowsCount: data.facts.recordCount,
+        },
+      });
+      const listUrl = `${metadataDir}/snap-${snapshotId}-${attempt}-${commitId}.avro`;
+      await this.put('write.commit', listUrl, list);
+      const body = appendCommitRequest({
+        table: current,
+        namespace: this.namespace,
+        name: this.name,
+        snapshotId,
+        sequenceNumber,
+        manifestList: listUrl,
+        timestampMs: Date.now(),
+        addedFiles: 1,
+        addedRecords: data.facts.recordCount,
+        addedBytes: data.facts.bytes.length,
+      });
+      const res = await this.send('write.commit', 'POST', url, body);
+      if (res.status === 200) {
+        const committed = this.tableFacts('write.commit', res);
+        this.committedLocation = committed.metadataLocation;
+        if (committed.metadataLocation) this.written.add(committed.metadataLocation);
+        const retried = attempt > 1 ? `, after ${attempt - 1} ${attempt === 2 ? 'retry' : 'retries'}` : '';
+        return `snapshot ${snapshotId}, sequence number ${sequenceNumber}${retried}`;
+      }
+      if (res.status === 409 && attempt <= COMMIT_RETRIES) {
+        // Iceberg's BaseTransaction / SnapshotProducer: refresh the table, then retry with backoff.
+        try {
+          await sleep(RETRY_MIN_WAIT_MS * 2 ** (attempt - 1), undefined, { signal: this.signal });
+        } catch {
+          this.fail(null);
+        }
+        const reload = await this.send('write.commit', 'GET', url);
+        if (reload.status !== 200) this.fail(this.refused('write.commit', 'load-table', reload));
+        current = this.tableFacts('write.commit', reload);
+        continue;
+      }
+      this.fail(this.commitFailure(res, attempt));
+    }
+  }
+
+  private commitFailure(res: HttpResponse & { req: HttpRequest }, attempt: number): Diagnosis {
+    if (res.status === 403) return this.refused('write.commit', 'commit', res);
+    const base = diagnoseResponse(res.req, res, this.ctx('write.commit'));
+    if (res.status === 409)
+      return writeDiagnosis('WRITE_COMMIT_CONFLICT', 'write.commit', {
+        what: `${base.what} on each of ${attempt} attempts`,
+        evidence: base.evidence,
+      });
+    if (res.status >= 500)
+      return writeDiagnosis('WRITE_COMMIT_STATE_UNKNOWN', 'write.commit', { what: base.what, evidence: base.evidence });
+    if (res.status === 401 || res.status === 419) return base;
+    const message = errorOf(res).message;
+    return writeDiagnosis('WRITE_COMMIT_REJECTED', 'write.commit', {
+      what: `${base.what}${message ? `: ${this.scrubber.scrub(message).slice(0, 300)}` : ''}`,
+      evidence: base.evidence,
+    });
+  }
+
+  private async verify(): Promise<string> {
+    const url = catalogPath(this.session, this.namespace, 'tables', this.name);
+    const res = await this.send('write.verify', 'GET', url);
+    if (res.status !== 200) this.fail(this.refused('write.verify', 'load-table', res));
+    const loaded = this.tableFacts('write.verify', res);
+    const mismatch = (what: string) =>
+      this.fail(writeDiagnosis('WRITE_READBACK_MISMATCH', 'write.verify', { what, evidence: { extra: { table: `${this.namespace.join('.')}.${this.name}` } } }));
+    if (loaded.mainSnapshot !== this.snapshotId)
+      mismatch(`The table’s main branch points at ${loaded.mainSnapshot ?? 'no snapshot'}, not at floe’s snapshot ${this.snapshotId}`);
+    const data = this.dataFile!;
+    const { bucket, key } = splitUrl(data.url);
+    const bytes = await this.s3Call('write.verify', 'GetObject', data.url, async (s3, abortSignal) => {
+      const out = await s3.client.send(new s3.sdk.GetObjectCommand({ Bucket: bucket, Key: key }), { abortSignal });
+      return (await out.Body?.transformToByteArray()) ?? new Uint8Array();
+    });
+    const { readDataFile } = await import('./files.js');
+    let rows: Record<string, unknown>[];
+    try {
+      rows = (await readDataFile(bytes)).rows;
+    } catch (error) {
+      return mismatch(`The data file read back is not the Parquet file floe wrote: ${(error as Error).message}`);
+    }
+    const sent = this.row!;
+    const got = rows[0] ?? {};
+    const same =
+      rows.length === 1 &&
+      got._olake_id === sent._olake_id &&
+      got.data === sent.data &&
+      got._op_type === sent._op_type &&
+      got._olake_timestamp instanceof Date &&
+      got._olake_timestamp.getTime() === sent._olake_timestamp.getTime();
+    if (!same) mismatch(`The data file read back holds ${rows.length} record(s) that differ from the one floe wrote`);
+    this.rows = rows.length;
+    return `snapshot ${this.snapshotId} is current; ${rows.length} record read back`;
+  }
+
+  // ---- cleanup -------------------------------------------------------------------------------
+
+  /**
+   * Runs even after a failure or Ctrl-C, with its own time budget: drop the table with purge (only the
+   * one this run created), delete every object floe wrote that is still there, and drop the namespace
+   * if this run created it and it is empty.
+   */
+  private async cleanup(): Promise<void> {
+    const step: WriteStepId = 'write.cleanup';
+    const made = this.table !== undefined || this.namespaceCreated || this.written.size > 0;
+    if (!made) {
+      this.set(step, 'skipped', { detail: 'nothing to clean up' });
+      return;
+    }
+    const identifier = `${this.namespace.join('.')}.${this.name}`;
+    if (this.opts.write.keep && this.table) {
+      this.set(step, 'skipped', {
+        detail: `kept ${identifier} (--keep); metadata ${this.committedLocation ?? this.table.metadataLocation ?? 'unknown'}`,
+      });
+      return;
+    }
+    const started = performance.now();
+    this.set(step, 'running');
+    // Ctrl-C stopped the check, not the cleanup: it gets its own signal and a bounded budget.
+    const budget = AbortSignal.timeout(Math.min(30_000, 3 * this.opts.timeoutMs));
+    this.signal = budget;
+    await this.http.close();
+    this.http = this.client(budget);
+    const left: string[] = [];
+    const done: string[] = [];
+    const problems: Diagnosis[] = [];
+    const attempt = async (what: string, fn: () => Promise<void>) => {
+      try {
+        await fn();
+      } catch (error) {
+        left.push(what);
+        if (error instanceof StepFailure && error.diagnosis) problems.push(error.diagnosis);
+      }
+    };
+
+    let dropped = false;
+    if (this.table)
+      await attempt(`the table ${identifier}`, async () => {
+        this.need(step, 'DELETE /v1/{prefix}/namespaces/{namespace}/tables/{table}');
+        const url = `${catalogPath(this.session, this.namespace, 'tables', this.name)}?purgeRequested=true`;
+        const res = await this.send(step, 'DELETE', url);
+        if (res.status !== 204 && res.status !== 200 && res.status !== 404) this.fail(this.refused(step, 'drop-table', res));
+        dropped = true;
+        done.push('dropped the table with purge');
+      });
+    // Real catalogs purge asynchronously (Polaris schedules a task) or not at all: floe deletes its own files.
+    let removed = 0;
+    for (const url of this.written) {
+      await attempt(url, async () => {
+        const s3 = await this.store();
+        const { bucket, key } = splitUrl(url);
+        const signal = AbortSignal.any([budget, AbortSignal.timeout(this.opts.timeoutMs)]);
+        try {
+          await untilAborted(() => s3.client.send(new s3.sdk.HeadObjectCommand({ Bucket: bucket, Key: key }), { abortSignal: signal }), signal);
+        } catch (error) {
+          if (errorFacts(error).status === 404) return;
+          throw error;
+        }
+        await untilAborted(() => s3.client.send(new s3.sdk.DeleteObjectCommand({ Bucket: bucket, Key: key }), { abortSignal: signal }), signal);
+        removed++;
+      });
+    }
+    if (this.written.size > 0) done.push(removed ? `removed ${removed} ${removed === 1 ? 'file' : 'files'} still there` : 'no file left');
+    if (this.namespaceCreated && (dropped || !this.table))
+      await attempt(`the namespace ${this.namespace.join('.')}`, async () => {
+        const res = await this.send(step, 'DELETE', catalogPath(this.session, this.namespace));
+        // 409 NamespaceNotEmptyException: something else is in it now; it stays.
+        if (res.status === 409) {
+          done.push(`kept namespace ${this.namespace.join('.')} (not empty)`);
+          return;
+        }
+        if (res.status !== 204 && res.status !== 200 && res.status !== 404) this.fail(this.refused(step, 'drop-namespace', res));
+        done.push(`dropped namespace ${this.namespace.join('.')}`);
+      });
+    await this.s3?.client.destroy();
+    await this.http.close();
+    const durationMs = Math.round(performance.now() - started);
+    if (left.length === 0) {
+      this.set(step, 'ok', { durationMs, detail: done.join('; ') });
+      return;
+    }
+    this.set(step, 'failed', { durationMs, detail: `left behind: ${left.join(', ')}` });
+    for (const d of problems) this.emit({ type: 'diagnosis', diagnosis: this.scrubDiagnosis(d) });
+    this.emit({
+      type: 'diagnosis',
+      diagnosis: this.scrubDiagnosis(
+        writeDiagnosis('WRITE_CLEANUP_INCOMPLETE', step, {
+          what: `floe could not remove ${left.join(', ')}${budget.aborted ? ' within its time budget' : ''}`,
+          evidence: { extra: { left: left.join(' ') } },
+        }),
+      ),
+    });
+  }
+}
+
+function splitUrl(url: string): { bucket: string; key: string } {
+  const match = /^s3a?:\/\/([^/]+)\/(.*)$/.exec(url);
+  return { bucket: match?.[1] ?? '', key: match?.[2] ?? '' };
+}
+
+/**
+ * The write chain. It needs the catalog chain's session (shared facts); without one (the catalog
+ * check failed) every step is skipped.
+ */
+export const writeChain: Chain = async (values, opts) => {
+  const session = opts.shared?.catalogSession;
+  const write = opts.write;
+  if (!session || !write) {
+    for (const { id, title } of WRITE_STEPS)
+      opts.emit({ type: 'step', step: { id, chain: 'write', title, state: opts.signal.aborted ? 'cancelled' : 'skipped', detail: 'not run: the catalog check did not pass' } });
+    return;
+  }
+  const probe = (await opts.shared?.catalogLocation) ?? null;
+  const profileLocation = typeof values.fields.dataLocation === 'string' && values.fields.dataLocation ? values.fields.dataLocation : null;
+  const warehouse = typeof values.fields.warehouse === 'string' && /^s3a?:\/\//.test(values.fields.warehouse) ? values.fields.warehouse : null;
+  await new WriteRun(values, { ...opts, write }, session, profileLocation ?? warehouse ?? probe?.url ?? null).run();
+};

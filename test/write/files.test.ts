@@ -2,7 +2,7 @@
 // hyparquet and by readDataFile, the manifest and manifest list read by Apache Avro's Python library,
 // and a hand-assembled table read end to end by icebird through s3rver (and Ceph RGW when it runs).
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -67,6 +67,14 @@ function arrayBuffer(bytes: Uint8Array): ArrayBuffer {
 function micros(bytes: Uint8Array): bigint {
   return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getBigInt64(0, true);
 }
+
+it('imports avsc, hyparquet and hyparquet-writer only inside the functions', () => {
+  for (const file of ['files.ts', 'avro.ts']) {
+    const source = readFileSync(fileURLToPath(new URL(`../../src/write/${file}`, import.meta.url)), 'utf8');
+    expect(source).not.toMatch(/^import (?!type )[^;]*from '(avsc|hyparquet|hyparquet-writer)'/m);
+    expect(source).not.toMatch(/^export (?!type )[^;]*from '(avsc|hyparquet|hyparquet-writer)'/m);
+  }
+});
 
 describe('olakeRawSchema', () => {
   it('has OLake raw columns in order, _olake_id required and the identifier only when asked', () => {
@@ -170,6 +178,18 @@ describe('writeDataFile', () => {
     expect(micros(facts.lowerBounds.get(2) as Uint8Array)).toBe(-1000n);
     expect(micros(facts.upperBounds.get(2) as Uint8Array)).toBe(BigInt(Date.UTC(2100, 0, 1)) * 1000n);
     expect((await readDataFile(facts.bytes)).rows).toEqual([late, ROW, early]);
+  });
+
+  it('stores far dates exactly (microseconds beyond 2^53)', async () => {
+    const far = {
+      ...ROW,
+      _olake_timestamp: new Date('9999-12-31T23:59:59.999Z'),
+      _cdc_timestamp: new Date('0001-01-01T00:00:00.001Z'),
+    };
+    const facts = await writeDataFile(olakeRawSchema(true), [far]);
+    expect((await readDataFile(facts.bytes)).rows).toEqual([far]);
+    expect(micros(facts.lowerBounds.get(2) as Uint8Array)).toBe(253402300799999000n);
+    expect(micros(facts.lowerBounds.get(4) as Uint8Array)).toBe(-62135596799999000n);
   });
 
   it('truncates string bounds as Java UnicodeUtil does', () => {

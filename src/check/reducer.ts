@@ -1,6 +1,14 @@
 // The connection test's state as a pure reducer over progress events: the orchestrator folds the
 // chains' events through it to build the report, and the test screen renders it.
-import type { CheckEvent, CheckReport, Diagnosis, Step, StepState, TraceEntry, WriteResult } from './types.js';
+import type {
+  CheckEvent,
+  CheckReport,
+  Diagnosis,
+  Step,
+  StepState,
+  TraceEntry,
+  WriteResult,
+} from './types.js';
 
 export type CheckPhase = 'idle' | 'running' | 'cancelling' | 'done';
 

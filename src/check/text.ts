@@ -82,6 +82,21 @@ export function summaryLine(report: CheckReport): string {
   return `${STEP_GLYPH.failed} ${failed} of ${report.steps.length} checks failed`;
 }
 
+/** What the write check left, after the summary: the kept table, or that it was removed again. */
+export function writeLines(report: CheckReport): string[] {
+  const w = report.write;
+  if (!w) return [];
+  const table = sanitize(`${w.namespace}.${w.table}`);
+  if (w.kept)
+    return [
+      `Kept table ${table}${w.metadataLocation ? ` (metadata ${sanitize(w.metadataLocation)})` : ''}: drop it in the catalog when you are done.`,
+    ];
+  const cleanup = report.steps.find((s) => s.id === 'write.cleanup');
+  return cleanup?.state === 'ok'
+    ? [`The write check's table ${table} and its files were removed again.`]
+    : [];
+}
+
 /** The whole report as plain text: diagnoses, warnings and the summary (steps are printed as they end). */
 export function reportText(report: CheckReport): string[] {
   const lines: string[] = [];
@@ -90,7 +105,7 @@ export function reportText(report: CheckReport): string[] {
     lines.push('', heading, ...rows.map(([label, text]) => `  ${`${label}:`.padEnd(10)}${text}`));
   }
   if (report.warnings.length > 0) lines.push('', ...report.warnings.map((w) => `! ${sanitize(w)}`));
-  lines.push('', summaryLine(report));
+  lines.push('', summaryLine(report), ...writeLines(report));
   return lines;
 }
 

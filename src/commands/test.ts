@@ -3,23 +3,36 @@
 
 import { isFinal } from '../check/reducer.js';
 import { runCheck } from '../check/run.js';
-import { reportText, stepLine, summaryLine } from '../check/text.js';
-import type { CheckEvent } from '../check/types.js';
+import { reportText, stepLine, summaryLine, writeLines } from '../check/text.js';
+import type { CheckEvent, WriteOptions } from '../check/types.js';
 import { openContext } from '../cli/context.js';
+import { finishGuarded, guarded } from '../cli/interrupt.js';
 import { canPrompt, EXIT, FloeError, parseCommandArgs, printHelp, printJson, UsageError } from '../cli/io.js';
 import { type LoadedProfile, loadProfile, requireSecrets } from '../cli/profiles.js';
 import type { FieldId } from '../destination/fields.js';
 import { validate } from '../destination/schema.js';
+import { sanitize } from '../text/sanitize.js';
 import { loadScreen } from '../ui/load.js';
+import { OLAKE_CHECK_NAMESPACE } from '../write/names.js';
+
+const CLEANING_UP = 'floe: interrupted; cleaning up what the test made…';
 
 const DEFAULT_TIMEOUT_SECONDS = 10;
 const MAX_TIMEOUT_SECONDS = 300;
 
 export const HELP = `Usage: floe test [--profile NAME] [--json] [--timeout SECONDS] [--read-only]
+                 [--write [--namespace NAME] [--keep]]
 
 Tests a profile's REST catalog and object store at the same time: the catalog's
 connection, token, config and namespaces; the bucket's HEAD, LIST, and a
 PUT/GET/DELETE of a small probe object. Each failure comes with a diagnosis.
+
+With --write it then does what OLake's own check and every sync do: creates the
+namespace test_olake if missing, a table floe_check_<time>_<random> with OLake's
+raw schema, writes one Parquet record to the table's location, commits it,
+loads the table and reads the record back, then drops the table with purge,
+deletes every file it wrote and drops the namespace if it created it. A failure
+or Ctrl-C still cleans up; it never touches a table it did not create.
 
 Flags:
   -p, --profile NAME       Profile to test (default: the only one, or "default")
@@ -27,13 +40,20 @@ Flags:
                            never opens the screen
       --timeout SECONDS    Timeout of each request (default ${DEFAULT_TIMEOUT_SECONDS}, at most ${MAX_TIMEOUT_SECONDS})
       --read-only          Skip the object-store writes (PUT/GET/DELETE)
+      --write              Also create, write, commit and read back a table, as
+                           OLake does (cleaned up afterwards)
+      --namespace NAME     The namespace --write uses (default test_olake, as
+                           OLake's check); levels separated by dots
+      --keep               Leave the --write table in place and print its
+                           identifier and metadata location
       --allow-insecure-uri-override
                            Follow a catalog whose overrides.uri moves the bearer
                            token from https:// to plain http:// (refused otherwise)
   -h, --help               Show this help
 
-On a terminal the test runs in a screen: r re-runs, v shows the HTTP trace,
-Esc cancels (then leaves), Ctrl-C quits. Otherwise one line is printed per
+On a terminal the test runs in a screen: r re-runs, w runs it with the write
+check, v shows the HTTP trace, Esc cancels (then leaves), Ctrl-C quits (after
+the write check's cleanup). Otherwise one line is printed per
 finished step, then the diagnoses.
 
 Secrets come from the profile's secret store; FLOE_TOKEN, FLOE_CREDENTIAL,
@@ -46,6 +66,20 @@ Exit codes: 0 all checks passed, 1 a check failed or was cancelled, or the
 test could not start (see stderr, or "error" with --json), 2 usage,
 130 interrupted.
 `;
+
+/** `--namespace`: one or more levels separated by dots, each a plain name. */
+export function parseNamespace(value: string | undefined): string[] {
+  if (value === undefined) return [OLAKE_CHECK_NAMESPACE];
+  const levels = value.split('.');
+  if (levels.some((level) => !/^[A-Za-z0-9_][A-Za-z0-9_-]{0,127}$/.test(level)))
+    throw new UsageError(
+      [
+        `--namespace: "${sanitize(value)}" is not a namespace: levels of letters, digits, _ and - separated by dots, e.g. --namespace test_olake or --namespace olake.checks`,
+      ],
+      'test',
+    );
+  return levels;
+}
 
 function parseTimeout(value: string | undefined): number {
   if (value === undefined) return DEFAULT_TIMEOUT_SECONDS * 1000;
@@ -105,6 +139,9 @@ async function runTest(argv: string[], typed?: Partial<Record<FieldId, string>>)
     json: { type: 'boolean' },
     timeout: { type: 'string' },
     'read-only': { type: 'boolean' },
+    write: { type: 'boolean' },
+    namespace: { type: 'string' },
+    keep: { type: 'boolean' },
     'allow-insecure-uri-override': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -114,6 +151,16 @@ async function runTest(argv: string[], typed?: Partial<Record<FieldId, string>>)
   }
   const timeoutMs = parseTimeout(flags.timeout);
   const readOnly = flags['read-only'] ?? false;
+  if (!flags.write && (flags.namespace !== undefined || flags.keep))
+    throw new UsageError(
+      [`${flags.keep ? '--keep' : '--namespace'} goes with --write, e.g. floe test --write --keep`],
+      'test',
+    );
+  if (flags.write && readOnly)
+    throw new UsageError(['--write and --read-only contradict each other: pass one of them'], 'test');
+  const write: WriteOptions | undefined = flags.write
+    ? { namespace: parseNamespace(flags.namespace), keep: flags.keep ?? false }
+    : undefined;
   const allowInsecureUriOverride = flags['allow-insecure-uri-override'] ?? false;
 
   const profile = withTyped(await loadProfile(openContext(), flags.profile), typed);
@@ -133,27 +180,36 @@ async function runTest(argv: string[], typed?: Partial<Record<FieldId, string>>)
             process.stderr.write(`${stepLine(event.step)}\n`);
         }
       : undefined;
-    const report = await runCheck(values, {
-      timeoutMs,
-      readOnly,
-      allowInsecureUriOverride,
-      onEvent: progress,
-    });
+    const report = await guarded(
+      (signal) =>
+        runCheck(values, { signal, timeoutMs, readOnly, allowInsecureUriOverride, write, onEvent: progress }),
+      undefined,
+      CLEANING_UP,
+    );
     printJson(report);
     return report.ok ? EXIT.OK : EXIT.FAILURE;
   }
 
   if (!canPrompt()) {
-    process.stdout.write(`Testing profile "${profile.name}"${readOnly ? ' (read-only)' : ''}\n`);
-    const report = await runCheck(values, {
-      timeoutMs,
-      readOnly,
-      allowInsecureUriOverride,
-      onEvent: (event) => {
-        if (event.type === 'step' && isFinal(event.step.state))
-          process.stdout.write(`${stepLine(event.step)}\n`);
-      },
-    });
+    process.stdout.write(
+      `Testing profile "${profile.name}"${readOnly ? ' (read-only)' : write ? ' with the write check' : ''}\n`,
+    );
+    const report = await guarded(
+      (signal) =>
+        runCheck(values, {
+          signal,
+          timeoutMs,
+          readOnly,
+          allowInsecureUriOverride,
+          write,
+          onEvent: (event) => {
+            if (event.type === 'step' && isFinal(event.step.state))
+              process.stdout.write(`${stepLine(event.step)}\n`);
+          },
+        }),
+      undefined,
+      CLEANING_UP,
+    );
     process.stdout.write(`${reportText(report).join('\n')}\n`);
     return report.ok ? EXIT.OK : EXIT.FAILURE;
   }
@@ -164,10 +220,17 @@ async function runTest(argv: string[], typed?: Partial<Record<FieldId, string>>)
     timeoutMs,
     readOnly,
     allowInsecureUriOverride,
+    write,
+    namespace: write?.namespace ?? parseNamespace(undefined),
   });
-  if (interrupted) return EXIT.INTERRUPTED;
+  if (interrupted) {
+    // A write check stopped by Ctrl-C is still cleaning up what it made: the exit waits for it.
+    await finishGuarded();
+    return EXIT.INTERRUPTED;
+  }
   // The screen was on the alternate screen: the result stays in the shell's.
   const codes = report.diagnoses.map((d) => d.code).join(', ');
   process.stdout.write(`${summaryLine(report)} for profile "${profile.name}"${codes ? ` (${codes})` : ''}\n`);
+  for (const line of writeLines(report)) process.stdout.write(`${line}\n`);
   return report.ok ? EXIT.OK : EXIT.FAILURE;
 }

@@ -4,7 +4,14 @@ import { randomUUID } from 'node:crypto';
 import { SecretScrubber } from '../check/scrub.js';
 import type { Chain, ChainOptions, Emit, Step, StepState } from '../check/types.js';
 import { maskSecret } from '../destination/fields.js';
-import { openS3, probeError, proxyOf, type StorageSettings, storageSettings, untilAborted } from './client.js';
+import {
+  openS3,
+  probeError,
+  proxyOf,
+  type StorageSettings,
+  storageSettings,
+  untilAborted,
+} from './client.js';
 import {
   diagnoseStorageError,
   errorFacts,

@@ -7,16 +7,27 @@
 // purge and every object floe wrote removed. A failure or Ctrl-C still cleans up what was made.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { SecretScrubber } from '../check/scrub.js';
-import type { Chain, ChainOptions, Diagnosis, Emit, Step, StepState, WriteOptions } from '../check/types.js';
 import { type ClassifyContext, diagnoseFailure, diagnoseResponse } from '../catalog/classify.js';
 import { HttpClient, type HttpRequest, type HttpResponse, NetworkFailure } from '../catalog/http.js';
 import { type CatalogSession, catalogPath, serves } from '../catalog/session.js';
+import type { SecretScrubber } from '../check/scrub.js';
+import type { Chain, ChainOptions, Diagnosis, Emit, Step, StepState, WriteOptions } from '../check/types.js';
 import { maskSecret, type Values } from '../destination/fields.js';
-import { type OpenedS3, openS3, type StorageSettings, storageSettings, untilAborted } from '../storage/client.js';
+import {
+  type OpenedS3,
+  openS3,
+  type StorageSettings,
+  storageSettings,
+  untilAborted,
+} from '../storage/client.js';
 import { diagnoseStorageError, errorFacts, type ProbeContext } from '../storage/diagnoses.js';
 import { parseS3Path } from '../storage/s3path.js';
-import { privilegeAdvice, type WriteDiagnosisCode, type WriteOperation, writeDiagnosis } from './diagnoses.js';
+import {
+  privilegeAdvice,
+  type WriteDiagnosisCode,
+  type WriteOperation,
+  writeDiagnosis,
+} from './diagnoses.js';
 import type { DataFileFacts, RawRow } from './files.js';
 import {
   appendCommitRequest,
@@ -37,8 +48,6 @@ export const WRITE_STEPS = [
 ] as const;
 export type WriteStepId = (typeof WRITE_STEPS)[number]['id'];
 
-/** OLake's check namespace (iceberg.go Check: "test_olake", without a database prefix from the UI). */
-export const OLAKE_CHECK_NAMESPACE = 'test_olake';
 /** Iceberg Java's commit.retry.num-retries default. */
 export const COMMIT_RETRIES = 4;
 /** Iceberg Java's commit.retry.min-wait-ms default; doubled each retry. */
@@ -57,13 +66,6 @@ function newSnapshotId(): SnapshotId {
   return String((randomBytes(6).readUIntBE(0, 6) % 2 ** 47) + 1);
 }
 
-class HttpFailure {
-  constructor(
-    readonly req: HttpRequest,
-    readonly res: HttpResponse,
-  ) {}
-}
-
 class StepFailure extends Error {
   constructor(readonly diagnosis: Diagnosis | null) {
     super(diagnosis?.what ?? 'cancelled');
@@ -73,9 +75,16 @@ class StepFailure extends Error {
 function errorOf(res: HttpResponse): { type?: string; message?: string } {
   try {
     const body = JSON.parse(res.body) as Record<string, unknown>;
-    const e = (typeof body.error === 'object' && body.error !== null ? body.error : body) as Record<string, unknown>;
+    const e = (typeof body.error === 'object' && body.error !== null ? body.error : body) as Record<
+      string,
+      unknown
+    >;
     return {
-      ...(typeof e.type === 'string' ? { type: e.type } : typeof e.error_code === 'string' ? { type: e.error_code } : {}),
+      ...(typeof e.type === 'string'
+        ? { type: e.type }
+        : typeof e.error_code === 'string'
+          ? { type: e.error_code }
+          : {}),
       ...(typeof e.message === 'string' ? { message: e.message } : {}),
     };
   } catch {
@@ -161,11 +170,16 @@ class WriteRun {
     let failed: string | null = null;
     for (const [id, body] of bodies) {
       if (failed !== null || this.signal.aborted) {
-        this.set(id, this.signal.aborted ? 'cancelled' : 'skipped', failed ? { detail: `not run: ${failed}` } : {});
+        this.set(
+          id,
+          this.signal.aborted ? 'cancelled' : 'skipped',
+          failed ? { detail: `not run: ${failed}` } : {},
+        );
         continue;
       }
       const outcome = await this.runStep(id, body);
-      if (!outcome.ok) failed = `“${this.steps.get(id)?.title}” ${this.signal.aborted ? 'was cancelled' : 'failed'}`;
+      if (!outcome.ok)
+        failed = `“${this.steps.get(id)?.title}” ${this.signal.aborted ? 'was cancelled' : 'failed'}`;
     }
     await this.cleanup();
     this.report();
@@ -185,8 +199,12 @@ class WriteRun {
     if (outcome.ok) this.set(id, 'ok', { durationMs, detail: outcome.detail });
     else if (this.signal.aborted) this.set(id, 'cancelled', { durationMs });
     else {
-      this.set(id, 'failed', { durationMs, ...(outcome.diagnosis ? { detail: outcome.diagnosis.what } : {}) });
-      if (outcome.diagnosis) this.emit({ type: 'diagnosis', diagnosis: this.scrubDiagnosis(outcome.diagnosis) });
+      this.set(id, 'failed', {
+        durationMs,
+        ...(outcome.diagnosis ? { detail: outcome.diagnosis.what } : {}),
+      });
+      if (outcome.diagnosis)
+        this.emit({ type: 'diagnosis', diagnosis: this.scrubDiagnosis(outcome.diagnosis) });
     }
     return outcome;
   }
@@ -216,12 +234,20 @@ class WriteRun {
   }
 
   /** Sends a catalog request; a network failure fails the step (null diagnosis when cancelled). */
-  private async send(step: WriteStepId, method: HttpRequest['method'], url: string, body?: string): Promise<HttpResponse & { req: HttpRequest }> {
+  private async send(
+    step: WriteStepId,
+    method: HttpRequest['method'],
+    url: string,
+    body?: string,
+  ): Promise<HttpResponse & { req: HttpRequest }> {
     const target = new URL(url);
     const req: HttpRequest = {
       method,
       url: target,
-      headers: { ...this.session.headers(target), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        ...this.session.headers(target),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(body === undefined ? {} : { body }),
     };
     try {
@@ -234,9 +260,14 @@ class WriteRun {
   }
 
   /** A refused catalog request as a diagnosis: a 403 in the catalog's own terms, the rest as the read path reads it. */
-  private refused(step: WriteStepId, operation: WriteOperation, res: HttpResponse & { req: HttpRequest }): Diagnosis {
+  private refused(
+    step: WriteStepId,
+    operation: WriteOperation,
+    res: HttpResponse & { req: HttpRequest },
+  ): Diagnosis {
     const base = diagnoseResponse(res.req, res, this.ctx(step));
-    if (res.status !== 403 || base.code === 'CATALOG_CLOCK_SKEW' || base.code.startsWith('CATALOG_SIGV4')) return base;
+    if (res.status !== 403 || base.code === 'CATALOG_CLOCK_SKEW' || base.code.startsWith('CATALOG_SIGV4'))
+      return base;
     const err = errorOf(res);
     const advice = privilegeAdvice({
       preset: this.values.preset,
@@ -268,7 +299,13 @@ class WriteRun {
     try {
       return parseLossless(res.body);
     } catch {
-      this.fail(diagnoseResponse(res.req, { ...res, headers: { ...res.headers, 'content-type': 'text/plain' } }, this.ctx(step)));
+      this.fail(
+        diagnoseResponse(
+          res.req,
+          { ...res, headers: { ...res.headers, 'content-type': 'text/plain' } },
+          this.ctx(step),
+        ),
+      );
     }
   }
 
@@ -310,7 +347,12 @@ class WriteRun {
     if (res.status === 403) this.fail(this.refused('write.namespace', 'create-namespace', res));
     const base = diagnoseResponse(res.req, res, this.ctx('write.namespace'));
     if (res.status >= 500 || res.status === 401 || res.status === 419) this.fail(base);
-    this.fail(writeDiagnosis('WRITE_NAMESPACE_REFUSED', 'write.namespace', { what: base.what, evidence: base.evidence }));
+    this.fail(
+      writeDiagnosis('WRITE_NAMESPACE_REFUSED', 'write.namespace', {
+        what: base.what,
+        evidence: base.evidence,
+      }),
+    );
   }
 
   private async createTable(): Promise<string> {
@@ -327,7 +369,9 @@ class WriteRun {
       if (res.status === 403) this.fail(this.refused('write.table', 'create-table', res));
       const base = diagnoseResponse(res.req, res, this.ctx('write.table'));
       if (res.status >= 500 || res.status === 401 || res.status === 419) this.fail(base);
-      this.fail(writeDiagnosis('WRITE_TABLE_REFUSED', 'write.table', { what: base.what, evidence: base.evidence }));
+      this.fail(
+        writeDiagnosis('WRITE_TABLE_REFUSED', 'write.table', { what: base.what, evidence: base.evidence }),
+      );
     }
     this.table = this.tableFacts('write.table', res);
     if (this.table.metadataLocation) this.written.add(this.table.metadataLocation);
@@ -355,7 +399,13 @@ class WriteRun {
     return parsed;
   }
 
-  private probeContext(step: WriteStepId, operation: 'PutObject' | 'GetObject', bucket: string, key: string, timedOut: boolean): ProbeContext {
+  private probeContext(
+    step: WriteStepId,
+    operation: 'PutObject' | 'GetObject',
+    bucket: string,
+    key: string,
+    timedOut: boolean,
+  ): ProbeContext {
     const s = this.settings;
     return {
       step,
@@ -390,7 +440,10 @@ class WriteRun {
     } catch (error) {
       if (this.signal.aborted) this.fail(null);
       const { bucket, key } = splitUrl(url);
-      const found = diagnoseStorageError(error, this.probeContext(step, operation, bucket, key, timeout.aborted));
+      const found = diagnoseStorageError(
+        error,
+        this.probeContext(step, operation, bucket, key, timeout.aborted),
+      );
       this.fail(this.atTableLocation(step, found));
     }
   }
@@ -434,7 +487,9 @@ class WriteRun {
     const url = `s3://${bucket}/${key}`;
     this.written.add(url);
     await this.s3Call('write.data', 'PutObject', url, (s3, abortSignal) =>
-      s3.client.send(new s3.sdk.PutObjectCommand({ Bucket: bucket, Key: key, Body: facts.bytes }), { abortSignal }),
+      s3.client.send(new s3.sdk.PutObjectCommand({ Bucket: bucket, Key: key, Body: facts.bytes }), {
+        abortSignal,
+      }),
     );
     this.dataFile = { url, facts };
     return `${url} (${facts.bytes.length} bytes, 1 record)`;
@@ -532,7 +587,10 @@ class WriteRun {
         evidence: base.evidence,
       });
     if (res.status >= 500)
-      return writeDiagnosis('WRITE_COMMIT_STATE_UNKNOWN', 'write.commit', { what: base.what, evidence: base.evidence });
+      return writeDiagnosis('WRITE_COMMIT_STATE_UNKNOWN', 'write.commit', {
+        what: base.what,
+        evidence: base.evidence,
+      });
     if (res.status === 401 || res.status === 419) return base;
     const message = errorOf(res).message;
     return writeDiagnosis('WRITE_COMMIT_REJECTED', 'write.commit', {
@@ -547,13 +605,22 @@ class WriteRun {
     if (res.status !== 200) this.fail(this.refused('write.verify', 'load-table', res));
     const loaded = this.tableFacts('write.verify', res);
     const mismatch = (what: string) =>
-      this.fail(writeDiagnosis('WRITE_READBACK_MISMATCH', 'write.verify', { what, evidence: { extra: { table: `${this.namespace.join('.')}.${this.name}` } } }));
+      this.fail(
+        writeDiagnosis('WRITE_READBACK_MISMATCH', 'write.verify', {
+          what,
+          evidence: { extra: { table: `${this.namespace.join('.')}.${this.name}` } },
+        }),
+      );
     if (loaded.mainSnapshot !== this.snapshotId)
-      mismatch(`The table’s main branch points at ${loaded.mainSnapshot ?? 'no snapshot'}, not at floe’s snapshot ${this.snapshotId}`);
+      mismatch(
+        `The table’s main branch points at ${loaded.mainSnapshot ?? 'no snapshot'}, not at floe’s snapshot ${this.snapshotId}`,
+      );
     const data = this.dataFile!;
     const { bucket, key } = splitUrl(data.url);
     const bytes = await this.s3Call('write.verify', 'GetObject', data.url, async (s3, abortSignal) => {
-      const out = await s3.client.send(new s3.sdk.GetObjectCommand({ Bucket: bucket, Key: key }), { abortSignal });
+      const out = await s3.client.send(new s3.sdk.GetObjectCommand({ Bucket: bucket, Key: key }), {
+        abortSignal,
+      });
       return (await out.Body?.transformToByteArray()) ?? new Uint8Array();
     });
     const { readDataFile } = await import('./files.js');
@@ -561,7 +628,9 @@ class WriteRun {
     try {
       rows = (await readDataFile(bytes)).rows;
     } catch (error) {
-      return mismatch(`The data file read back is not the Parquet file floe wrote: ${(error as Error).message}`);
+      return mismatch(
+        `The data file read back is not the Parquet file floe wrote: ${(error as Error).message}`,
+      );
     }
     const sent = this.row!;
     const got = rows[0] ?? {};
@@ -572,7 +641,8 @@ class WriteRun {
       got._op_type === sent._op_type &&
       got._olake_timestamp instanceof Date &&
       got._olake_timestamp.getTime() === sent._olake_timestamp.getTime();
-    if (!same) mismatch(`The data file read back holds ${rows.length} record(s) that differ from the one floe wrote`);
+    if (!same)
+      mismatch(`The data file read back holds ${rows.length} record(s) that differ from the one floe wrote`);
     this.rows = rows.length;
     return `snapshot ${this.snapshotId} is current; ${rows.length} record read back`;
   }
@@ -623,7 +693,8 @@ class WriteRun {
         this.need(step, 'DELETE /v1/{prefix}/namespaces/{namespace}/tables/{table}');
         const url = `${catalogPath(this.session, this.namespace, 'tables', this.name)}?purgeRequested=true`;
         const res = await this.send(step, 'DELETE', url);
-        if (res.status !== 204 && res.status !== 200 && res.status !== 404) this.fail(this.refused(step, 'drop-table', res));
+        if (res.status !== 204 && res.status !== 200 && res.status !== 404)
+          this.fail(this.refused(step, 'drop-table', res));
         dropped = true;
         done.push('dropped the table with purge');
       });
@@ -635,16 +706,31 @@ class WriteRun {
         const { bucket, key } = splitUrl(url);
         const signal = AbortSignal.any([budget, AbortSignal.timeout(this.opts.timeoutMs)]);
         try {
-          await untilAborted(() => s3.client.send(new s3.sdk.HeadObjectCommand({ Bucket: bucket, Key: key }), { abortSignal: signal }), signal);
+          await untilAborted(
+            () =>
+              s3.client.send(new s3.sdk.HeadObjectCommand({ Bucket: bucket, Key: key }), {
+                abortSignal: signal,
+              }),
+            signal,
+          );
         } catch (error) {
           if (errorFacts(error).status === 404) return;
           throw error;
         }
-        await untilAborted(() => s3.client.send(new s3.sdk.DeleteObjectCommand({ Bucket: bucket, Key: key }), { abortSignal: signal }), signal);
+        await untilAborted(
+          () =>
+            s3.client.send(new s3.sdk.DeleteObjectCommand({ Bucket: bucket, Key: key }), {
+              abortSignal: signal,
+            }),
+          signal,
+        );
         removed++;
       });
     }
-    if (this.written.size > 0) done.push(removed ? `removed ${removed} ${removed === 1 ? 'file' : 'files'} still there` : 'no file left');
+    if (this.written.size > 0)
+      done.push(
+        removed ? `removed ${removed} ${removed === 1 ? 'file' : 'files'} still there` : 'no file left',
+      );
     if (this.namespaceCreated && (dropped || !this.table))
       await attempt(`the namespace ${this.namespace.join('.')}`, async () => {
         const res = await this.send(step, 'DELETE', catalogPath(this.session, this.namespace));
@@ -653,7 +739,8 @@ class WriteRun {
           done.push(`kept namespace ${this.namespace.join('.')} (not empty)`);
           return;
         }
-        if (res.status !== 204 && res.status !== 200 && res.status !== 404) this.fail(this.refused(step, 'drop-namespace', res));
+        if (res.status !== 204 && res.status !== 200 && res.status !== 404)
+          this.fail(this.refused(step, 'drop-namespace', res));
         done.push(`dropped namespace ${this.namespace.join('.')}`);
       });
     await this.s3?.client.destroy();
@@ -691,11 +778,31 @@ export const writeChain: Chain = async (values, opts) => {
   const write = opts.write;
   if (!session || !write) {
     for (const { id, title } of WRITE_STEPS)
-      opts.emit({ type: 'step', step: { id, chain: 'write', title, state: opts.signal.aborted ? 'cancelled' : 'skipped', detail: 'not run: the catalog check did not pass' } });
+      opts.emit({
+        type: 'step',
+        step: {
+          id,
+          chain: 'write',
+          title,
+          state: opts.signal.aborted ? 'cancelled' : 'skipped',
+          detail: 'not run: the catalog check did not pass',
+        },
+      });
     return;
   }
   const probe = (await opts.shared?.catalogLocation) ?? null;
-  const profileLocation = typeof values.fields.dataLocation === 'string' && values.fields.dataLocation ? values.fields.dataLocation : null;
-  const warehouse = typeof values.fields.warehouse === 'string' && /^s3a?:\/\//.test(values.fields.warehouse) ? values.fields.warehouse : null;
-  await new WriteRun(values, { ...opts, write }, session, profileLocation ?? warehouse ?? probe?.url ?? null).run();
+  const profileLocation =
+    typeof values.fields.dataLocation === 'string' && values.fields.dataLocation
+      ? values.fields.dataLocation
+      : null;
+  const warehouse =
+    typeof values.fields.warehouse === 'string' && /^s3a?:\/\//.test(values.fields.warehouse)
+      ? values.fields.warehouse
+      : null;
+  await new WriteRun(
+    values,
+    { ...opts, write },
+    session,
+    profileLocation ?? warehouse ?? probe?.url ?? null,
+  ).run();
 };

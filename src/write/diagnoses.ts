@@ -41,7 +41,8 @@ const TABLE = {
   },
   WRITE_LOCATION_UNSUPPORTED: {
     summary: 'The catalog put the table in a location floe cannot write to (not s3://).',
-    cause: 'The catalog’s or the namespace’s base location uses another file system (gs://, abfss://, file:).',
+    cause:
+      'The catalog’s or the namespace’s base location uses another file system (gs://, abfss://, file:).',
     remedy:
       'Point the catalog’s default base location (or the namespace’s location) at the S3 bucket OLake writes to.',
   },
@@ -55,18 +56,22 @@ const TABLE = {
   },
   WRITE_LOCATION_BUCKET_MISSING: {
     summary: 'The table location’s bucket does not exist at the profile’s S3 endpoint.',
-    cause: 'The catalog’s base location names another bucket (or another store) than the one OLake writes to.',
+    cause:
+      'The catalog’s base location names another bucket (or another store) than the one OLake writes to.',
     remedy: 'Create the bucket, or set the catalog’s default base location to the profile’s bucket.',
   },
   WRITE_LOCATION_REGION: {
     summary: 'The table location’s bucket is in another region than the profile’s.',
     cause: 'The catalog’s base location names a bucket in another AWS region.',
-    remedy: 'Set Region to the bucket’s region, or move the catalog’s base location to a bucket in this region.',
+    remedy:
+      'Set Region to the bucket’s region, or move the catalog’s base location to a bucket in this region.',
   },
   WRITE_COMMIT_CONFLICT: {
     summary: 'The commit kept failing with 409 CommitFailedException after the retries.',
-    cause: 'Another writer changed the table between floe’s reload and commit each time, or the catalog rejects the requirement it should accept.',
-    remedy: 'Run the check again; if it persists, read the catalog’s message: a requirement it always refuses is a catalog bug.',
+    cause:
+      'Another writer changed the table between floe’s reload and commit each time, or the catalog rejects the requirement it should accept.',
+    remedy:
+      'Run the check again; if it persists, read the catalog’s message: a requirement it always refuses is a catalog bug.',
   },
   WRITE_COMMIT_REJECTED: {
     summary: 'The catalog refused the commit (400 or another 4xx) with its own message.',
@@ -114,7 +119,13 @@ export function writeDiagnosis(
 }
 
 /** What the refused request did, in words and as OLake's operation. */
-export type WriteOperation = 'create-namespace' | 'create-table' | 'commit' | 'load-table' | 'drop-table' | 'drop-namespace';
+export type WriteOperation =
+  | 'create-namespace'
+  | 'create-table'
+  | 'commit'
+  | 'load-table'
+  | 'drop-table'
+  | 'drop-namespace';
 
 const OPERATION_TEXT: Record<WriteOperation, string> = {
   'create-namespace': 'create the namespace',
@@ -200,7 +211,11 @@ export interface PrivilegeContext {
 }
 
 /** Cause and remedy of a 403 on a write, in the catalog's own terms. */
-export function privilegeAdvice(ctx: PrivilegeContext): { cause: string; remedy: string; extra: Record<string, string> } {
+export function privilegeAdvice(ctx: PrivilegeContext): {
+  cause: string;
+  remedy: string;
+  extra: Record<string, string>;
+} {
   const message = ctx.message ?? '';
   const doing = OPERATION_TEXT[ctx.operation];
   switch (ctx.preset) {
@@ -252,7 +267,8 @@ export function privilegeAdvice(ctx: PrivilegeContext): { cause: string; remedy:
     case 'r2':
       return {
         cause: `The Cloudflare API token may not ${doing}.`,
-        remedy: 'Use an API token with R2 Data Catalog “Admin Read & Write” and R2 Storage write permissions.',
+        remedy:
+          'Use an API token with R2 Data Catalog “Admin Read & Write” and R2 Storage write permissions.',
         extra: {},
       };
     case 'biglake':

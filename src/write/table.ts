@@ -94,7 +94,9 @@ export function readTable(body: unknown): TableFacts | { problem: string } {
     return id && typeof list === 'string' ? [{ id, manifestList: list }] : [];
   });
   const config = isRecord(body.config)
-    ? Object.fromEntries(Object.entries(body.config).filter((e): e is [string, string] => typeof e[1] === 'string'))
+    ? Object.fromEntries(
+        Object.entries(body.config).filter((e): e is [string, string] => typeof e[1] === 'string'),
+      )
     : {};
   const metadataLocation = body['metadata-location'];
   return {
@@ -102,7 +104,8 @@ export function readTable(body: unknown): TableFacts | { problem: string } {
     uuid,
     location: location.replace(/\/+$/, ''),
     formatVersion: typeof metadata['format-version'] === 'number' ? metadata['format-version'] : 1,
-    lastSequenceNumber: typeof metadata['last-sequence-number'] === 'number' ? metadata['last-sequence-number'] : 0,
+    lastSequenceNumber:
+      typeof metadata['last-sequence-number'] === 'number' ? metadata['last-sequence-number'] : 0,
     schema: schema as unknown as IcebergSchema,
     // `current-snapshot-id` -1 (older writers) or null: no snapshot.
     mainSnapshot: main ?? (currentId && currentId !== '0' ? currentId : null),
@@ -146,7 +149,11 @@ export function appendCommitRequest(c: AppendCommit): string {
     identifier: { namespace: c.namespace, name: c.name },
     requirements: [
       { type: 'assert-table-uuid', uuid: c.table.uuid },
-      { type: 'assert-ref-snapshot-id', ref: 'main', 'snapshot-id': parent === null ? null : rawNumber(parent) },
+      {
+        type: 'assert-ref-snapshot-id',
+        ref: 'main',
+        'snapshot-id': parent === null ? null : rawNumber(parent),
+      },
     ],
     updates: [
       {
@@ -173,7 +180,12 @@ export function appendCommitRequest(c: AppendCommit): string {
           'schema-id': c.table.schema['schema-id'],
         },
       },
-      { action: 'set-snapshot-ref', 'ref-name': 'main', type: 'branch', 'snapshot-id': rawNumber(c.snapshotId) },
+      {
+        action: 'set-snapshot-ref',
+        'ref-name': 'main',
+        type: 'branch',
+        'snapshot-id': rawNumber(c.snapshotId),
+      },
     ],
   });
 }

@@ -7,17 +7,20 @@ import { CHAIN_TITLE, STEP_GLYPH, summaryLine, truncate } from '../../check/text
 import type { CheckReport, Step } from '../../check/types.js';
 import type { Values } from '../../destination/fields.js';
 import { charOf, isInterrupt } from '../../text/keys.js';
+import { OLAKE_CHECK_NAMESPACE } from '../../write/names.js';
 import { KeyHints } from '../components/KeyHints.js';
 import { useKeys } from '../components/useKeys.js';
 import { useTerminalSize } from '../components/useTerminalSize.js';
 import {
   diagnosisPanel,
+  hintRows,
   type Line,
   panelHeight,
   type ScrollKey,
   STATE_TONE,
   scrolled,
   scrollPanel,
+  stepGroups,
   stepText,
   type Tone,
   titleWidth,
@@ -38,6 +41,8 @@ export interface ConnectionTestProps extends ConnectionTestOptions {
   leaveLabel?: string;
   /** Spinner frame interval; 0 shows a still frame (tests, screenshots). */
   spinnerMs?: number;
+  /** The namespace `w` (run with the write check) uses. */
+  namespace?: string[];
 }
 
 function toneProps(tone: Tone | undefined) {
@@ -99,18 +104,37 @@ export function ConnectionTest({
   onInterrupt,
   leaveLabel = 'quit',
   spinnerMs,
+  namespace = [OLAKE_CHECK_NAMESPACE],
   ...opts
 }: ConnectionTestProps) {
   const size = useTerminalSize();
   const width = size.columns;
-  const { state, start, cancel } = useConnectionTest(values, opts);
+  const { state, writing, start, cancel } = useConnectionTest(values, opts);
   const [verbose, setVerbose] = useState(false);
   const [offset, setOffset] = useState(0);
 
   const finished = state.phase === 'done';
   const titleColumn = titleWidth(state.steps);
   const lines = verbose ? tracePanel(state, width) : diagnosisPanel(state, width);
-  const height = panelHeight(size.rows, state.steps.length);
+  const hints: [string, string][] = finished
+    ? [
+        ['r', 're-run'],
+        ...(opts.readOnly ? [] : [['w', writing ? 'no write' : 'write'] as [string, string]]),
+        ['v', verbose ? 'diagnoses' : 'HTTP trace'],
+        ['Esc/q', leaveLabel],
+      ]
+    : [
+        ['Esc', 'cancel'],
+        ['v', verbose ? 'diagnoses' : 'HTTP trace'],
+      ];
+  hints.push(['Ctrl-C', 'quit']);
+  const scrollHint: [string, string] = ['↑↓ PgUp/Dn', 'scroll'];
+  const groups = stepGroups(state.steps, size.rows);
+  // The footer may wrap at 80 columns once the scroll hint joins it: the panel gives up that row.
+  const footer = (scrolling: boolean) =>
+    scrolling ? [...hints.slice(0, -1), scrollHint, hints[hints.length - 1]!] : hints;
+  let height = panelHeight(size.rows, groups, hintRows(footer(false), width));
+  if (lines.length > height) height = panelHeight(size.rows, groups, hintRows(footer(true), width));
   const panel = scrollPanel(lines, offset, height);
   // Several scroll keys may arrive in one read: each moves from where the one before it left.
   const scroll = (by: ScrollKey) => setOffset((o) => scrolled(Math.min(o, panel.offset), by, height));
@@ -135,6 +159,11 @@ export function ConnectionTest({
         setOffset(0);
         start();
       }
+    } else if (input === 'w') {
+      if (finished && !opts.readOnly) {
+        setOffset(0);
+        start(writing ? null : { namespace, keep: false });
+      }
     } else if (input === 'v') {
       setVerbose((v) => !v);
       setOffset(0);
@@ -158,24 +187,12 @@ export function ConnectionTest({
       </Text>
     );
 
-  const hints: [string, string][] = finished
-    ? [
-        ['r', 're-run'],
-        ['v', verbose ? 'diagnoses' : 'HTTP trace'],
-        ['Esc/q', leaveLabel],
-      ]
-    : [
-        ['Esc', 'cancel'],
-        ['v', verbose ? 'diagnoses' : 'HTTP trace'],
-      ];
-  if (panel.position) hints.push(['↑↓ PgUp/Dn', 'scroll'], ['g/G', 'top/end']);
-  hints.push(['Ctrl-C', 'quit']);
-
   const heading = [
     'Connection test',
     title,
     state.run > 1 ? `run ${state.run}` : '',
     opts.readOnly ? 'read-only' : '',
+    writing ? 'with write check' : '',
   ]
     .filter(Boolean)
     .join(' · ');
@@ -187,20 +204,26 @@ export function ConnectionTest({
         {truncate(heading, width)}
       </Text>
       <Text> </Text>
-      {(['catalog', 'storage'] as const).map((chain) => (
+      {groups.map(({ chain, collapsed, steps }) => (
         <Box key={chain} flexDirection="column">
-          <Text bold>{CHAIN_TITLE[chain]}</Text>
-          {state.steps
-            .filter((s) => s.chain === chain)
-            .map((step) => (
-              <StepRow
-                key={step.id}
-                step={step}
-                width={width}
-                titleColumn={titleColumn}
-                spinnerMs={spinnerMs}
-              />
-            ))}
+          <Text bold wrap="truncate">
+            {collapsed ? (
+              <>
+                {CHAIN_TITLE[chain]} <Text color="green">{collapsed}</Text>
+              </>
+            ) : (
+              CHAIN_TITLE[chain]
+            )}
+          </Text>
+          {steps.map((step) => (
+            <StepRow
+              key={step.id}
+              step={step}
+              width={width}
+              titleColumn={titleColumn}
+              spinnerMs={spinnerMs}
+            />
+          ))}
         </Box>
       ))}
       <Text> </Text>
@@ -211,7 +234,7 @@ export function ConnectionTest({
       {panel.visible.map((line) => (
         <PanelLine key={line.row} line={line} />
       ))}
-      <KeyHints hints={hints} />
+      <KeyHints hints={footer(panel.position !== '')} />
     </Box>
   );
 }

@@ -12,6 +12,8 @@ export { ConnectionTest, type ConnectionTestProps } from './ConnectionTest.js';
 export interface TestScreenOptions extends ConnectionTestOptions {
   /** Shown in the title, e.g. the profile name. */
   title?: string;
+  /** The namespace the `w` key's write check uses. */
+  namespace?: string[];
 }
 
 export interface TestScreenResult {

@@ -80,12 +80,59 @@ export function tracePanel(state: CheckState, width: number): Line[] {
   });
 }
 
+/** One chain on the screen: its header and step rows, or only the header when it is folded. */
+export interface StepGroup {
+  chain: Step['chain'];
+  /** Set when the chain passed and is shown as one row, e.g. "✓ 4 steps passed". */
+  collapsed: string | null;
+  steps: Step[];
+}
+
+/** The diagnoses panel keeps at least this many rows; passed chains fold to make room. */
+export const MIN_PANEL_ROWS = 6;
+const CHAIN_ORDER: Step['chain'][] = ['catalog', 'storage', 'write'];
+
 /**
- * Rows outside the panel: title, blank, two group headers, the steps, blank, status line, panel
- * header and footer; one more row is kept free because Ink clears the screen when a frame fills it.
+ * The chains to show, in order. When the steps would leave the panel fewer than MIN_PANEL_ROWS rows
+ * (three chains at 80x24), chains whose steps all passed fold into their header, first to last.
  */
-export function panelHeight(rows: number, stepCount: number): number {
-  return Math.max(1, rows - (8 + stepCount) - 1);
+export function stepGroups(steps: Step[], rows: number): StepGroup[] {
+  const groups: StepGroup[] = CHAIN_ORDER.filter(
+    (chain, i) => i < 2 || steps.some((s) => s.chain === chain),
+  ).map((chain) => ({ chain, collapsed: null, steps: steps.filter((s) => s.chain === chain) }));
+  for (const group of groups) {
+    if (panelHeight(rows, groups) >= MIN_PANEL_ROWS) break;
+    const passed =
+      group.steps.length > 0 && group.steps.every((s) => s.state === 'ok' || s.state === 'skipped');
+    if (!passed) continue;
+    const ok = group.steps.filter((s) => s.state === 'ok').length;
+    group.collapsed = `✓ ${ok} ${ok === 1 ? 'step' : 'steps'} passed`;
+    group.steps = [];
+  }
+  return groups;
+}
+
+/**
+ * Rows outside the panel: title, blank, a header per chain, the steps shown, blank, status line,
+ * panel header and footer; one more row is kept free because Ink clears the screen when a frame fills it.
+ */
+export function panelHeight(rows: number, groups: StepGroup[], footerRows = 1): number {
+  const shown = groups.reduce((n, g) => n + 1 + g.steps.length, 0);
+  return Math.max(1, rows - (5 + footerRows + shown) - 1);
+}
+
+/** The rows the key-hint footer takes at `width` (KeyHints wraps its items with two columns between). */
+export function hintRows(hints: [string, string][], width: number): number {
+  let rows = 1;
+  let used = 0;
+  for (const [key, action] of hints) {
+    const item = key.length + 1 + action.length;
+    if (used > 0 && used + 2 + item > width) {
+      rows++;
+      used = item;
+    } else used += (used > 0 ? 2 : 0) + item;
+  }
+  return rows;
 }
 
 /** The visible slice of the panel and a header saying where it is. */

@@ -135,7 +135,7 @@ describe('ConnectionTest screen', () => {
     const t = setup(undefined, failing);
     await t.mount();
     expect(t.frame()).toContain('Diagnoses (5) · lines 1–6 of');
-    expect(t.frame()).toContain('↑↓ PgUp/Dn scroll  g/G top/end');
+    expect(t.frame()).toContain('↑↓ PgUp/Dn scroll');
     await t.press(DOWN);
     expect(t.frame()).toContain('Diagnoses (5) · lines 2–7 of');
     expectFitsAndClean(t.allFrames());

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { type CheckAction, checkReducer, initialCheckState } from '../../../src/check/reducer.js';
+import type { Step } from '../../../src/check/types.js';
 import {
   diagnosisPanel,
   panelHeight,
   scrolled,
   scrollPanel,
+  stepGroups,
   stepText,
   titleWidth,
   tracePanel,
@@ -14,9 +16,29 @@ import { diagnosisFor } from '../../check/fakes.js';
 const lines = (n: number) => Array.from({ length: n }, (_, i) => ({ text: `line ${i}` }));
 
 describe('test screen layout', () => {
+  const step = (chain: Step['chain'], n: number, state: Step['state'] = 'ok'): Step[] =>
+    Array.from({ length: n }, (_, i) => ({ id: `${chain}.${i}`, chain, title: `step ${i}`, state }));
+
   it('leaves the panel the rows a 24-row terminal has left, keeping one free', () => {
-    expect(panelHeight(24, 9)).toBe(24 - 8 - 9 - 1);
-    expect(panelHeight(10, 9)).toBe(1);
+    const readOnly = [...step('catalog', 4), ...step('storage', 5)];
+    expect(panelHeight(24, stepGroups(readOnly, 24))).toBe(24 - 8 - 9 - 1);
+    expect(panelHeight(10, stepGroups(readOnly, 10))).toBe(1);
+  });
+
+  it('folds passed chains into one row when three chains would leave the panel under six rows', () => {
+    const running = [...step('catalog', 4), ...step('storage', 5), ...step('write', 6, 'running')];
+    const groups = stepGroups(running, 24);
+    expect(groups.map((g) => [g.chain, g.collapsed, g.steps.length])).toEqual([
+      ['catalog', '✓ 4 steps passed', 0],
+      ['storage', '✓ 5 steps passed', 0],
+      ['write', null, 6],
+    ]);
+    expect(panelHeight(24, groups)).toBe(24 - 6 - 3 - 6 - 1);
+    // A failed chain stays open: its failing step is what the user needs to see.
+    const failed = [...step('catalog', 4), ...step('storage', 5, 'failed'), ...step('write', 6, 'skipped')];
+    expect(stepGroups(failed, 24).map((g) => g.collapsed !== null)).toEqual([true, false, true]);
+    // A tall terminal folds nothing.
+    expect(stepGroups(running, 40).every((g) => g.collapsed === null)).toBe(true);
   });
 
   it('scrolls the panel within its lines and says where it is', () => {

@@ -194,6 +194,7 @@ export function diagnoseResponse(req: HttpRequest, res: HttpResponse, ctx: Class
   }
   if (res.truncated) return make('CATALOG_BODY_TOO_LARGE', `${line} answered more than 1 MiB`);
 
+  const scope = ctx.signingScope ? { credentialScope: ctx.signingScope } : undefined;
   const skew = res.status >= 400 && res.status < 500 ? clockSkew(res, (ctx.now ?? Date.now)()) : null;
   if (skew !== null || /signature expired|signature not yet current|RequestTimeTooSkewed/i.test(message)) {
     const extra: Record<string, string> = {};
@@ -203,9 +204,16 @@ export function diagnoseResponse(req: HttpRequest, res: HttpResponse, ctx: Class
     return make('CATALOG_CLOCK_SKEW', `${answered}: the clocks differ`, extra);
   }
 
-  const scope = ctx.signingScope ? { credentialScope: ctx.signingScope } : undefined;
+  // API Gateway answers a signed request for a path it has no resource for with the same 403 as an
+  // unsigned one: once floe signs, it means a wrong base path or prefix, not a missing signature.
   if (/^missing authentication token/i.test(message))
-    return make('CATALOG_SIGV4_NOT_ENABLED', `${answered}: Missing Authentication Token`);
+    return ctx.signingScope
+      ? make(
+          'CATALOG_SIGV4_PATH_NOT_FOUND',
+          `${answered}: Missing Authentication Token for a signed request`,
+          scope,
+        )
+      : make('CATALOG_SIGV4_NOT_ENABLED', `${answered}: Missing Authentication Token`);
   if (/signature we calculated does not match|credential should be scoped/i.test(message))
     return make('CATALOG_SIGV4_SIGNATURE_MISMATCH', `${answered}: the signature does not match`, scope);
   if (

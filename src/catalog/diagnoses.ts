@@ -177,6 +177,14 @@ const TABLE = {
     remedy:
       'Choose AWS SigV4 with signing name glue (AWS Glue) or s3tables (S3 Tables) and the endpoint’s region.',
   },
+  CATALOG_SIGV4_PATH_NOT_FOUND: {
+    summary:
+      'A SigV4-signed request got "Missing Authentication Token": AWS API Gateway has no resource at that path.',
+    cause:
+      'The request was signed, so the signature is not missing: API Gateway gives the same 403 for a path it does not serve, i.e. a wrong base path in the catalog URL or a wrong prefix.',
+    remedy:
+      'Check the catalog URL’s path (e.g. https://glue.<region>.amazonaws.com/iceberg, https://s3tables.<region>.amazonaws.com/iceberg) and the Warehouse the prefix comes from.',
+  },
   CATALOG_SIGV4_SIGNATURE_MISMATCH: {
     summary: 'AWS rejected the SigV4 signature (signature mismatch or wrong credential scope).',
     cause: 'Wrong secret key, or a signing name/region that does not match the endpoint.',

@@ -715,6 +715,18 @@ describe('SigV4', () => {
     expect(d.evidence).toMatchObject({ status: 403, errorCode: 'MissingAuthenticationTokenException' });
   });
 
+  it('CATALOG_SIGV4_PATH_NOT_FOUND: a signed request answered Missing Authentication Token is a wrong path', async () => {
+    const emu = await start(SIGV4);
+    emu.setFault({ kind: 'missing-auth-token' }, 'config');
+    const d = expectDiagnosis(
+      await runChain(sigv4Values(emu.url)),
+      'CATALOG_SIGV4_PATH_NOT_FOUND',
+      'catalog.config',
+    );
+    expect(d.cause).toContain('wrong base path');
+    expect(d.evidence.extra?.credentialScope).toMatch(/\/us-east-1\/glue\/aws4_request$/);
+  });
+
   it('CATALOG_SIGV4_SIGNATURE_MISMATCH: a wrong secret key, showing the credential scope used', async () => {
     const emu = await start(SIGV4);
     const d = expectDiagnosis(

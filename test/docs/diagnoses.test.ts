@@ -6,6 +6,7 @@ import { CATALOG_DIAGNOSES } from '../../src/catalog/diagnoses.js';
 import { CHECK_DIAGNOSES } from '../../src/check/diagnoses.js';
 import { LOG_DIAGNOSES } from '../../src/management/diagnose.js';
 import { STORAGE_DIAGNOSES } from '../../src/storage/diagnoses.js';
+import { WRITE_DIAGNOSES } from '../../src/write/diagnoses.js';
 
 const DOC = new URL('../../docs/diagnoses.md', import.meta.url);
 
@@ -31,6 +32,15 @@ ${table(CATALOG_DIAGNOSES)}
 | Code | Meaning |
 |---|---|
 ${table(STORAGE_DIAGNOSES)}
+
+## The write check (\`floe test --write\`)
+
+Besides these, a write step can end with any REST-catalog or object-store code above (a time-out, a
+401, a signature mismatch at the table's location…), under the write step's id.
+
+| Code | Meaning |
+|---|---|
+${table(WRITE_DIAGNOSES)}
 
 ## The test itself
 

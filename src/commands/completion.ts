@@ -5,7 +5,7 @@ import { COMMANDS } from '../cli/commands.js';
 import { EXIT, parseCommandArgs, printHelp, UsageError } from '../cli/io.js';
 import { AUTH_TYPES, STORAGE_KINDS } from '../destination/fields.js';
 import { PRESET_IDS } from '../destination/presets.js';
-import { CATALOG_FLAVOURS } from '../sandbox/catalog/flavours.js';
+import { CATALOG_FLAVOURS } from '../sandbox/catalog/flavours/index.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 type Shell = (typeof SHELLS)[number];

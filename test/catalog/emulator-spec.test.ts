@@ -260,8 +260,8 @@ describe('flavour answers match the OpenAPI spec', () => {
         if (unknown.status === 200) validate('CatalogConfig', unknown.body);
         const anonymous = await call('GET', '/v1/config', '/v1/config', false);
         expect(anonymous.status).toBe(401);
-        const create = await call('POST', `/v1/${prefix}/namespaces`, '/v1/{prefix}/namespaces');
-        expect(create.body.error.type).toBe('UnsupportedOperationException');
+        const rename = await call('POST', `/v1/${prefix}/tables/rename`, '/v1/{prefix}/tables/rename');
+        expect(rename.body.error.type).toBe('UnsupportedOperationException');
       } finally {
         await emu.close();
       }

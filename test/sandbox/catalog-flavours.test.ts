@@ -109,13 +109,13 @@ describe('polaris', () => {
     for (const path of ['/api/catalog/v1/nope', '/nope', '/api/catalog/v1/olake_catalog/namespaces'])
       expect((await send('GET', `${emu.origin}${path}`)).status, path).toBe(401);
     const token = await tokenAt(emu.tokenUrl, right);
-    const create = await send('POST', `${emu.url}/v1/olake_catalog/namespaces`, { headers: bearer(token) });
-    expect(errorOf(create).status).toBe(406);
-    expect(errorOf(create).type).toBe('UnsupportedOperationException');
-    const table = await send('GET', `${emu.url}/v1/olake_catalog/namespaces/default/tables/t`, {
+    const rename = await send('POST', `${emu.url}/v1/olake_catalog/tables/rename`, { headers: bearer(token) });
+    expect(errorOf(rename).status).toBe(406);
+    expect(errorOf(rename).type).toBe('UnsupportedOperationException');
+    const properties = await send('POST', `${emu.url}/v1/olake_catalog/namespaces/default/properties`, {
       headers: bearer(token),
     });
-    expect(table.status).toBe(406);
+    expect(properties.status).toBe(406);
     const nowhere = await send('GET', `${emu.url}/v1/nope`, { headers: bearer(token) });
     expect(errorOf(nowhere)).toMatchObject({ status: 404, type: 'NotFoundException' });
   });
@@ -240,7 +240,7 @@ describe('nessie', () => {
     });
     expect((await send('GET', `${emu.url}/v1/nope`)).status).toBe(401);
     expect(
-      (await send('DELETE', `${emu.url}/v1/main/namespaces/default`, { headers: bearer('t') })).status,
+      (await send('POST', `${emu.url}/v1/main/namespaces/default/register`, { headers: bearer('t') })).status,
     ).toBe(406);
   });
 });
@@ -312,8 +312,10 @@ describe('glue and s3tables (SigV4)', () => {
     expect(errorOf(other).status).toBe(404);
     const list = await send('GET', `${emu.url}/v1/catalogs/123456789012/namespaces`, { sign: glueKey });
     expect(list.status, list.text).toBe(200);
-    const create = await send('POST', `${emu.url}/v1/catalogs/123456789012/namespaces`, { sign: glueKey });
-    expect(create.status).toBe(406);
+    const views = await send('GET', `${emu.url}/v1/catalogs/123456789012/namespaces/default/views`, {
+      sign: glueKey,
+    });
+    expect(views.status).toBe(406);
   });
 
   it('glue: unsigned → 403 MissingAuthenticationToken (any path), a wrong secret or service → 403', async () => {
@@ -361,9 +363,9 @@ describe('rest (the generic fixture) is no kinder than real servers', () => {
     expect((await send('GET', `${emu.url}/v1/nope`)).status).toBe(401);
     expect((await send('GET', `${emu.url}/v1/nope`, { headers: bearer('t') })).status).toBe(404);
     for (const [method, path] of [
-      ['POST', '/v1/main/namespaces'],
-      ['DELETE', '/v1/main/namespaces/default'],
-      ['GET', '/v1/main/namespaces/default/tables'],
+      ['POST', '/v1/main/namespaces/default/properties'],
+      ['POST', '/v1/main/namespaces/default/register'],
+      ['GET', '/v1/main/namespaces/default/views'],
       ['POST', '/v1/main/tables/rename'],
       ['POST', '/v1/main/transactions/commit'],
     ] as const) {

@@ -6,10 +6,20 @@ export {
   type CatalogEmulatorOptions,
   type CatalogFault,
   type CatalogFlavour,
+  DEFAULT_ENDPOINTS,
   type FaultRoute,
   type OAuthClient,
+  type ObjectStoreOptions,
+  type Privilege,
   type RecordedRequest,
   type ServiceAccount,
   startCatalogEmulator,
 } from './emulator.js';
-export { CATALOG_FLAVOURS, DEFAULT_WAREHOUSES, javaUrlEncode, lakekeeperWarehouseId } from './flavours.js';
+export {
+  CATALOG_FLAVOURS,
+  DEFAULT_WAREHOUSES,
+  javaUrlEncode,
+  lakekeeperWarehouseId,
+  PRIVILEGES,
+} from './flavours/index.js';
+export { POLARIS_PURGE_PROPERTY } from './flavours/polaris.js';

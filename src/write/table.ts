@@ -55,12 +55,15 @@ export function parseLossless(text: string): unknown {
 
 /** JSON whose values marked by `rawNumber` are written as bare numbers (snapshot ids). */
 export function stringifyWithIds(value: unknown): string {
-  return JSON.stringify(value).replace(/"\u0000id:(-?\d+)"/g, '$1');
+  return JSON.stringify(value).replace(new RegExp(`"${RAW_NUMBER}(-?\\d+)"`, 'g'), '$1');
 }
+
+/** The mark of a number `stringifyWithIds` writes bare: no catalog value starts with it. */
+const RAW_NUMBER = 'floe-raw-number:';
 
 /** Marks a snapshot id for `stringifyWithIds` to write as a number. */
 export function rawNumber(id: SnapshotId): string {
-  return `\u0000id:${id}`;
+  return `${RAW_NUMBER}${id}`;
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>

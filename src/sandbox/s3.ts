@@ -1,6 +1,7 @@
 // A loopback S3-compatible server for `floe sandbox`: s3rver (from npm) serving a directory the
 // caller owns, with the warehouse bucket created up front. s3rver checks that the access key is its
 // own ("S3RVER") but does not verify SigV4 signatures, so any secret key works.
+import crypto from 'node:crypto';
 import type { Server } from 'node:http';
 import { createServer } from 'node:net';
 
@@ -37,7 +38,39 @@ type S3rverClass = new (options: Record<string, unknown>) => S3rverInstance;
 /** s3rver ships no types: a non-literal specifier keeps the import dynamic and untyped. */
 const S3RVER_MODULE = 's3rver';
 
+/**
+ * s3rver 3.7 encrypts ListObjectsV2 continuation tokens with DES (controllers/bucket.js
+ * generateContinuationToken), which OpenSSL 3 no longer offers: any truncated listing (more objects
+ * than max-keys, e.g. the storage check's max-keys=1 once a kept --write table is in the bucket)
+ * answered 500 InternalError. The token only has to survive the round trip through the client, so
+ * in this process `des` becomes a pass-through (nothing else here asks for DES).
+ */
+function passThroughDes(): void {
+  const original = crypto.createCipheriv;
+  if ((original as { floeDes?: true }).floeDes) return;
+  const passThrough = () => ({
+    update: (data: string | Buffer) => Buffer.from(data),
+    final: () => Buffer.alloc(0),
+  });
+  const cipher = ((algorithm: string, ...rest: unknown[]) =>
+    algorithm === 'des'
+      ? passThrough()
+      : (original as (...args: unknown[]) => unknown)(algorithm, ...rest)) as typeof crypto.createCipheriv;
+  const decipherOriginal = crypto.createDecipheriv;
+  const decipher = ((algorithm: string, ...rest: unknown[]) =>
+    algorithm === 'des'
+      ? passThrough()
+      : (decipherOriginal as (...args: unknown[]) => unknown)(
+          algorithm,
+          ...rest,
+        )) as typeof crypto.createDecipheriv;
+  Object.assign(cipher, { floeDes: true });
+  crypto.createCipheriv = cipher;
+  crypto.createDecipheriv = decipher;
+}
+
 async function loadS3rver(): Promise<S3rverClass> {
+  passThroughDes();
   // CommonJS: Node's import() (and esbuild's split bundle) may expose the class only as `default`.
   const loaded = (await import(S3RVER_MODULE)) as { default?: S3rverClass } | S3rverClass;
   return typeof loaded === 'function' ? loaded : (loaded.default as S3rverClass);

@@ -23,6 +23,7 @@ import {
 import { diagnoseStorageError, errorFacts, type ProbeContext } from '../storage/diagnoses.js';
 import { parseS3Path } from '../storage/s3path.js';
 import {
+  operationText,
   privilegeAdvice,
   type WriteDiagnosisCode,
   type WriteOperation,
@@ -47,6 +48,9 @@ export const WRITE_STEPS = [
   { id: 'write.cleanup', title: 'Drop the table, remove its files' },
 ] as const;
 export type WriteStepId = (typeof WRITE_STEPS)[number]['id'];
+
+/** A catalog's error that comes from its own object store (Java's S3FileIO, AWS SDK exceptions). */
+const STORAGE_FAILURE = /S3Exception|NoSuchBucket|AccessDenied|Access Denied|StorageException/i;
 
 /** Iceberg Java's commit.retry.num-retries default. */
 export const COMMIT_RETRIES = 4;
@@ -101,7 +105,8 @@ class WriteRun {
   private http: HttpClient;
   private signal: AbortSignal;
   private s3?: OpenedS3;
-  private namespaceCreated = false;
+  /** Namespace levels this run created, outermost first (dropped innermost first). */
+  private readonly createdNamespaces: string[][] = [];
   private table?: TableFacts;
   /** s3:// URLs of every object floe wrote (or may have written). */
   private readonly written = new Set<string>();
@@ -278,7 +283,7 @@ class WriteRun {
       namespace: this.namespace.join('.'),
     });
     return writeDiagnosis('WRITE_PRIVILEGE_DENIED', step, {
-      what: `${base.what}: not allowed to ${operation.replace('-', ' ')}`,
+      what: `${base.what}: not allowed to ${operationText(operation)}`,
       cause: advice.cause,
       remedy: advice.remedy,
       evidence: { ...base.evidence, extra: { ...base.evidence.extra, ...advice.extra } },
@@ -324,35 +329,41 @@ class WriteRun {
     return facts;
   }
 
+  /**
+   * The namespace, level by level: each missing level is created (Iceberg's createNamespace does not
+   * create parents, and catalogs refuse a child without its parent), and remembered for the cleanup.
+   */
   private async ensureNamespace(): Promise<string> {
-    const url = catalogPath(this.session, this.namespace);
+    const step: WriteStepId = 'write.namespace';
     const shown = this.namespace.join('.');
-    if (serves(this.session, 'GET /v1/{prefix}/namespaces/{namespace}')) {
-      const res = await this.send('write.namespace', 'GET', url);
-      if (res.status === 200) return `${shown} exists`;
-      if (res.status !== 404) this.fail(this.refused('write.namespace', 'load-table', res));
+    for (let depth = 1; depth <= this.namespace.length; depth++) {
+      const level = this.namespace.slice(0, depth);
+      if (serves(this.session, 'GET /v1/{prefix}/namespaces/{namespace}')) {
+        const res = await this.send(step, 'GET', catalogPath(this.session, level));
+        if (res.status === 200) continue;
+        if (res.status !== 404) this.fail(this.refused(step, 'load-namespace', res));
+      }
+      this.need(step, 'POST /v1/{prefix}/namespaces');
+      const res = await this.send(
+        step,
+        'POST',
+        catalogPath(this.session, null),
+        JSON.stringify({ namespace: level, properties: {} }),
+      );
+      if (res.status === 409) continue;
+      if (res.status >= 200 && res.status < 300) {
+        this.createdNamespaces.push(level);
+        continue;
+      }
+      if (res.status === 403) this.fail(this.refused(step, 'create-namespace', res));
+      const base = diagnoseResponse(res.req, res, this.ctx(step));
+      if (res.status >= 500 || res.status === 401 || res.status === 419) this.fail(base);
+      this.fail(
+        writeDiagnosis('WRITE_NAMESPACE_REFUSED', step, { what: base.what, evidence: base.evidence }),
+      );
     }
-    this.need('write.namespace', 'POST /v1/{prefix}/namespaces');
-    const res = await this.send(
-      'write.namespace',
-      'POST',
-      catalogPath(this.session, null),
-      JSON.stringify({ namespace: this.namespace, properties: {} }),
-    );
-    if (res.status === 409) return `${shown} exists`;
-    if (res.status >= 200 && res.status < 300) {
-      this.namespaceCreated = true;
-      return `created ${shown}`;
-    }
-    if (res.status === 403) this.fail(this.refused('write.namespace', 'create-namespace', res));
-    const base = diagnoseResponse(res.req, res, this.ctx('write.namespace'));
-    if (res.status >= 500 || res.status === 401 || res.status === 419) this.fail(base);
-    this.fail(
-      writeDiagnosis('WRITE_NAMESPACE_REFUSED', 'write.namespace', {
-        what: base.what,
-        evidence: base.evidence,
-      }),
-    );
+    const created = this.createdNamespaces.map((level) => level.join('.'));
+    return created.length ? `created ${created.join(', ')}` : `${shown} exists`;
   }
 
   private async createTable(): Promise<string> {
@@ -370,7 +381,18 @@ class WriteRun {
       const base = diagnoseResponse(res.req, res, this.ctx('write.table'));
       if (res.status >= 500 || res.status === 401 || res.status === 419) this.fail(base);
       this.fail(
-        writeDiagnosis('WRITE_TABLE_REFUSED', 'write.table', { what: base.what, evidence: base.evidence }),
+        writeDiagnosis('WRITE_TABLE_REFUSED', 'write.table', {
+          what: base.what,
+          evidence: base.evidence,
+          ...(STORAGE_FAILURE.test(`${base.evidence.errorCode ?? ''} ${base.evidence.extra?.message ?? ''}`)
+            ? {
+                cause:
+                  'The catalog itself could not write the new table’s metadata file to its location: the catalog’s own storage settings or permissions (not the profile’s keys) fail there.',
+                remedy:
+                  'Fix the catalog’s storage configuration for that location (its bucket, region, keys or role, e.g. a Polaris catalog’s storage config); OLake’s first sync fails the same way.',
+              }
+            : {}),
+        }),
       );
     }
     this.table = this.tableFacts('write.table', res);
@@ -656,7 +678,7 @@ class WriteRun {
    */
   private async cleanup(): Promise<void> {
     const step: WriteStepId = 'write.cleanup';
-    const made = this.table !== undefined || this.namespaceCreated || this.written.size > 0;
+    const made = this.table !== undefined || this.createdNamespaces.length > 0 || this.written.size > 0;
     if (!made) {
       this.set(step, 'skipped', { detail: 'nothing to clean up' });
       return;
@@ -738,18 +760,24 @@ class WriteRun {
       done.push(
         removed ? `removed ${removed} ${removed === 1 ? 'file' : 'files'} still there` : 'no file left',
       );
-    if (this.namespaceCreated && (dropped || !this.table))
-      await attempt(`the namespace ${this.namespace.join('.')}`, async () => {
-        const res = await this.send(step, 'DELETE', catalogPath(this.session, this.namespace));
-        // 409 NamespaceNotEmptyException: something else is in it now; it stays.
-        if (res.status === 409) {
-          done.push(`kept namespace ${this.namespace.join('.')} (not empty)`);
-          return;
-        }
-        if (res.status !== 204 && res.status !== 200 && res.status !== 404)
-          this.fail(this.refused(step, 'drop-namespace', res));
-        done.push(`dropped namespace ${this.namespace.join('.')}`);
-      });
+    if (dropped || !this.table)
+      for (const level of [...this.createdNamespaces].reverse()) {
+        const name = level.join('.');
+        let kept = false;
+        await attempt(`the namespace ${name}`, async () => {
+          const res = await this.send(step, 'DELETE', catalogPath(this.session, level));
+          // 409 NamespaceNotEmptyException: something else is in it now; it stays.
+          if (res.status === 409) {
+            kept = true;
+            done.push(`kept namespace ${name} (not empty)`);
+            return;
+          }
+          if (res.status !== 204 && res.status !== 200 && res.status !== 404)
+            this.fail(this.refused(step, 'drop-namespace', res));
+          done.push(`dropped namespace ${name}`);
+        });
+        if (kept) break;
+      }
     await this.s3?.client.destroy();
     await this.http.close();
     const durationMs = Math.round(performance.now() - started);

@@ -120,6 +120,7 @@ export function writeDiagnosis(
 
 /** What the refused request did, in words and as OLake's operation. */
 export type WriteOperation =
+  | 'load-namespace'
   | 'create-namespace'
   | 'create-table'
   | 'commit'
@@ -128,6 +129,7 @@ export type WriteOperation =
   | 'drop-namespace';
 
 const OPERATION_TEXT: Record<WriteOperation, string> = {
+  'load-namespace': 'read the namespace',
   'create-namespace': 'create the namespace',
   'create-table': 'create the table',
   commit: 'commit to the table',
@@ -135,6 +137,10 @@ const OPERATION_TEXT: Record<WriteOperation, string> = {
   'drop-table': 'drop the table with purge',
   'drop-namespace': 'drop the namespace',
 };
+
+export function operationText(operation: WriteOperation): string {
+  return OPERATION_TEXT[operation];
+}
 
 /**
  * Polaris op → the privilege it needs (apache/polaris polaris-core RbacOperationSemantics.java
@@ -156,6 +162,7 @@ const POLARIS_PRIVILEGE: Record<string, string> = {
   TABLE_EXISTS: 'TABLE_LIST',
 };
 const POLARIS_OP_FOR: Record<WriteOperation, string> = {
+  'load-namespace': 'LOAD_NAMESPACE_METADATA',
   'create-namespace': 'CREATE_NAMESPACE',
   'create-table': 'CREATE_TABLE_DIRECT',
   commit: 'UPDATE_TABLE',
@@ -166,6 +173,7 @@ const POLARIS_OP_FOR: Record<WriteOperation, string> = {
 /** The IAM action each operation needs (Glue's and S3 Tables' Iceberg REST documentation). */
 const IAM_ACTION: Record<'glue' | 's3tables', Record<WriteOperation, string>> = {
   glue: {
+    'load-namespace': 'glue:GetDatabase',
     'create-namespace': 'glue:CreateDatabase',
     'create-table': 'glue:CreateTable',
     commit: 'glue:UpdateTable',
@@ -174,6 +182,7 @@ const IAM_ACTION: Record<'glue' | 's3tables', Record<WriteOperation, string>> = 
     'drop-namespace': 'glue:DeleteDatabase',
   },
   s3tables: {
+    'load-namespace': 's3tables:GetNamespace',
     'create-namespace': 's3tables:CreateNamespace',
     'create-table': 's3tables:CreateTable',
     commit: 's3tables:UpdateTableMetadataLocation',
@@ -183,6 +192,7 @@ const IAM_ACTION: Record<'glue' | 's3tables', Record<WriteOperation, string>> = 
   },
 };
 const UNITY_PRIVILEGE: Record<WriteOperation, string> = {
+  'load-namespace': 'USE SCHEMA on the schema',
   'create-namespace': 'CREATE SCHEMA on the catalog',
   'create-table': 'CREATE TABLE and EXTERNAL USE SCHEMA on the schema',
   commit: 'MODIFY on the table and EXTERNAL USE SCHEMA on the schema',
@@ -191,6 +201,7 @@ const UNITY_PRIVILEGE: Record<WriteOperation, string> = {
   'drop-namespace': 'ownership of the schema (MANAGE)',
 };
 const LAKEKEEPER_ACTION: Record<WriteOperation, string> = {
+  'load-namespace': 'get_metadata',
   'create-namespace': 'create_namespace',
   'create-table': 'create_table',
   commit: 'commit',

@@ -99,7 +99,10 @@ export async function checkIcebergConfig(config: unknown): Promise<ConnectionChe
     if (res.statusCode !== 200) return fail(javaException(res.statusCode, body));
     const config = parse(body);
     const merged = isObject(config)
-      ? { ...(isObject(config.defaults) ? config.defaults : {}), ...(isObject(config.overrides) ? config.overrides : {}) }
+      ? {
+          ...(isObject(config.defaults) ? config.defaults : {}),
+          ...(isObject(config.overrides) ? config.overrides : {}),
+        }
       : {};
     const base = text(merged.uri)?.replace(/\/+$/, '') ?? uri.replace(/\/+$/, '');
     const prefix = text(merged.prefix);
@@ -134,13 +137,15 @@ function parse(body: string): unknown {
 function javaException(status: number, body: string): string {
   const parsed = parse(body);
   const error = isObject(parsed) && isObject(parsed.error) ? parsed.error : {};
-  const message = text(error.message) ?? text(isObject(parsed) ? parsed.message : undefined) ?? `HTTP ${status}`;
+  const message =
+    text(error.message) ?? text(isObject(parsed) ? parsed.message : undefined) ?? `HTTP ${status}`;
   const type = text(error.type) ?? 'RESTException';
   const e = 'org.apache.iceberg.exceptions';
   if (status === 401) return `${e}.NotAuthorizedException: Not authorized: ${message}`;
   if (status === 403) return `${e}.ForbiddenException: Forbidden: ${message}`;
   if (status === 400) return `${e}.BadRequestException: Malformed request: ${message}`;
-  if (status === 404) return `${e}.${type === 'NoSuchNamespaceException' ? 'NoSuchNamespaceException' : 'NoSuchTableException'}: ${message}`;
+  if (status === 404)
+    return `${e}.${type === 'NoSuchNamespaceException' ? 'NoSuchNamespaceException' : 'NoSuchTableException'}: ${message}`;
   if (status === 409) return `${e}.AlreadyExistsException: ${message}`;
   if (status >= 500) return `${e}.ServiceFailureException: Server error: ${type}: ${message}`;
   return `${e}.RESTException: Unable to process: ${message}`;
@@ -175,13 +180,16 @@ async function getOrCreateTable(
   if (res.status !== 200) return { error: javaException(res.status, res.body) };
   const answer = parse(res.body);
   const location = isObject(answer) && isObject(answer.metadata) ? text(answer.metadata.location) : undefined;
-  return location ? { location } : { error: 'org.apache.iceberg.exceptions.RESTException: no table location' };
+  return location
+    ? { location }
+    : { error: 'org.apache.iceberg.exceptions.RESTException: no table location' };
 }
 
 /** One record as a Parquet data file under the table's location, with the writer's S3 settings; an error's text, or null. */
 async function writeRecord(writer: Record<string, unknown>, location: string): Promise<string | null> {
   const match = /^s3a?:\/\/([^/]+)\/?(.*)$/.exec(location);
-  if (!match) return `org.apache.iceberg.exceptions.ValidationException: the emulator writes s3:// locations only, not ${location}`;
+  if (!match)
+    return `org.apache.iceberg.exceptions.ValidationException: the emulator writes s3:// locations only, not ${location}`;
   const { S3Client, PutObjectCommand } = await import('@aws-sdk/client-s3');
   const endpoint = text(writer.s3_endpoint);
   const key = text(writer.aws_access_key);
@@ -195,12 +203,22 @@ async function writeRecord(writer: Record<string, unknown>, location: string): P
   });
   const now = new Date();
   const file = await writeDataFile(olakeRawSchema(true), [
-    { _olake_id: 'olake', _olake_timestamp: now, _op_type: 'r', _cdc_timestamp: now, data: '{"name":"olake"}' },
+    {
+      _olake_id: 'olake',
+      _olake_timestamp: now,
+      _op_type: 'r',
+      _cdc_timestamp: now,
+      data: '{"name":"olake"}',
+    },
   ]);
   const prefix = match[2] ? `${match[2].replace(/\/+$/, '')}/` : '';
   try {
     await client.send(
-      new PutObjectCommand({ Bucket: match[1], Key: `${prefix}data/00000-0-${randomUUID()}-00001.parquet`, Body: file.bytes }),
+      new PutObjectCommand({
+        Bucket: match[1],
+        Key: `${prefix}data/00000-0-${randomUUID()}-00001.parquet`,
+        Body: file.bytes,
+      }),
       { abortSignal: AbortSignal.timeout(5000) },
     );
     return null;

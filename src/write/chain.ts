@@ -52,6 +52,8 @@ export type WriteStepId = (typeof WRITE_STEPS)[number]['id'];
 /** A catalog's error that comes from its own object store (Java's S3FileIO, AWS SDK exceptions). */
 const STORAGE_FAILURE = /S3Exception|NoSuchBucket|AccessDenied|Access Denied|StorageException/i;
 
+const PURGED = 'dropped the table with purge';
+
 /** Iceberg Java's commit.retry.num-retries default. */
 export const COMMIT_RETRIES = 4;
 /** Iceberg Java's commit.retry.min-wait-ms default; doubled each retry. */
@@ -110,6 +112,8 @@ class WriteRun {
   private table?: TableFacts;
   /** s3:// URLs of every object floe wrote (or may have written). */
   private readonly written = new Set<string>();
+  /** The table's metadata files the catalog wrote: removed by floe only when the catalog did not purge. */
+  private readonly catalogFiles = new Set<string>();
   private snapshotId: SnapshotId | null = null;
   private committedLocation: string | null = null;
   private rows = 0;
@@ -396,7 +400,7 @@ class WriteRun {
       );
     }
     this.table = this.tableFacts('write.table', res);
-    if (this.table.metadataLocation) this.written.add(this.table.metadataLocation);
+    if (this.table.metadataLocation) this.catalogFiles.add(this.table.metadataLocation);
     return `${this.namespace.join('.')}.${this.name} at ${this.table.location}`;
   }
 
@@ -505,24 +509,30 @@ class WriteRun {
     };
     const facts = await writeDataFile(this.table!.schema, [this.row]);
     // Iceberg Java's OutputFileFactory naming: <location>/data/<partitionId>-<taskId>-<operationId>-<fileCount>.parquet.
-    const key = `${prefix}data/00000-0-${randomUUID()}-00001.parquet`;
-    const url = `s3://${bucket}/${key}`;
-    this.written.add(url);
-    await this.s3Call('write.data', 'PutObject', url, (s3, abortSignal) =>
-      s3.client.send(new s3.sdk.PutObjectCommand({ Bucket: bucket, Key: key, Body: facts.bytes }), {
-        abortSignal,
-      }),
-    );
+    const url = `s3://${bucket}/${prefix}data/00000-0-${randomUUID()}-00001.parquet`;
+    await this.put('write.data', url, facts.bytes);
     this.dataFile = { url, facts };
     return `${url} (${facts.bytes.length} bytes, 1 record)`;
   }
 
+  /**
+   * Writes one object of floe's. It counts as written (for the cleanup) unless the store refused it
+   * outright (a 4xx): a time-out or a broken connection may still have stored it.
+   */
   private async put(step: WriteStepId, url: string, bytes: Uint8Array): Promise<void> {
     const { bucket, key } = splitUrl(url);
     this.written.add(url);
-    await this.s3Call(step, 'PutObject', url, (s3, abortSignal) =>
-      s3.client.send(new s3.sdk.PutObjectCommand({ Bucket: bucket, Key: key, Body: bytes }), { abortSignal }),
-    );
+    try {
+      await this.s3Call(step, 'PutObject', url, (s3, abortSignal) =>
+        s3.client.send(new s3.sdk.PutObjectCommand({ Bucket: bucket, Key: key, Body: bytes }), {
+          abortSignal,
+        }),
+      );
+    } catch (error) {
+      const status = error instanceof StepFailure ? error.diagnosis?.evidence.status : undefined;
+      if (status !== undefined && status >= 400 && status < 500) this.written.delete(url);
+      throw error;
+    }
   }
 
   private async commit(): Promise<string> {
@@ -580,7 +590,7 @@ class WriteRun {
       if (res.status === 200) {
         const committed = this.tableFacts('write.commit', res);
         this.committedLocation = committed.metadataLocation;
-        if (committed.metadataLocation) this.written.add(committed.metadataLocation);
+        if (committed.metadataLocation) this.catalogFiles.add(committed.metadataLocation);
         const retried = attempt > 1 ? `, after ${attempt - 1} ${attempt === 2 ? 'retry' : 'retries'}` : '';
         return `snapshot ${snapshotId}, sequence number ${sequenceNumber}${retried}`;
       }
@@ -710,12 +720,13 @@ class WriteRun {
     };
 
     let dropped = false;
+    let purged = false;
     if (this.table)
       await attempt(`the table ${identifier}`, async () => {
         this.need(step, 'DELETE /v1/{prefix}/namespaces/{namespace}/tables/{table}');
         const url = catalogPath(this.session, this.namespace, 'tables', this.name);
         let res = await this.send(step, 'DELETE', `${url}?purgeRequested=true`);
-        let how = 'dropped the table with purge';
+        let how = PURGED;
         // Polaris refuses purge unless DROP_WITH_PURGE_ENABLED / polaris.config.drop-with-purge.enabled
         // (IcebergCatalogHandler.dropTableWithPurge): drop it without, floe removes the files itself.
         if (res.status === 403 && /unable to purge|drop.with.purge/i.test(res.body)) {
@@ -725,11 +736,12 @@ class WriteRun {
         if (res.status !== 204 && res.status !== 200 && res.status !== 404)
           this.fail(this.refused(step, 'drop-table', res));
         dropped = true;
+        purged = how === PURGED;
         done.push(how);
       });
     // Real catalogs purge asynchronously (Polaris schedules a task) or not at all: floe deletes its own files.
     let removed = 0;
-    for (const url of this.written) {
+    for (const url of purged ? this.written : new Set([...this.written, ...this.catalogFiles])) {
       await attempt(url, async () => {
         const s3 = await this.store();
         const { bucket, key } = splitUrl(url);

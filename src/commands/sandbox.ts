@@ -166,7 +166,7 @@ function catalogLines(sandbox: Sandbox): string[] {
     `REST catalog   ${catalog.url}`,
     `  behaves like ${facts.title}`,
     ...(catalog.deny.length
-      ? [`  denied       ${catalog.deny.join(', ')} (refused as the real server refuses them)`]
+      ? [`  denied       ${catalog.deny.join(', ')} (refused like the real server)`]
       : []),
     `  warehouse    ${facts.warehouse} (data location ${facts.dataLocation})`,
     `  config       ${facts.prefix}`,

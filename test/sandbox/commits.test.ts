@@ -513,3 +513,27 @@ describe('a failed metadata write', () => {
       expect((await send('GET', `${emu.url}/v1/${prefix}/namespaces/db/tables/t`)).status).toBe(404);
     });
 });
+
+describe('faults on the table routes', () => {
+  it('a tables fault hits table routes only; a commit feels commit, then tables, then any', async () => {
+    const emu = await start();
+    const table = await createTable(emu, 't');
+    emu.setFault({ kind: 'unavailable', times: 1 }, 'tables');
+    expect((await send('GET', `${emu.url}/v1/main/namespaces/db`)).status).toBe(200);
+    expect((await send('GET', table.url)).status).toBe(503);
+    expect((await send('GET', table.url)).status).toBe(200);
+    emu.setFault({ kind: 'server-error' }, 'commit');
+    expect((await post(table.url, { updates: [] })).status).toBe(500);
+    expect((await send('GET', table.url)).status).toBe(200);
+    emu.setFault(null, 'commit');
+    emu.setFault({ kind: 'json', status: 418, body: { teapot: true } }, 'any');
+    expect((await post(table.url, { updates: [] })).status).toBe(418);
+    emu.setFault(null, 'any');
+    emu.setFault({ kind: 'commit-conflict' }, 'any');
+    expect(errorOf(await send('GET', table.url)).status).toBe(200);
+    expect(errorOf(await post(table.url, { updates: [] })).status).toBe(409);
+    expect(errorOf(await post(table.url, { updates: [] })).status).toBe(409);
+    emu.setFault(null, 'any');
+    expect((await post(table.url, { updates: [] })).status).toBe(200);
+  });
+});

@@ -537,3 +537,22 @@ describe('faults on the table routes', () => {
     expect((await post(table.url, { updates: [] })).status).toBe(200);
   });
 });
+
+describe('create transactions', () => {
+  it('a commit with assert-create on a missing table is 406 (not modelled); on an existing one 409', async () => {
+    const emu = await start();
+    const missing = await post(`${emu.url}/v1/main/namespaces/db/tables/new`, {
+      requirements: [{ type: 'assert-create' }],
+      updates: [],
+    });
+    expect(errorOf(missing)).toMatchObject({ status: 406, type: 'UnsupportedOperationException' });
+    const table = await createTable(emu, 'old');
+    expect(
+      errorOf(await post(table.url, { requirements: [{ type: 'assert-create' }], updates: [] })),
+    ).toEqual({
+      status: 409,
+      type: 'CommitFailedException',
+      message: 'Requirement failed: table already exists',
+    });
+  });
+});

@@ -292,6 +292,14 @@ export function tableRoutes(deps: TableRouteDeps) {
         }
         default:
       }
+      // CatalogHandlers.updateTable creates the table for a create transaction (assert-create): not modelled.
+      if (!entry && route.operation === 'update-table' && /"assert-create"/.test(body.toString('utf8')))
+        return icebergError(
+          res,
+          406,
+          'UnsupportedOperationException',
+          'Create transactions (assert-create) are not served here',
+        );
       if (!entry)
         return notFound(
           res,

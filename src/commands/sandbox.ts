@@ -17,6 +17,8 @@ import {
   CATALOG_FLAVOURS,
   type CatalogFlavour,
   DEFAULT_JOBS,
+  PRIVILEGES,
+  type Privilege,
   SANDBOX,
   type Sandbox,
   startSandbox,
@@ -32,7 +34,7 @@ export const DEMO_KEYCHAIN_SERVICE = 'floe-sandbox';
 /** The catalog flavour `floe sandbox` serves unless --catalog says otherwise: the most common real server. */
 export const DEFAULT_FLAVOUR: CatalogFlavour = 'polaris';
 
-export const HELP = `Usage: floe sandbox [--catalog FLAVOUR] [--open] [--jobs N]
+export const HELP = `Usage: floe sandbox [--catalog FLAVOUR] [--deny PRIVILEGES] [--open] [--jobs N]
 
 Starts, on 127.0.0.1, an Iceberg REST-catalog emulator (port 8181), an S3-compatible object store
 (s3rver, on a free port) and an OLake UI emulator (port 8000), then prints their addresses and
@@ -44,12 +46,18 @@ The catalog behaves like one real server, as strict as it is: Apache Polaris by 
 (OAuth2 through an identity-provider token URL), unity (bearer token), glue, s3tables (SigV4 with
 the object store's keys), or rest, a generic catalog that takes OAuth2, a bearer token, SigV4 and a
 Google service-account key file it writes. s3rver does not verify signatures: its access key is
-S3RVER, and any secret key works.
+S3RVER, and any secret key works. Tables created through the catalog get their metadata files in
+the object store's bucket.
 
 Flags:
   --catalog FLAVOUR
              the server the catalog behaves like (default ${DEFAULT_FLAVOUR}):
              ${CATALOG_FLAVOURS.join(', ')}
+  --deny PRIVILEGES
+             the catalog refuses these operations as the real server refuses a
+             principal without the grant; comma-separated, from:
+             ${PRIVILEGES.slice(0, 4).join(', ')},
+             ${PRIVILEGES.slice(4).join(', ')}
   --open     also create the profile "sandbox" and log in to the OLake UI, then open the home
              screen; leaving it stops the sandbox (needs a terminal). It all happens in a throwaway
              config folder and keychain service "${DEMO_KEYCHAIN_SERVICE}" (else this process's FLOE_*
@@ -157,6 +165,9 @@ function catalogLines(sandbox: Sandbox): string[] {
   const lines = [
     `REST catalog   ${catalog.url}`,
     `  behaves like ${facts.title}`,
+    ...(catalog.deny.length
+      ? [`  denied       ${catalog.deny.join(', ')} (refused like the real server)`]
+      : []),
     `  warehouse    ${facts.warehouse} (data location ${facts.dataLocation})`,
     `  config       ${facts.prefix}`,
     '  namespaces   default, olake, olake.staging',
@@ -255,6 +266,20 @@ function flavourOf(raw: string | undefined): CatalogFlavour {
   return flavour;
 }
 
+function deniedPrivileges(raw: string | undefined): Privilege[] {
+  if (raw === undefined) return [];
+  const given = raw.split(',').map((part) => part.trim());
+  const wrong = given.filter((part) => !PRIVILEGES.some((p) => p === part));
+  if (wrong.length || !given.length)
+    throw new UsageError(
+      [
+        `--deny must be a comma-separated list of ${PRIVILEGES.join(', ')}, not "${wrong.join(',') || raw}" (e.g. --deny create-table,write-data)`,
+      ],
+      'sandbox',
+    );
+  return [...new Set(given as Privilege[])];
+}
+
 function jobCount(raw: string | undefined): number {
   if (raw === undefined) return DEFAULT_JOBS;
   if (!/^\d{1,6}$/.test(raw))
@@ -267,6 +292,7 @@ export async function run(argv: string[]): Promise<number> {
     open: { type: 'boolean' },
     jobs: { type: 'string' },
     catalog: { type: 'string' },
+    deny: { type: 'string' },
     help: { type: 'boolean' },
   });
   if (flags.help) {
@@ -275,6 +301,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   const jobs = jobCount(flags.jobs);
   const catalog = flavourOf(flags.catalog);
+  const deny = deniedPrivileges(flags.deny);
   if (flags.open && !canPrompt())
     throw new UsageError(
       [
@@ -283,7 +310,7 @@ export async function run(argv: string[]): Promise<number> {
       'sandbox',
     );
 
-  const sandbox = await startSandbox({ jobs, catalog });
+  const sandbox = await startSandbox({ jobs, catalog, deny });
   // SIGINT/SIGTERM end the process from src/cli/main.ts (exit 130/143); the sandbox's exit hook then
   // removes its data, and this one says so.
   const goodbye = () => process.stderr.write('\nSandbox stopped; its temporary data was removed.\n');

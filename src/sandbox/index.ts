@@ -9,6 +9,8 @@
 // else to a bearer/OAuth2 one; there the bearer emulator also takes Google's jwt-bearer grant, for a
 // service-account key file written into the sandbox's temporary directory. Other flavours run one
 // emulator behind the front. Headers pass through unchanged, so signatures over Host still verify.
+// The catalog writes table metadata files into s3rver's bucket; in `rest` each of the two emulators
+// keeps its own namespaces and tables, so a client sees those made with its own auth type.
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import {
@@ -27,6 +29,8 @@ import {
   type CatalogEmulatorOptions,
   type CatalogFlavour,
   lakekeeperWarehouseId,
+  POLARIS_PURGE_PROPERTY,
+  type Privilege,
   startCatalogEmulator,
 } from './catalog/index.js';
 import { SANDBOX } from './credentials.js';
@@ -41,7 +45,7 @@ const PORT_ATTEMPTS = 10;
 const PROXY_TIMEOUT_MS = 30_000;
 const HOST = '127.0.0.1';
 
-export { CATALOG_FLAVOURS, type CatalogFlavour } from './catalog/index.js';
+export { CATALOG_FLAVOURS, type CatalogFlavour, PRIVILEGES, type Privilege } from './catalog/index.js';
 export { SANDBOX } from './credentials.js';
 
 /** What a profile needs to reach the sandbox's catalog in one flavour. */
@@ -155,10 +159,14 @@ export interface SandboxOptions {
   jobs?: number;
   /** The catalog's flavour; default `rest` (`floe sandbox` itself defaults to `polaris`). */
   catalog?: CatalogFlavour;
+  /** Privileges the catalog's principal lacks: those operations get the flavour's refusal. */
+  deny?: Privilege[];
 }
 
 export interface SandboxCatalog {
   flavour: CatalogFlavour;
+  /** The privileges the catalog refuses (SandboxOptions.deny). */
+  deny: Privilege[];
   /** The flavour's connection facts (SANDBOX_CATALOGS). */
   facts: SandboxCatalogFacts;
   /** The REST catalog URL (with its base path). */
@@ -295,10 +303,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
     const flavour = options.catalog ?? 'rest';
     const facts = SANDBOX_CATALOGS[flavour];
-    const common = {
+    const deny = [...new Set(options.deny ?? [])];
+    const common: CatalogEmulatorOptions = {
       host: HOST,
       basePath: facts.basePath,
       namespaces: SANDBOX.namespaces.map((ns) => [...ns]),
+      deny,
+      // Table metadata files land in the sandbox's bucket, where a client's data files go.
+      objectStore: {
+        endpoint: s3.url,
+        region: SANDBOX.region,
+        accessKeyId: S3RVER_ACCESS_KEY,
+        secretAccessKey: S3RVER_SECRET_KEY,
+      },
     };
     const oauthClient = {
       id: SANDBOX.oauth.clientId,
@@ -363,6 +380,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         flavour,
         warehouses: [facts.warehouse],
         dataLocation: facts.dataLocation,
+        // Real Polaris refuses purgeRequested=true unless this is set (default false); the sandbox
+        // sets it, and /v1/config reports it in defaults as Polaris does.
+        ...(flavour === 'polaris' ? { catalogProperties: { [POLARIS_PURGE_PROPERTY]: 'true' } } : {}),
       };
       const emulator = await startCatalogEmulator(
         facts.auth === 'sigv4'
@@ -411,6 +431,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       directory,
       catalog: {
         flavour,
+        deny,
         facts,
         url: catalogUrl,
         port: front.port,

@@ -11,6 +11,7 @@ import {
   type CatalogEmulator,
   type CatalogEmulatorOptions,
   type CatalogFault,
+  DEFAULT_ENDPOINTS,
   type FaultRoute,
   lakekeeperWarehouseId,
   startCatalogEmulator,
@@ -316,6 +317,167 @@ describe('flavour answers match the OpenAPI spec', () => {
       expect(check?.(await res.json())).toBe(false);
     } finally {
       await emu.close();
+    }
+  });
+});
+
+/** OLake's raw schema (types.GetIcebergRawSchema). */
+const RAW_SCHEMA = {
+  type: 'struct',
+  fields: [
+    { id: 1, name: '_olake_id', type: 'string', required: true },
+    { id: 2, name: '_olake_timestamp', type: 'timestamptz', required: true },
+    { id: 3, name: '_op_type', type: 'string', required: true },
+    { id: 4, name: '_cdc_timestamp', type: 'timestamptz', required: false },
+    { id: 5, name: 'data', type: 'string', required: false },
+  ],
+};
+
+describe('namespace and table routes match the OpenAPI spec in every flavour', () => {
+  const flavours: [string, CatalogEmulatorOptions, string][] = [
+    ['rest', {}, 'main'],
+    ['polaris', { flavour: 'polaris', warehouses: ['cat'] }, 'cat'],
+    ['lakekeeper', { flavour: 'lakekeeper', warehouses: ['demo'] }, lakekeeperWarehouseId('demo')],
+    ['nessie', { flavour: 'nessie', warehouses: ['warehouse'] }, 'main'],
+    ['unity', { flavour: 'unity', warehouses: ['unity'] }, 'catalogs/unity'],
+    ['glue', { flavour: 'glue', warehouses: ['123456789012'] }, 'catalogs/123456789012'],
+    [
+      's3tables',
+      { flavour: 's3tables', warehouses: ['arn:aws:s3tables:us-east-1:1:bucket/b'] },
+      encodeURIComponent('arn:aws:s3tables:us-east-1:1:bucket/b'),
+    ],
+  ];
+
+  for (const [name, options, prefix] of flavours) {
+    it(`${name}: every served route and its errors are spec shapes with declared statuses`, async () => {
+      const emu = await startCatalogEmulator({ ...options, auth: 'bearer', tokens: ['t'], namespaces: [] });
+      try {
+        const call = async (method: string, path: string, template: string, body?: unknown) => {
+          const res = await fetch(`${emu.url}/v1/${prefix}${path}`, {
+            method,
+            headers: {
+              authorization: 'Bearer t',
+              ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+            },
+            ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+          });
+          const text = await res.text();
+          const parsed = text ? JSON.parse(text) : undefined;
+          const aws = res.headers.has('x-amzn-errortype');
+          if (res.status >= 400 && method !== 'HEAD' && !aws) validate('IcebergErrorResponse', parsed);
+          expect(
+            declared(`/v1/{prefix}${template}`, method.toLowerCase(), res.status),
+            `${name}: ${method} ${template} ${res.status}`,
+          ).toBe(true);
+          return { status: res.status, body: parsed };
+        };
+        const NS = '/namespaces';
+        const ONE = '/namespaces/{namespace}';
+        const TABLES = '/namespaces/{namespace}/tables';
+        const TABLE = '/namespaces/{namespace}/tables/{table}';
+        const created = await call('POST', '/namespaces', NS, {
+          namespace: ['db'],
+          properties: { owner: 'floe' },
+        });
+        expect(created.status).toBe(200);
+        validate('CreateNamespaceResponse', created.body);
+        expect((await call('POST', '/namespaces', NS, { namespace: ['db'] })).status).toBe(409);
+        validate('GetNamespaceResponse', (await call('GET', '/namespaces/db', ONE)).body);
+        expect((await call('HEAD', '/namespaces/db', ONE)).status).toBe(204);
+        expect((await call('HEAD', '/namespaces/nope', ONE)).status).toBe(404);
+        expect((await call('GET', '/namespaces/nope', ONE)).status).toBe(404);
+        const table = await call('POST', '/namespaces/db/tables', TABLES, { name: 't', schema: RAW_SCHEMA });
+        expect(table.status).toBe(200);
+        validate('LoadTableResult', table.body);
+        expect(
+          (await call('POST', '/namespaces/db/tables', TABLES, { name: 't', schema: RAW_SCHEMA })).status,
+        ).toBe(409);
+        expect(
+          (await call('POST', '/namespaces/nope/tables', TABLES, { name: 't', schema: RAW_SCHEMA })).status,
+        ).toBe(404);
+        const list = await call('GET', '/namespaces/db/tables', TABLES);
+        validate('ListTablesResponse', list.body);
+        expect((await call('GET', '/namespaces/nope/tables', TABLES)).status).toBe(404);
+        validate('LoadTableResult', (await call('GET', '/namespaces/db/tables/t', TABLE)).body);
+        expect((await call('HEAD', '/namespaces/db/tables/t', TABLE)).status).toBe(204);
+        expect((await call('GET', '/namespaces/db/tables/none', TABLE)).status).toBe(404);
+        const uuid = table.body.metadata['table-uuid'];
+        const commit = {
+          identifier: { namespace: ['db'], name: 't' },
+          requirements: [
+            { type: 'assert-table-uuid', uuid },
+            { type: 'assert-ref-snapshot-id', ref: 'main', 'snapshot-id': null },
+          ],
+          updates: [
+            {
+              action: 'add-snapshot',
+              snapshot: {
+                'snapshot-id': 1,
+                'sequence-number': 1,
+                'timestamp-ms': 1,
+                'manifest-list': 's3://warehouse/db/t/metadata/snap-1.avro',
+                summary: { operation: 'append' },
+                'schema-id': 0,
+              },
+            },
+            { action: 'set-snapshot-ref', 'ref-name': 'main', type: 'branch', 'snapshot-id': 1 },
+          ],
+        };
+        const committed = await call('POST', '/namespaces/db/tables/t', TABLE, commit);
+        expect(committed.status).toBe(200);
+        validate('CommitTableResponse', committed.body);
+        const stale = await call('POST', '/namespaces/db/tables/t', TABLE, commit);
+        expect(stale.body.error.type).toBe('CommitFailedException');
+        expect(
+          (
+            await call('POST', '/namespaces/db/tables/t', TABLE, {
+              requirements: [],
+              updates: [{ action: 'add-schema' }],
+            })
+          ).status,
+        ).toBe(400);
+        emu.setFault({ kind: 'commit-conflict', times: 1 }, 'commit');
+        expect(
+          (await call('POST', '/namespaces/db/tables/t', TABLE, { requirements: [], updates: [] })).status,
+        ).toBe(409);
+        const attempts = {
+          'create-namespace': () => call('POST', '/namespaces', NS, { namespace: ['x'] }),
+          'create-table': () =>
+            call('POST', '/namespaces/db/tables', TABLES, { name: 'u', schema: RAW_SCHEMA }),
+          'write-data': () => call('POST', '/namespaces/db/tables/t', TABLE, commit),
+          'drop-table': () => call('DELETE', '/namespaces/db/tables/t', TABLE),
+          'drop-namespace': () => call('DELETE', '/namespaces/db', ONE),
+          read: () => call('GET', '/namespaces/db/tables/t', TABLE),
+        };
+        for (const [privilege, attempt] of Object.entries(attempts)) {
+          emu.setDeny([privilege as keyof typeof attempts]);
+          const refused = await attempt();
+          expect(refused.status, privilege).toBe(403);
+          // Glue and S3 Tables answer AWS's {"message"} body, which is not an IcebergErrorResponse.
+          if (name === 'glue' || name === 's3tables') expect(typeof refused.body.message).toBe('string');
+          else validate('IcebergErrorResponse', refused.body);
+        }
+        emu.setDeny([]);
+        expect((await call('DELETE', '/namespaces/db', ONE)).status).toBe(409);
+        const purged = await call('DELETE', '/namespaces/db/tables/t?purgeRequested=true', TABLE);
+        expect(purged.status).toBe(name === 'polaris' ? 403 : 204);
+        if (name === 'polaris')
+          expect((await call('DELETE', '/namespaces/db/tables/t', TABLE)).status).toBe(204);
+        expect((await call('DELETE', '/namespaces/db/tables/t', TABLE)).status).toBe(404);
+        expect((await call('DELETE', '/namespaces/db', ONE)).status).toBe(204);
+        expect((await call('DELETE', '/namespaces/db', ONE)).status).toBe(404);
+      } finally {
+        await emu.close();
+      }
+    });
+  }
+
+  it('/v1/config advertises every served route', async () => {
+    const res = await get('/v1/config');
+    expect(res.body.endpoints).toEqual(DEFAULT_ENDPOINTS);
+    for (const endpoint of DEFAULT_ENDPOINTS) {
+      const [method, path] = endpoint.split(' ') as [string, string];
+      expect(spec.paths[path]?.[method.toLowerCase()], endpoint).toBeDefined();
     }
   });
 });

@@ -109,7 +109,9 @@ describe('polaris', () => {
     for (const path of ['/api/catalog/v1/nope', '/nope', '/api/catalog/v1/olake_catalog/namespaces'])
       expect((await send('GET', `${emu.origin}${path}`)).status, path).toBe(401);
     const token = await tokenAt(emu.tokenUrl, right);
-    const rename = await send('POST', `${emu.url}/v1/olake_catalog/tables/rename`, { headers: bearer(token) });
+    const rename = await send('POST', `${emu.url}/v1/olake_catalog/tables/rename`, {
+      headers: bearer(token),
+    });
     expect(errorOf(rename).status).toBe(406);
     expect(errorOf(rename).type).toBe('UnsupportedOperationException');
     const properties = await send('POST', `${emu.url}/v1/olake_catalog/namespaces/default/properties`, {

@@ -132,6 +132,28 @@ describe('floe sandbox', () => {
     expect(run.stdout).toBe('');
   });
 
+  it('--deny: the banner says which privileges the catalog refuses; an unknown privilege is a usage error', async () => {
+    const run = startSandboxCli(['--deny', 'create-table,write-data', '--jobs', '0']);
+    try {
+      await run.waitFor('Ctrl-C stops the sandbox');
+      expect(run.stdout()).toContain(
+        '  denied       create-table, write-data (refused like the real server)',
+      );
+      run.child.kill('SIGINT');
+      expect(await run.exited).toBe(130);
+    } finally {
+      run.child.kill('SIGKILL');
+    }
+    const wrong = await floe(['sandbox', '--deny', 'create-table,delete-everything'], {
+      configDir: tempConfigDir(),
+    });
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain(
+      '--deny must be a comma-separated list of create-namespace, create-table, write-data, drop-table, drop-namespace, read, not "delete-everything" (e.g. --deny create-table,write-data)',
+    );
+    expect(wrong.stdout).toBe('');
+  });
+
   it('--jobs must be a number', async () => {
     const run = await floe(['sandbox', '--jobs', 'many'], { configDir: tempConfigDir() });
     expect(run.code).toBe(2);

@@ -21,11 +21,17 @@ export interface SigningKey {
 export async function send(
   method: string,
   url: string,
-  options: { headers?: Record<string, string>; form?: Record<string, string>; sign?: SigningKey } = {},
+  options: {
+    headers?: Record<string, string>;
+    form?: Record<string, string>;
+    /** A raw body (e.g. JSON; set its content-type in headers). */
+    body?: string;
+    sign?: SigningKey;
+  } = {},
 ): Promise<Answer> {
   const target = new URL(url);
   const headers: Record<string, string> = { ...options.headers };
-  const body = options.form ? new URLSearchParams(options.form).toString() : undefined;
+  const body = options.form ? new URLSearchParams(options.form).toString() : options.body;
   if (body !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
   if (options.sign) {
     const query: Record<string, string> = {};
@@ -75,5 +81,40 @@ export function errorOf(answer: Answer): { status: number; type?: string; messag
     status: answer.status,
     type: answer.headers.get('x-amzn-errortype') ?? undefined,
     message: body?.message,
+  };
+}
+
+/** A fetch that SigV4-signs every request as AWS SDKs do (for iceberg-js against Glue and S3 Tables). */
+export function signedFetch(key: SigningKey): typeof fetch {
+  const signer = new SignatureV4({
+    service: key.service,
+    region: key.region,
+    credentials: { accessKeyId: key.accessKeyId, secretAccessKey: key.secretAccessKey },
+    sha256: Sha256,
+    uriEscapePath: true,
+  });
+  return async (input, init = {}) => {
+    const target = new URL(String(input));
+    const headers: Record<string, string> = {};
+    new Headers(init.headers).forEach((value, name) => {
+      headers[name] = value;
+    });
+    const query: Record<string, string> = {};
+    for (const [k, v] of target.searchParams) query[k] = v;
+    const body = typeof init.body === 'string' ? init.body : undefined;
+    const signed = await signer.sign(
+      new HttpRequest({
+        method: init.method ?? 'GET',
+        protocol: 'https:',
+        hostname: target.hostname,
+        path: target.pathname,
+        query,
+        headers: { ...headers, host: target.host },
+        body,
+      }),
+    );
+    const sent = { ...signed.headers };
+    delete sent.host;
+    return fetch(input, { ...init, headers: sent });
   };
 }

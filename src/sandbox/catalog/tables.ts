@@ -269,6 +269,9 @@ export function tableRoutes(deps: TableRouteDeps) {
           return listNamespaces(res, url);
         case 'create-namespace':
           return await createNamespace(res, parseBody(body));
+        // createTable answers a missing namespace in the flavour's words for a table.
+        case 'create-table':
+          return await createTable(res, levels, parseBody(body));
         default:
       }
       const ns = namespaces.get(nsKey(levels));
@@ -287,10 +290,16 @@ export function tableRoutes(deps: TableRouteDeps) {
             .map((t) => ({ namespace: t.namespace, name: t.name }));
           return page(res, url, identifiers, 'identifiers');
         }
-        case 'create-table':
-          return await createTable(res, levels, parseBody(body));
         default:
       }
+      // CatalogHandlers.updateTable creates the table for a create transaction (assert-create): not modelled.
+      if (!entry && route.operation === 'update-table' && /"assert-create"/.test(body.toString('utf8')))
+        return icebergError(
+          res,
+          406,
+          'UnsupportedOperationException',
+          'Create transactions (assert-create) are not served here',
+        );
       if (!entry)
         return notFound(
           res,

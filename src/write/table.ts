@@ -42,7 +42,9 @@ export function parseLossless(text: string): unknown {
       out += c;
       continue;
     }
-    const digits = /^-?\d{16,}(?![.\deE])/.exec(text.slice(i, i + 40));
+    // A number token starts right after `:`, `[` or `,` (whitespace aside), never inside another number.
+    const digits =
+      /[:[,]\s*$/.test(out) || out.trim() === '' ? /^-?\d{16,}(?![.\deE])/.exec(text.slice(i, i + 40)) : null;
     if (digits) {
       out += `"${digits[0]}"`;
       i += digits[0].length - 1;

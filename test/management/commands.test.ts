@@ -1,20 +1,21 @@
 // floe login (file storage), jobs actions, fault messages and push, through the built CLI.
 
-import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigStore } from '../../src/config/store.js';
 import type { Values } from '../../src/destination/fields.js';
 import { toDestinationJson } from '../../src/destination/olake.js';
 import { validate } from '../../src/destination/schema.js';
+import { type CatalogEmulator, startCatalogEmulator } from '../../src/sandbox/catalog/index.js';
 import {
   type ConnectionCheck,
   type OlakeUiEmulator,
   seedJobs,
   startOlakeUiEmulator,
 } from '../../src/sandbox/olake-ui/index.js';
+import { type S3Server, startS3Server } from '../../src/sandbox/s3.js';
 import { floe, leaks, type Run, tempConfigDir } from './support.js';
 
 const PASSWORD = 'pw-File-5521';
@@ -23,8 +24,10 @@ const TOKEN = 'tok-Catalog-Secret-0042';
 const NO_KEYCHAIN = { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/floe-test-bus' };
 
 let ui: OlakeUiEmulator;
-let catalog: Server;
+let catalog: CatalogEmulator;
 let catalogUrl: string;
+let s3: S3Server;
+let s3Directory: string;
 let configDir: string;
 let check: ((config: unknown) => Promise<ConnectionCheck>) | undefined;
 const runs: Run[] = [];
@@ -33,7 +36,13 @@ async function run(args: string[], options: { input?: string; env?: Record<strin
   const result = await floe(args, {
     configDir,
     ...options,
-    env: { ...NO_KEYCHAIN, FLOE_TOKEN: TOKEN, ...options.env },
+    env: {
+      ...NO_KEYCHAIN,
+      FLOE_TOKEN: TOKEN,
+      FLOE_ACCESS_KEY: s3.accessKey,
+      FLOE_SECRET_KEY: s3.secretKey,
+      ...options.env,
+    },
   });
   runs.push(result);
   return result;
@@ -43,24 +52,36 @@ function profile(url: string): Values {
   return {
     preset: 'rest',
     authType: 'token',
-    storage: 'aws',
+    storage: 's3-compatible',
     targetVersion: 'latest',
-    fields: { catalogUrl: url, warehouse: 's3://lake/warehouse', region: 'us-east-1', token: TOKEN },
+    fields: {
+      catalogUrl: url,
+      warehouse: 's3://warehouse/lake',
+      region: 'us-east-1',
+      s3Endpoint: s3.url,
+      token: TOKEN,
+      accessKey: s3.accessKey,
+      secretKey: s3.secretKey,
+    },
   };
 }
 
 beforeAll(async () => {
-  catalog = createServer((req, res) => {
-    const ok = req.headers.authorization === `Bearer ${TOKEN}` && req.url?.startsWith('/catalog/v1/config');
-    res.writeHead(ok ? 200 : 401, { 'content-type': 'application/json' });
-    res.end(
-      ok
-        ? '{"defaults":{},"overrides":{}}'
-        : '{"error":{"message":"unauthorized","type":"NotAuthorizedException","code":401}}',
-    );
+  // OLake's check (the emulator's stand-in) creates test_olake.test_olake and writes a record there.
+  s3Directory = mkdtempSync(join(tmpdir(), 'floe-push-s3-'));
+  s3 = await startS3Server({ port: 0, bucket: 'warehouse', directory: s3Directory });
+  catalog = await startCatalogEmulator({
+    basePath: '/catalog',
+    auth: 'bearer',
+    tokens: [TOKEN],
+    objectStore: {
+      endpoint: s3.url,
+      region: 'us-east-1',
+      accessKeyId: s3.accessKey,
+      secretAccessKey: s3.secretKey,
+    },
   });
-  await new Promise<void>((r) => catalog.listen(0, '127.0.0.1', r));
-  catalogUrl = `http://127.0.0.1:${(catalog.address() as AddressInfo).port}/catalog`;
+  catalogUrl = catalog.url;
   ui = await startOlakeUiEmulator({
     jobs: seedJobs(12, 5),
     users: { admin: PASSWORD },
@@ -78,13 +99,15 @@ beforeAll(async () => {
   ] as const) {
     const values = profile(url);
     expect(validate(values).ok).toBe(true);
-    store.saveProfile(name, values, 'env', ['token']);
+    store.saveProfile(name, values, 'env', ['token', 'accessKey', 'secretKey']);
   }
 });
 
 afterAll(async () => {
   await ui.close();
-  catalog.close();
+  await catalog.close();
+  await s3.close();
+  rmSync(s3Directory, { recursive: true, force: true });
 });
 
 describe('login without a usable keychain', () => {
@@ -253,7 +276,7 @@ describe('floe push', () => {
     const failed = await run(['push', '--profile', 'broken', '--version', 'v0.9.4']);
     expect(failed.code).toBe(1);
     expect(failed.stdout).toContain('✗ Connection test FAILED');
-    expect(failed.stdout).toContain('NotAuthorizedException');
+    expect(failed.stdout).toContain('org.apache.iceberg.exceptions');
     expect(failed.stderr).toContain('was not created because the connection test failed');
     expect(ui.destinations.some((d) => d.name === 'broken')).toBe(false);
     const forced = await run(['push', '--profile', 'broken', '--force']);

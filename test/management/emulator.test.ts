@@ -1,7 +1,12 @@
 // The OLake UI emulator's own quirks, seen on the wire.
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCatalogEmulator } from '../../src/sandbox/catalog/index.js';
 import { type OlakeUiEmulator, seedJobs, startOlakeUiEmulator } from '../../src/sandbox/olake-ui/index.js';
+import { startS3Server } from '../../src/sandbox/s3.js';
 
 let ui: OlakeUiEmulator;
 let cookie = '';
@@ -111,55 +116,79 @@ describe('seedJobs', () => {
 });
 
 describe('checkIcebergConfig (the olake check stand-in)', () => {
-  it('exchanges an OAuth2 credential, then reads /v1/config with the token', async () => {
-    const { createServer } = await import('node:http');
-    const seen: string[] = [];
-    const catalog = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => {
-        body += c.toString();
-      });
-      req.on('end', () => {
-        seen.push(`${req.method} ${req.url?.split('?')[0]} ${req.headers.authorization ?? ''}`);
-        if (req.url === '/v1/oauth/tokens') {
-          const form = new URLSearchParams(body);
-          const ok = form.get('client_id') === 'id' && form.get('client_secret') === 's3cret';
-          res.writeHead(ok ? 200 : 401, { 'content-type': 'application/json' });
-          return res.end(
-            JSON.stringify(ok ? { access_token: 'tkn', token_type: 'bearer' } : { error: 'invalid_client' }),
-          );
-        }
-        const ok = req.headers.authorization === 'Bearer tkn';
-        res.writeHead(ok ? 200 : 401, { 'content-type': 'application/json' });
-        res.end(ok ? '{"defaults":{},"overrides":{}}' : '{}');
-      });
+  it('exchanges the OAuth2 credential, then GET_OR_CREATEs test_olake.test_olake and writes one record, as OLake does', async () => {
+    const { checkIcebergConfig } = await import('../../src/sandbox/olake-ui/index.js');
+    const directory = mkdtempSync(join(tmpdir(), 'floe-check-s3-'));
+    const s3 = await startS3Server({ port: 0, bucket: 'warehouse', directory });
+    const catalog = await startCatalogEmulator({
+      auth: 'bearer',
+      clients: [{ id: 'id', secret: 's3cret' }],
+      objectStore: {
+        endpoint: s3.url,
+        region: 'us-east-1',
+        accessKeyId: s3.accessKey,
+        secretAccessKey: s3.secretKey,
+      },
     });
-    await new Promise<void>((r) => catalog.listen(0, '127.0.0.1', r));
-    const uri = `http://127.0.0.1:${(catalog.address() as { port: number }).port}`;
     const writer = {
       catalog_type: 'rest',
-      iceberg_s3_path: 'wh',
-      rest_catalog_url: uri,
+      iceberg_s3_path: 's3://warehouse',
+      rest_catalog_url: catalog.url,
       credential: 'id:s3cret',
+      aws_region: 'us-east-1',
+      s3_endpoint: s3.url,
+      aws_access_key: s3.accessKey,
+      aws_secret_key: s3.secretKey,
     };
-    const { checkIcebergConfig } = await import('../../src/sandbox/olake-ui/index.js');
-    expect(await checkIcebergConfig({ type: 'ICEBERG', writer })).toEqual({
-      status: 'SUCCEEDED',
-      message: '',
-    });
-    expect(seen).toEqual(['POST /v1/oauth/tokens ', 'GET /v1/config Bearer tkn']);
-    const refused = await checkIcebergConfig({
-      type: 'ICEBERG',
-      writer: { ...writer, credential: 'id:wrong' },
-    });
-    expect(refused.status).toBe('FAILED');
-    expect(refused.message).toContain('NotAuthorizedException: Not authorized: invalid_client');
-    const remote = await checkIcebergConfig({
-      type: 'ICEBERG',
-      writer: { ...writer, rest_catalog_url: 'https://example.com' },
-    });
-    expect(remote.message).toContain('only reaches loopback catalogs');
-    catalog.close();
+    const files = () => readdirSync(join(directory, 'warehouse'), { recursive: true }).map(String);
+    try {
+      expect(await checkIcebergConfig({ type: 'ICEBERG', writer })).toEqual({
+        status: 'SUCCEEDED',
+        message: '',
+      });
+      const paths = () => catalog.requests.map((r) => `${r.method} ${r.url.split('?')[0]}`);
+      expect(paths()).toEqual([
+        'POST /v1/oauth/tokens',
+        'GET /v1/config',
+        'GET /v1/main/namespaces/test_olake/tables/test_olake',
+        'POST /v1/main/namespaces',
+        'POST /v1/main/namespaces/test_olake/tables',
+      ]);
+      expect(files().some((f) => /test_olake\/test_olake\/data\/.*\.parquet/.test(f))).toBe(true);
+      // A second check loads the table it left; nothing is committed.
+      catalog.requests.length = 0;
+      expect((await checkIcebergConfig({ type: 'ICEBERG', writer })).status).toBe('SUCCEEDED');
+      expect(paths().slice(2)).toEqual(['GET /v1/main/namespaces/test_olake/tables/test_olake']);
+
+      catalog.setDeny(['read']);
+      const forbidden = await checkIcebergConfig({ type: 'ICEBERG', writer });
+      expect(forbidden.status).toBe('FAILED');
+      expect(forbidden.message).toContain('failed to create or get table');
+      expect(forbidden.message).toContain('org.apache.iceberg.exceptions.ForbiddenException: Forbidden:');
+      catalog.setDeny([]);
+
+      const refused = await checkIcebergConfig({
+        type: 'ICEBERG',
+        writer: { ...writer, credential: 'id:wrong' },
+      });
+      expect(refused.status).toBe('FAILED');
+      expect(refused.message).toContain('NotAuthorizedException: Not authorized: invalid_client');
+      const unwritable = await checkIcebergConfig({
+        type: 'ICEBERG',
+        writer: { ...writer, aws_access_key: 'UNKNOWN' },
+      });
+      expect(unwritable.message).toContain('failed to insert request');
+      expect(unwritable.message).toContain('S3Exception');
+      const remote = await checkIcebergConfig({
+        type: 'ICEBERG',
+        writer: { ...writer, rest_catalog_url: 'https://example.com' },
+      });
+      expect(remote.message).toContain('only reaches loopback catalogs');
+    } finally {
+      await catalog.close();
+      await s3.close();
+      rmSync(directory, { recursive: true, force: true });
+    }
   });
 });
 

@@ -145,7 +145,9 @@ function javaException(status: number, body: string): string {
   if (status === 403) return `${e}.ForbiddenException: Forbidden: ${message}`;
   if (status === 400) return `${e}.BadRequestException: Malformed request: ${message}`;
   if (status === 404)
-    return `${e}.${type === 'NoSuchNamespaceException' ? 'NoSuchNamespaceException' : 'NoSuchTableException'}: ${message}`;
+    return /^NoSuch\w+Exception$/.test(type)
+      ? `${e}.${type}: ${message}`
+      : `${e}.RESTException: Unable to process: ${message}`;
   if (status === 409) return `${e}.AlreadyExistsException: ${message}`;
   if (status >= 500) return `${e}.ServiceFailureException: Server error: ${type}: ${message}`;
   return `${e}.RESTException: Unable to process: ${message}`;

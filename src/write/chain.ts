@@ -40,12 +40,12 @@ import {
 } from './table.js';
 
 export const WRITE_STEPS = [
-  { id: 'write.namespace', title: 'Namespace (created if missing)' },
-  { id: 'write.table', title: 'Create a table (OLake’s raw schema, v2)' },
+  { id: 'write.namespace', title: 'Namespace (create if missing)' },
+  { id: 'write.table', title: 'Create a table (raw schema)' },
   { id: 'write.data', title: 'Write a Parquet data file' },
-  { id: 'write.commit', title: 'Commit an append (manifests, snapshot)' },
-  { id: 'write.verify', title: 'Load the table, read the record back' },
-  { id: 'write.cleanup', title: 'Drop the table, remove its files' },
+  { id: 'write.commit', title: 'Commit an append' },
+  { id: 'write.verify', title: 'Read the record back' },
+  { id: 'write.cleanup', title: 'Drop the table and its files' },
 ] as const;
 export type WriteStepId = (typeof WRITE_STEPS)[number]['id'];
 
@@ -154,7 +154,7 @@ class WriteRun {
     const step: Step = {
       id,
       chain: 'write',
-      title: id === 'write.namespace' ? `Namespace ${this.namespace.join('.')} (created if missing)` : title,
+      title: id === 'write.namespace' ? `Namespace ${this.namespace.join('.')}` : title,
       state,
       ...patch,
       ...(patch.detail ? { detail: this.scrubber.scrub(patch.detail) } : {}),

@@ -259,6 +259,14 @@ beforeAll(async () => {
   open = await startCatalogEmulator({ auth: 'none' });
   bearer = await startCatalogEmulator({
     auth: 'bearer',
+    // The OLake UI's destination test creates test_olake.test_olake and writes a record there.
+    dataLocation: `s3://${BUCKET}/warehouse`,
+    objectStore: {
+      endpoint: s3.url,
+      region: 'us-east-1',
+      accessKeyId: S3RVER_ACCESS_KEY,
+      secretAccessKey: SECRET_KEY,
+    },
     tokens: [TOKEN, WIZARD_TOKEN],
     clients: [
       { id: CLIENT_ID, secret: CLIENT_SECRET },

@@ -270,7 +270,7 @@ describe('floe test --write with table metadata in Ceph RGW', () => {
     expect(stderr).toContain('floe: interrupted; cleaning up what the test made…');
     expect(stdout).toMatch(/⊘ Write \(as OLake\): Commit an append/);
     expect(stdout).toMatch(
-      /✓ Write \(as OLake\): Drop the table, remove its files .*dropped namespace test_olake/,
+      /✓ Write \(as OLake\): Drop the table and its files .*dropped namespace test_olake/,
     );
     expect(await keys(ceph, BUCKET, 'interrupted/')).toEqual(before);
   });

@@ -36,10 +36,30 @@ beforeAll(() => {
   act(() => probe.unmount());
 });
 
-function setup(catalogSteps = CATALOG_STEPS, storageSteps = STORAGE_STEPS) {
+const WRITE_STEPS: FakeStep[] = [
+  {
+    id: 'write.namespace',
+    title: 'Namespace test_olake',
+    durationMs: 4,
+    detail: 'created test_olake',
+  },
+  { id: 'write.table', title: 'Create a table (raw schema)', durationMs: 6 },
+  { id: 'write.data', title: 'Write a Parquet data file', durationMs: 20 },
+  { id: 'write.commit', title: 'Commit an append', durationMs: 30 },
+  { id: 'write.verify', title: 'Read the record back', durationMs: 9 },
+  {
+    id: 'write.cleanup',
+    title: 'Drop the table and its files',
+    durationMs: 40,
+    detail: 'dropped namespace test_olake',
+  },
+];
+
+function setup(catalogSteps = CATALOG_STEPS, storageSteps = STORAGE_STEPS, writeSteps = WRITE_STEPS) {
   const catalog = fakeChain('catalog', catalogSteps);
   const storage = fakeChain('storage', storageSteps);
-  const chains: Chains = { catalog: catalog.chain, storage: storage.chain };
+  const write = fakeChain('write', writeSteps);
+  const chains: Chains = { catalog: catalog.chain, storage: storage.chain, write: write.chain };
   const done: CheckReport[] = [];
   const interrupted: CheckReport[] = [];
   let r!: ReturnType<typeof render>;
@@ -68,6 +88,7 @@ function setup(catalogSteps = CATALOG_STEPS, storageSteps = STORAGE_STEPS) {
   return {
     catalog,
     storage,
+    write,
     done,
     interrupted,
     mount,
@@ -180,6 +201,29 @@ describe('ConnectionTest screen', () => {
     expect(t.frame()).toContain('Connection test · dev · run 2');
     expect(t.frame()).toContain('Diagnoses (1)');
     expect(t.done).toEqual([]);
+    t.unmount();
+  });
+
+  it('w re-runs with the write check (test_olake), the passed chains folded at 80x24; w again leaves it out', async () => {
+    const t = setup();
+    await t.mount();
+    expect(t.write.calls).toHaveLength(0);
+    expect(t.frame()).toContain('w write');
+    await t.press('w');
+    expect(t.write.calls).toHaveLength(1);
+    expect(t.write.calls[0]?.opts.write).toEqual({ namespace: ['test_olake'], keep: false });
+    const f = t.frame();
+    expect(f).toContain('Connection test · dev · run 2 · with write check');
+    expect(f).toContain('Catalog ✓ 3 steps passed');
+    expect(f).toContain('Object store ✓ 5 steps passed');
+    expect(f).toContain('Write (as OLake)');
+    expect(f).toMatch(/✓ Commit an append +30 ms/);
+    expect(f).toContain('✓ All checks passed');
+    expect(f).toContain('w no write');
+    expectFitsAndClean(t.allFrames());
+    await t.press('w');
+    expect(t.write.calls).toHaveLength(1);
+    expect(t.frame()).not.toContain('with write check');
     t.unmount();
   });
 

@@ -510,6 +510,79 @@ try {
     extra: `Enter → detail shown ${median(detailMs).toFixed(0)} ms; highest of ${detailRss.length}: ${Math.max(...detailRss).toFixed(1)} MiB`,
   });
 
+  // ---- floe test --write against the sandbox, as a user runs it ---------------------------------
+
+  {
+    const configDir = tempDir('write');
+    const secrets = {
+      FLOE_CONFIG_DIR: configDir,
+      FLOE_CREDENTIAL: `${sources.SANDBOX.oauth.clientId}:${sources.SANDBOX.oauth.clientSecret}`,
+      FLOE_ACCESS_KEY: sandbox.s3.accessKey,
+      FLOE_SECRET_KEY: sandbox.s3.secretKey,
+    };
+    const setup = spawnSync(
+      process.execPath,
+      [
+        bin,
+        'setup',
+        '--yes',
+        '--profile',
+        'sandbox',
+        '--auth-type',
+        'oauth2',
+        '--catalog-url',
+        sandbox.catalog.url,
+        '--warehouse',
+        sources.SANDBOX.dataLocation,
+        '--region',
+        sources.SANDBOX.region,
+        '--oauth2-uri',
+        sandbox.catalog.tokenUrl,
+        '--scope',
+        sources.SANDBOX.oauth.scope,
+        '--storage',
+        's3-compatible',
+        '--s3-endpoint',
+        sandbox.s3.url,
+        '--env-secrets',
+      ],
+      { env: { ...process.env, ...secrets }, encoding: 'utf8' },
+    );
+    if (setup.status !== 0) throw new Error(`setup for the write bench failed: ${setup.stderr}`);
+    /** @type {{ read: number[]; write: number[] }} */
+    const times = { read: [], write: [] };
+    for (let run = 0; run < CHECK_RUNS + 1; run++) {
+      const read = await timeCommandAsync([bin, 'test', '--profile', 'sandbox', '--json'], secrets);
+      const write = await timeCommandAsync(
+        [bin, 'test', '--profile', 'sandbox', '--json', '--write'],
+        secrets,
+      );
+      if (run >= 1) {
+        times.read.push(read);
+        times.write.push(write);
+      }
+    }
+    const read = median(times.read);
+    const write = median(times.write);
+    results.push(
+      {
+        id: 'test-read',
+        what: '`floe test --json` against the sandbox (the read-only catalog check)',
+        value: read,
+        unit: 'ms',
+      },
+      {
+        id: 'test-write',
+        what: '`floe test --write --json` against the sandbox (create, write, commit, read back, clean up)',
+        value: write,
+        unit: 'ms',
+        target: '≤ 1000 ms more than `floe test`',
+        met: write - read <= 1000,
+        extra: `${(write - read).toFixed(0)} ms more than the read-only test`,
+      },
+    );
+  }
+
   // ---- connection test with latency on both halves ----------------------------------------------
 
   const proxy = await delayingProxy(sandbox.s3.port, S3_DELAY_MS);
@@ -697,6 +770,10 @@ How each is measured:
 - Connection test: in-process \`runCheck\` (the orchestrator \`floe test\` uses) with OAuth2 against the
   catalog emulator with its slow fault (${CATALOG_DELAY_MS} ms before each answer) and s3rver behind a proxy
   that holds each request chunk ${S3_DELAY_MS} ms. A half alone runs with the other chain replaced by a no-op.
+- \`floe test --write\`: the built CLI, a profile of the sandbox's generic catalog (OAuth2) and s3rver, no
+  injected latency; \`floe test --json\` and \`floe test --json --write\` alternate, each a fresh process (so the
+  write check's lazily loaded Parquet and Avro libraries count). The write check adds a namespace, a table,
+  three S3 writes, a commit, a load, a read and the cleanup's drops and deletes.
 ${missed.length > 0 ? `\n## Why targets are missed\n\n${why}\n` : ''}`;
 writeFileSync(new URL('./RESULTS.md', import.meta.url), md);
 process.stdout.write(md);

@@ -35,8 +35,9 @@ async function fill(t, label, value) {
   await t.press(value, 'enter');
 }
 
-const { startSandbox, SANDBOX, ConfigStore } = await importSources({
+const { startSandbox, SANDBOX, ConfigStore, sandboxProfile } = await importSources({
   'src/sandbox/index.ts': ['startSandbox', 'SANDBOX'],
+  'src/sandbox/profile.ts': ['sandboxProfile'],
   'src/config/store.ts': ['ConfigStore'],
 });
 const sandbox = await startSandbox({ jobs: JOBS, ports: { s3: 9000 } });
@@ -164,6 +165,42 @@ try {
   await failing.waitFor(/checks failed[\s\S]*Remedy/);
   shot(failing, 'diagnosis', 'floe test: a failed check and its diagnosis');
   failing.kill();
+
+  const writing = floe({ args: ['test', '--profile', 'sandbox', '--write'], env: secrets });
+  await writing.waitFor(/with write check[\s\S]*All checks passed/);
+  shot(writing, 'write-check', 'floe test --write: created, written, committed, read back, removed');
+  writing.kill();
+
+  // A Polaris whose principal may read the catalog but not create tables.
+  const polaris = await startSandbox({ catalog: 'polaris', jobs: 0, ports: { catalog: 0, olake: 0, s3: 0 } });
+  try {
+    config.saveProfile(
+      'polaris-prod',
+      sandboxProfile({
+        flavour: 'polaris',
+        facts: polaris.catalog.facts,
+        catalogUrl: polaris.catalog.url,
+        tokenUrl: polaris.catalog.tokenUrl,
+        s3: polaris.s3,
+      }),
+      'env',
+      ['credential', 'accessKey', 'secretKey'],
+    );
+    polaris.catalog.bearer.setDeny(['create-table']);
+    const denied = floe({
+      args: ['test', '--profile', 'polaris-prod', '--write'],
+      env: {
+        FLOE_CREDENTIAL: `${SANDBOX.oauth.clientId}:${SANDBOX.oauth.clientSecret}`,
+        FLOE_ACCESS_KEY: polaris.s3.accessKey,
+        FLOE_SECRET_KEY: polaris.s3.secretKey,
+      },
+    });
+    await denied.waitFor(/WRITE_PRIVILEGE_DENIED[\s\S]*Remedy/);
+    shot(denied, 'write-denied', 'floe test --write: Polaris refuses CREATE_TABLE_DIRECT');
+    denied.kill();
+  } finally {
+    await polaris.stop();
+  }
 
   const jobs = floe({ args: ['jobs'], env: { FLOE_PASSWORD: SANDBOX.olake.password } });
   await jobs.waitFor(new RegExp(`${JOBS} jobs · sort name[\\s\\S]*q quit`));

@@ -287,7 +287,7 @@ class WriteRun {
       namespace: this.namespace.join('.'),
     });
     return writeDiagnosis('WRITE_PRIVILEGE_DENIED', step, {
-      what: `${base.what}: not allowed to ${operationText(operation)}`,
+      what: `The catalog refused to ${operationText(operation)} ${operation.endsWith('namespace') ? this.namespace.join('.') : `${this.namespace.join('.')}.${this.name}`} (${res.req.method}, HTTP 403)`,
       cause: advice.cause,
       remedy: advice.remedy,
       evidence: { ...base.evidence, extra: { ...base.evidence.extra, ...advice.extra } },

@@ -42,6 +42,7 @@ const PLAN: Record<string, Plan> = {
   'printf %s "$CLIENT_SECRET_PAIR" | floe setup --yes --profile prod --preset polaris --catalog-url https://polaris.example.com/api/catalog --warehouse olake_catalog --region eu-west-1 --data-location s3://lake/olake --credential-stdin':
     { code: 0 },
   'floe test --profile prod --json': { skip: 'tests polaris.example.com, an example host' },
+  'floe test --profile prod --write --json': { skip: 'tests polaris.example.com, an example host' },
   'floe export --profile prod --output destination.json': { code: 0 },
   'floe export --profile prod --format trino --output prod.properties': { code: 0 },
   'floe import destination.json --profile copy': { code: 0 },

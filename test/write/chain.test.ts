@@ -266,6 +266,73 @@ describe('faults of the write path, each diagnosed, nothing left behind', () => 
     expect(await objects(s)).toEqual(before);
   });
 
+  it('a commit answered 400 with the catalog’s message: WRITE_COMMIT_REJECTED quotes it', async () => {
+    const { sandbox: s, values } = await world('polaris');
+    s.catalog.bearer.setFault(
+      {
+        kind: 'json',
+        status: 400,
+        body: {
+          error: {
+            message: 'Cannot add snapshot: manifest list is missing',
+            type: 'BadRequestException',
+            code: 400,
+          },
+        },
+      },
+      'commit',
+    );
+    const report = await check(values);
+    expect(report.diagnoses.map((x) => [x.code, x.step])).toEqual([
+      ['WRITE_COMMIT_REJECTED', 'write.commit'],
+    ]);
+    expect(report.diagnoses[0]?.what).toContain('Cannot add snapshot: manifest list is missing');
+    expect(step(report, 'write.cleanup')?.state).toBe('ok');
+  });
+
+  it('a table route that never answers: CATALOG_TIMEOUT on that step, then the cleanup', async () => {
+    const { sandbox: s, values } = await world('polaris');
+    s.catalog.bearer.setFault({ kind: 'silent' }, 'tables');
+    const report = await runCheck(values, { timeoutMs: 500, write: WRITE });
+    expect(report.diagnoses.map((x) => [x.code, x.step])).toContainEqual(['CATALOG_TIMEOUT', 'write.table']);
+    expect(report.diagnoses[0]?.what).toContain('got no answer in 500 ms');
+    s.catalog.bearer.setFault(null, 'tables');
+  });
+
+  it('a catalog that refuses to create the namespace (not a privilege): WRITE_NAMESPACE_REFUSED with its message', async () => {
+    const { values, emulator: e } = await direct({
+      endpoints: [
+        'GET /v1/{prefix}/namespaces',
+        'POST /v1/{prefix}/namespaces',
+        'POST /v1/{prefix}/namespaces/{namespace}/tables',
+      ],
+    });
+    // The read chain lists namespaces; the refusal starts with the write chain.
+    const refusal = {
+      kind: 'json' as const,
+      status: 406,
+      body: {
+        error: {
+          message: 'Namespaces are managed in the console',
+          type: 'UnsupportedOperationException',
+          code: 406,
+        },
+      },
+    };
+    const report = await runCheck(values, {
+      timeoutMs: 5000,
+      write: WRITE,
+      onEvent: (event) => {
+        if (event.type === 'step' && event.step.id === 'write.namespace' && event.step.state === 'pending')
+          e.setFault(refusal, 'namespaces');
+      },
+    });
+    const d = report.diagnoses.find((x) => x.code === 'WRITE_NAMESPACE_REFUSED');
+    expect(d?.step).toBe('write.namespace');
+    expect(d?.evidence.extra?.message).toBe('Namespaces are managed in the console');
+    expect(d?.remedy).toContain('--namespace NAME');
+  });
+
   it('cancelled mid-write (the commit hangs), the cleanup still runs and removes what was made', async () => {
     const { sandbox: s, values } = await world('polaris');
     s.catalog.bearer.setFault({ kind: 'silent' }, 'commit');

@@ -12,6 +12,7 @@ import {
   differingKeys,
   JobConfigError,
   missingSecrets,
+  movedDestinations,
   parseWriter,
   profileWriter,
   sameCatalog,
@@ -73,8 +74,8 @@ export interface SecretsToType {
 
 interface PrepareOptions {
   profile?: string;
-  /** Asks for a secret on a terminal; undefined or '' when none is given. */
-  ask?: (key: string) => Promise<string | undefined>;
+  /** Asks for a secret on a terminal (`why`: the local profile's was withheld); undefined or '' when none. */
+  ask?: (key: string, why?: string) => Promise<string | undefined>;
   /** Secrets already typed (held in memory only), by writer key. */
   typed?: Readonly<Record<string, string>>;
   /** Report the secrets still missing (as SecretsToType) instead of failing. */
@@ -109,18 +110,31 @@ export async function prepareJobTest(
   const filled: Writer = {};
   const from: Record<string, string> = {};
   const unresolved: string[] = [];
+  const withheld: string[] = [];
+  const reasons: Record<string, string> = {};
   for (const key of missingSecrets(server)) {
     const value = local?.writer[key];
-    if (typeof value === 'string' && value !== '') {
+    // The server's copy may point the secret elsewhere (another token URL or S3 endpoint): a local
+    // secret only ever goes where its own profile sends it, so it is then typed, not taken.
+    const moved = local ? movedDestinations(server, local.writer, key) : [];
+    if (typeof value === 'string' && value !== '' && moved.length === 0) {
       filled[key] = value;
       from[key] = `profile "${local?.name}"`;
       continue;
     }
-    const typed = opts.typed?.[key] || (await opts.ask?.(key));
+    const why =
+      moved.length > 0
+        ? `not taken from profile "${local?.name}", which sends it to ${moved.map((m) => `${serverText(m.local)} (${m.key})`).join(', ')}, while the OLake UI's copy sends it to ${moved.map((m) => serverText(m.server)).join(', ')}`
+        : undefined;
+    if (why) {
+      withheld.push(`${key}: ${why}.`);
+      reasons[key] = why;
+    }
+    const typed = opts.typed?.[key] || (await opts.ask?.(key, why));
     if (!typed) {
       if (!opts.collect)
         throw new FloeError(
-          `The OLake UI's copy of the destination ${label} has no usable ${key}.`,
+          `The OLake UI's copy of the destination ${label} has no usable ${key}.${withheld.length > 0 ? ` ${withheld.join(' ')}` : ''}`,
           `Name a local profile of the same catalog with --profile NAME, or run "floe jobs test ${job.id}" on a terminal to type it (it is not saved).`,
         );
       unresolved.push(key);
@@ -129,7 +143,13 @@ export async function prepareJobTest(
     filled[key] = typed;
     from[key] = 'typed';
   }
-  if (unresolved.length > 0) return { missing: unresolved.map((key) => ({ key, label: secretLabel(key) })) };
+  if (unresolved.length > 0)
+    return {
+      missing: unresolved.map((key) => ({
+        key,
+        label: reasons[key] ? `${secretLabel(key)} (${reasons[key]})` : secretLabel(key),
+      })),
+    };
   let values: Values;
   try {
     values = valuesFor(server, filled);
@@ -149,6 +169,7 @@ export async function prepareJobTest(
     ...Object.entries(from).map(
       ([key, source]) => `${key}: taken from ${source === 'typed' ? 'what you typed' : source}.`,
     ),
+    ...withheld,
   ];
   return {
     values,
@@ -164,8 +185,10 @@ export async function testJob(session: Session, id: number, opts: JobTestOptions
   const job = await session.client.getJob(session.project, id);
   const ask =
     canPrompt() && !opts.json
-      ? (key: string) =>
-          promptPassword(`The OLake UI's copy of ${key} is hidden or empty. ${key} (used once, not saved): `)
+      ? (key: string, why?: string) =>
+          promptPassword(
+            `The OLake UI's copy of ${key} is hidden or empty${why ? `, and it is ${why}` : ''}. ${key} (used once, not saved): `,
+          )
       : undefined;
   const { values, title, notes, profile, differences, secretsFrom } = await prepareJobTest(job, {
     profile: opts.profile,

@@ -52,6 +52,38 @@ export function sameCatalog(server: Writer, local: Writer): boolean {
   return sameUrl(server.rest_catalog_url, local.rest_catalog_url);
 }
 
+/**
+ * Where each secret travels, as writer keys holding a URL: the OAuth2 client secret to the token URL
+ * (or, without one, the catalog's /v1/oauth/tokens), a bearer token and a service account's token to
+ * the catalog, the S3 keys to the S3 endpoint (and, signing with SigV4, to the catalog).
+ */
+const SECRET_DESTINATIONS: Record<string, string[]> = {
+  credential: ['oauth2_uri', 'rest_catalog_url'],
+  token: ['rest_catalog_url'],
+  gcp_service_account_json: ['rest_catalog_url'],
+  aws_access_key: ['s3_endpoint', 'rest_catalog_url'],
+  aws_secret_key: ['s3_endpoint', 'rest_catalog_url'],
+};
+
+const normalUrl = (value: unknown) => (typeof value === 'string' ? value.trim().replace(/\/+$/, '') : '');
+
+/**
+ * The places the server's copy would send a local profile's secret `key` to that the profile itself
+ * does not: each as the URL key with both values. A local secret goes only where its own profile
+ * sends it, so a non-empty answer means "do not fill it from the profile".
+ */
+export function movedDestinations(
+  server: Writer,
+  local: Writer,
+  key: string,
+): { key: string; server: string; local: string }[] {
+  return (SECRET_DESTINATIONS[key] ?? []).flatMap((url) => {
+    const a = normalUrl(server[url]);
+    const b = normalUrl(local[url]);
+    return a === b ? [] : [{ key: url, server: a || '(none)', local: b || '(none)' }];
+  });
+}
+
 /** Secret keys the server's copy has masked or empty while the configuration uses them. */
 export function missingSecrets(server: Writer): string[] {
   return Object.keys(server).filter((key) => SECRET_WRITER_KEYS.has(key) && isMasked(server[key]));

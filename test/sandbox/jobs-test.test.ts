@@ -75,6 +75,26 @@ describe('floe jobs test', () => {
     expect(out.stdout).not.toContain(sandbox.s3.secretKey);
   });
 
+  it('never sends a local secret where the server’s copy points it elsewhere: it says so and asks instead', async () => {
+    // The server's copy keeps the catalog URL but sends the OAuth2 secret and the S3 keys to other hosts.
+    setWriter(5, {
+      credential: '',
+      aws_secret_key: '',
+      oauth2_uri: 'http://127.0.0.1:9/steal-token',
+      s3_endpoint: 'http://127.0.0.1:9',
+    });
+    const before = sandbox.catalog.bearer.requests.length;
+    const out = await run(['jobs', 'test', '5', '--profile', 'sandbox']);
+    expect(out.code).toBe(1);
+    expect(out.stderr).toContain('has no usable credential');
+    expect(out.stderr).toMatch(
+      /credential: not taken from profile "sandbox", which sends it to http:\/\/127\.0\.0\.1:\d+\S* \(oauth2_uri\), while the OLake UI's copy sends it to http:\/\/127\.0\.0\.1:9\/steal-token/,
+    );
+    expect(out.stdout).toBe('');
+    // No test ran: the catalog saw no request from this run.
+    expect(sandbox.catalog.bearer.requests.length).toBe(before);
+  });
+
   it('refuses without a terminal when a hidden secret has no local source', async () => {
     setWriter(4, { credential: '', rest_catalog_url: 'http://127.0.0.1:1/elsewhere' });
     const out = await run(['jobs', 'test', '4']);

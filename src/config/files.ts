@@ -35,9 +35,36 @@ function tempPath(path: string): string {
   return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
 }
 
+/** The disk (or quota) is full: nothing was replaced. */
+export class DiskFullError extends FloeError {}
+
+/** Writes all of `data`: a short write (a full disk answers some bytes, then ENOSPC) is continued or fails. */
+function writeAll(fd: number, data: Buffer): void {
+  let offset = 0;
+  while (offset < data.length) {
+    const written = writeSync(fd, data, offset, data.length - offset);
+    if (written <= 0) throw Object.assign(new Error('no byte written'), { code: 'ENOSPC' });
+    offset += written;
+  }
+}
+
+/** Makes the rename itself durable (the folder's entry), where the platform allows it. */
+function syncDir(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, 'r');
+    fsyncSync(fd);
+  } catch {
+    // Some file systems refuse fsync on a folder; the file's own data is synced already.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
 /**
  * Replaces `path` with `text` atomically: a new 0600 file (O_EXCL, so nothing pre-created is written
- * through) in the same folder, synced, then renamed over the target. The temp file never outlives a failure.
+ * through) in the same folder, written whole and synced, then renamed over the target and the folder
+ * synced. On any failure — a full disk included — the temp file is removed and `path` is unchanged.
  */
 export function writePrivateFile(path: string, text: string): void {
   ensurePrivateDir(dirname(path));
@@ -45,7 +72,7 @@ export function writePrivateFile(path: string, text: string): void {
   let fd: number | undefined;
   try {
     fd = openSync(tmp, 'wx', 0o600);
-    writeSync(fd, text);
+    writeAll(fd, Buffer.from(text, 'utf8'));
     fsyncSync(fd);
     closeSync(fd);
     fd = undefined;
@@ -53,8 +80,15 @@ export function writePrivateFile(path: string, text: string): void {
   } catch (error) {
     if (fd !== undefined) closeSync(fd);
     rmSync(tmp, { force: true });
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOSPC' || code === 'EDQUOT')
+      throw new DiskFullError(
+        `The disk holding ${dirname(path)} is full (${code}): ${basename(path)} was not changed.`,
+        'Free some space there (df -h shows it), or point FLOE_CONFIG_DIR at another disk, then try again.',
+      );
     throw error;
   }
+  syncDir(dirname(path));
 }
 
 /** Removes temp files left beside `path` by a process that died mid-write (this one's or an older form). */

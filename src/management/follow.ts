@@ -69,7 +69,10 @@ export async function followStep(
   );
   const lines = cursor.repeat ? page.logs.slice(1) : page.logs;
   if (cursor.repeat && page.logs.length === 0) return { lines, next: cursor, more: false };
-  if (page.has_more_newer) return { lines, next: { base: page.newer_cursor, repeat: false }, more: true };
+  // "More waiting" counts only when the cursor moved: a server that says so without moving it would
+  // otherwise be asked again at once, forever.
+  if (page.has_more_newer && page.newer_cursor > cursor.base)
+    return { lines, next: { base: page.newer_cursor, repeat: false }, more: true };
   if (page.logs.length === 0) return { lines, next: cursor, more: false };
   return { lines, next: await anchor(api, project, id, task, page.newer_cursor, signal), more: false };
 }

@@ -4,7 +4,7 @@
 import { CookieJar } from 'tough-cookie';
 import { request } from 'undici';
 import * as z from 'zod';
-import { proxyAwareAgent } from '../net/proxy.js';
+import { proxyAwareAgent, proxyFor, proxyLabel } from '../net/proxy.js';
 import { reduceCheckFailure } from './checklog.js';
 import { DetailScanner, type StreamsSummary } from './detail.js';
 import {
@@ -92,15 +92,29 @@ const nullableArray = <S extends z.ZodType>(item: S) =>
     .transform((v) => v ?? []);
 const noData = z.unknown();
 
+/** undici's ProxyAgent when the proxy answers its CONNECT with anything but 200. */
+const PROXY_REFUSED = /Proxy response \((\d+)\) !== 200/;
+
 function describeNetworkError(error: unknown, origin: string, timeoutMs: number): ManagementError {
   const err = error as { name?: string; code?: string; cause?: { code?: string }; message?: string };
   const code = err.code ?? err.cause?.code;
+  const refused = PROXY_REFUSED.exec(err.message ?? '');
+  if (refused) {
+    const proxy = proxyFor(new URL(origin));
+    const via = proxy ? `The proxy ${proxyLabel(proxy)}` : 'The proxy';
+    const status = Number(refused[1]);
+    return new ManagementError(
+      'network',
+      status === 407
+        ? `${via} wants credentials to reach ${origin} (HTTP 407 Proxy Authentication Required): put them in HTTPS_PROXY / HTTP_PROXY (http://user:password@proxy:3128), or add the host to NO_PROXY if it is reachable directly`
+        : `${via} could not open a connection to ${origin} (HTTP ${status}): check that the proxy may reach it, or add the host to NO_PROXY if it is reachable directly`,
+    );
+  }
   if (err.name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT')
     return new ManagementError(
       'network',
       `${origin} did not answer within ${Math.round(timeoutMs / 1000)} s (is the OLake UI overloaded or stuck?)`,
     );
-  if (err.name === 'AbortError') return new ManagementError('cancelled', 'Cancelled');
   if (code === 'ECONNREFUSED')
     return new ManagementError(
       'network',
@@ -116,6 +130,18 @@ function describeNetworkError(error: unknown, origin: string, timeoutMs: number)
     'network',
     `Cannot reach ${origin}: ${code ?? err.message ?? 'unknown network error'}`,
   );
+}
+
+/** `promise`, or a rejection as soon as `signal` aborts, whichever comes first. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  let onAbort = () => {};
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  promise.catch(() => undefined);
+  return Promise.race([promise, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
 }
 
 function statusError(status: number, message: string, path: string): ManagementError {
@@ -196,8 +222,9 @@ export class ManagementClient implements JobsApi {
   }
 
   /** Closes the keep-alive sockets so the process can exit. */
+  /** Ends the connections: every request has settled or was abandoned (a proxy's hung CONNECT). */
   close(): Promise<void> {
-    return this.#agent.close();
+    return this.#agent.destroy();
   }
 
   async #send(
@@ -220,13 +247,17 @@ export class ManagementClient implements JobsApi {
     if (cookie) headers.cookie = cookie;
     if (body !== undefined) headers['content-type'] = 'application/json';
     try {
-      const res = await request(target, {
-        method: method as 'GET',
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
+      // Through a proxy, undici's CONNECT does not heed the request's signal: the race makes the time-out hold.
+      const res = await untilAborted(
+        request(target, {
+          method: method as 'GET',
+          headers,
+          body: body === undefined ? undefined : JSON.stringify(body),
+          signal,
+          dispatcher: this.#agent,
+        }),
         signal,
-        dispatcher: this.#agent,
-      });
+      );
       res.body.on('error', () => {});
       const setCookie = res.headers['set-cookie'];
       for (const value of Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : [])

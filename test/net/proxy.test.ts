@@ -260,4 +260,67 @@ describe('through a CONNECT proxy on loopback', () => {
         else process.env[key] = value;
     }
   });
+
+  /** Runs `fn` with HTTP_PROXY set to `url` (and no NO_PROXY), restoring both after. */
+  async function viaProxy<T>(url: string, fn: () => Promise<T>): Promise<T> {
+    const saved = { HTTP_PROXY: process.env.HTTP_PROXY, NO_PROXY: process.env.NO_PROXY };
+    process.env.HTTP_PROXY = url;
+    delete process.env.NO_PROXY;
+    try {
+      return await fn();
+    } finally {
+      for (const [key, value] of Object.entries(saved))
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+    }
+  }
+
+  it('the OLake UI client keeps its time-out through a proxy that never answers', async () => {
+    // undici's CONNECT ignores the request's signal; floe's own race must end it.
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as { port: number };
+    const client = await viaProxy(
+      `http://127.0.0.1:${port}`,
+      async () => new ManagementClient({ url: sandbox.olake.url, timeoutMs: 300 }),
+    );
+    try {
+      await expect(client.login(SANDBOX.olake.username, SANDBOX.olake.password)).rejects.toThrow(
+        `${sandbox.olake.url} did not answer within 0 s`,
+      );
+    } finally {
+      await client.close().catch(() => undefined);
+      silent.close();
+    }
+  });
+
+  it('a proxy that wants credentials (407) is named as such, not as a cancellation', async () => {
+    const asking = createServer((socket) =>
+      socket.once('data', () =>
+        socket.end('HTTP/1.1 407 Proxy Authentication Required\r\ncontent-length: 0\r\n\r\n'),
+      ),
+    );
+    await new Promise<void>((resolve) => asking.listen(0, '127.0.0.1', resolve));
+    const { port } = asking.address() as { port: number };
+    const client = await viaProxy(
+      `http://127.0.0.1:${port}`,
+      async () => new ManagementClient({ url: sandbox.olake.url }),
+    );
+    try {
+      const error = await viaProxy(`http://127.0.0.1:${port}`, () =>
+        client.login(SANDBOX.olake.username, SANDBOX.olake.password).then(
+          () => undefined,
+          (e: Error & { kind?: string }) => e,
+        ),
+      );
+      expect(error?.kind).toBe('network');
+      expect(error?.message).toContain(
+        `The proxy http://127.0.0.1:${port} wants credentials to reach ${sandbox.olake.url}`,
+      );
+      expect(error?.message).toContain('HTTP 407 Proxy Authentication Required');
+    } finally {
+      await client.close().catch(() => undefined);
+      asking.close();
+    }
+  });
 });

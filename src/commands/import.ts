@@ -1,8 +1,7 @@
 // floe import: an OLake destination.json (also the older form) into a profile; secrets to the store.
-import { readFileSync } from 'node:fs';
 import { type Context, openContext } from '../cli/context.js';
 import { issueLines } from '../cli/destination-flags.js';
-import { canPrompt, EXIT, FloeError, parseCommandArgs, printHelp, UsageError } from '../cli/io.js';
+import { canPrompt, EXIT, FloeError, parseCommandArgs, printHelp, readStdin, UsageError } from '../cli/io.js';
 import { reportLockWait, saveProfile } from '../cli/profiles.js';
 import { KeyFileError, readKeyFile } from '../config/files.js';
 import { FIELDS } from '../destination/fields.js';
@@ -25,12 +24,21 @@ Flags:
   --env-secrets         store no secrets: read them from FLOE_* variables at run time
   --help                this help`;
 
-/** stdin, or a regular file of at most 1 MiB read within a timeout (never /dev/zero or a FIFO). */
+/** At most this much is read from stdin, as from a file (readKeyFile): a destination.json is a few KiB. */
+const MAX_INPUT_BYTES = 1024 * 1024;
+
+/**
+ * stdin (at most 1 MiB: `floe import - < /dev/zero` stops there), or a regular file of at most 1 MiB
+ * read within a timeout (never /dev/zero or a FIFO); a UTF-8 byte-order mark is dropped.
+ */
 async function readInput(path: string): Promise<string> {
   try {
-    return path === '-' ? readFileSync(0, 'utf8') : await readKeyFile(path);
+    const text = path === '-' ? await readStdin('floe import -', MAX_INPUT_BYTES) : await readKeyFile(path);
+    return text.replace(/^\uFEFF/, '');
   } catch (error) {
     if (error instanceof KeyFileError) throw new FloeError(`Cannot read ${path}: ${error.message}.`);
+    if (error instanceof UsageError)
+      throw new FloeError(`Cannot read stdin: ${error.lines.join(' ')} (a destination.json is a few KiB).`);
     throw new FloeError(`Cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
 }

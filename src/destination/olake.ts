@@ -154,7 +154,12 @@ export function fromDestinationJson(input: unknown): ImportResult {
     if (key === 'catalog_type' || key === 'rest_auth_type') continue;
     const def = byKey.get(key);
     if (!def) {
-      ignored.push({ key, why: IGNORED_KEYS[key] ?? 'not a key of the REST catalog destination' });
+      ignored.push({
+        key,
+        why: Object.hasOwn(IGNORED_KEYS, key)
+          ? (IGNORED_KEYS[key] as string)
+          : 'not a key of the REST catalog destination',
+      });
       continue;
     }
     if (def.type === 'boolean') {
@@ -182,10 +187,11 @@ export function fromDestinationJson(input: unknown): ImportResult {
 
 /** The writer with KEY_ALIASES renamed (unless the real key is there too), each with a note. */
 function aliased(writer: Record<string, unknown>, notes: string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  // No prototype: a "__proto__" or "constructor" key of the file is a key like any other.
+  const out: Record<string, unknown> = Object.create(null);
   for (const [key, value] of Object.entries(writer)) {
-    const real = KEY_ALIASES[key];
-    if (real && writer[real] === undefined) {
+    const real = Object.hasOwn(KEY_ALIASES, key) ? KEY_ALIASES[key] : undefined;
+    if (real && !Object.hasOwn(writer, real)) {
       out[real] = value;
       notes.push(`${key} is not a key OLake reads: read as ${real}, and exported as ${real}`);
     } else out[key] = value;

@@ -63,7 +63,9 @@ export function judgeUriOverride(
   const a = parse(from);
   const b = parse(to);
   if (!a || !b) return { follow: true };
-  const downgrade = a.protocol === 'https:' && b.protocol === 'http:' && !isLoopback(b);
+  // Plain http stays on the machine only when both ends are loopback: a remote catalog pointing the
+  // token at http://127.0.0.1:… would hand it to whatever listens on that port.
+  const downgrade = a.protocol === 'https:' && b.protocol === 'http:' && !(isLoopback(a) && isLoopback(b));
   if (downgrade && secretAttached && !allowDowngrade)
     return { follow: false, from: origin(a), to: origin(b) };
   const notes: string[] = [];

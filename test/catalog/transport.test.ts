@@ -105,6 +105,17 @@ describe('which transports carry secrets', () => {
       follow: true,
     });
   });
+
+  it('refuses https → http to a loopback host from a remote catalog; loopback to loopback is followed', () => {
+    expect(judgeUriOverride('https://a.example/api', 'http://127.0.0.1:8181/api', true, false)).toEqual({
+      follow: false,
+      from: 'https://a.example',
+      to: 'http://127.0.0.1:8181',
+    });
+    expect(
+      judgeUriOverride('https://localhost:8443/api', 'http://127.0.0.1:8181/api', true, false).follow,
+    ).toBe(true);
+  });
 });
 
 describe('the catalog test', () => {

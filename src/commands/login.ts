@@ -1,4 +1,5 @@
 // floe login: POST /login to the OLake UI, then keep the session cookie in the secret store.
+import { cleartextWarning } from '../catalog/transport.js';
 import { openContext } from '../cli/context.js';
 import { canPrompt, EXIT, FloeError, parseCommandArgs, printHelp, readStdin, UsageError } from '../cli/io.js';
 import { ManagementClient, normalizeUrl } from '../management/client.js';
@@ -184,6 +185,8 @@ async function login(url: string, flags: LoginFlags): Promise<number> {
   const username = flags.username ?? previous?.username ?? DEFAULT_USERNAME;
   const project = flags.project ?? previous?.project ?? DEFAULT_PROJECT;
   const { password, typed } = await readPassword(flags, username, url);
+  const clear = cleartextWarning(url, 'The password (and then the session cookie)');
+  if (clear) process.stderr.write(`! ${clear}\n`);
 
   const client = new ManagementClient({ url });
   try {

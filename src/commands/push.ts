@@ -1,5 +1,6 @@
 // floe push: create a profile as an Iceberg destination in the OLake UI. Like the OLake UI itself, it
 // runs the connection test first and creates the destination only when the test succeeded.
+import { cleartextWarning } from '../catalog/transport.js';
 import { SecretScrubber } from '../check/scrub.js';
 import { openContext } from '../cli/context.js';
 import { EXIT, FloeError, parseCommandArgs, printHelp, UsageError } from '../cli/io.js';
@@ -121,8 +122,10 @@ export async function run(argv: string[]): Promise<number> {
             'Name one with --version, e.g. v0.9.4.',
           );
       }
+      const clear = cleartextWarning(session.url, "The destination's secrets (and the session cookie)");
+      if (clear) process.stderr.write(`! ${clear}\n`);
       process.stderr.write(
-        `Testing "${profile.name}" from the OLake UI at ${session.url} (olake check, iceberg ${version}; this can take a few minutes)…\n`,
+        `Testing "${profile.name}" from the OLake UI at ${session.url} (olake check, iceberg ${sanitize(version)}; this can take a few minutes)…\n`,
       );
       const test = await client.testDestination(project, { type: 'iceberg', version, config });
       const status = test.connection_result.status.toUpperCase();

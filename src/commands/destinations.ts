@@ -4,8 +4,8 @@ import { openManagement } from '../cli/management.js';
 import { explained } from '../management/exit.js';
 import { parseWriter } from '../management/jobtest.js';
 import { redactConfig } from '../management/summary.js';
-import { serverText } from '../management/text.js';
 import type { Destination } from '../management/types.js';
+import { sanitize } from '../text/sanitize.js';
 
 export const HELP = `Usage: floe destinations [--json] [--project ID] [--url URL]
 
@@ -60,12 +60,12 @@ export async function run(argv: string[]): Promise<number> {
     }
     for (const d of list) {
       process.stdout.write(
-        `${serverText(`${d.id}  ${d.name}  (${d.type} ${d.version})  catalog ${catalogOf(d)}`)}\n`,
+        `${sanitize(`${d.id}  ${d.name}  (${d.type} ${d.version})  catalog ${catalogOf(d)}`)}\n`,
       );
       if (d.jobs.length === 0) process.stdout.write('    no jobs use it\n');
       for (const job of d.jobs)
         process.stdout.write(
-          `${serverText(`    job ${job.id} ${job.name}${job.source_name ? ` from ${job.source_name}` : ''}${job.activate === false ? ' (paused)' : ''}${job.last_run_state ? ` · last run ${job.last_run_state}` : ''}`)}\n`,
+          `${sanitize(`    job ${job.id} ${job.name}${job.source_name ? ` from ${job.source_name}` : ''}${job.activate === false ? ' (paused)' : ''}${job.last_run_state ? ` · last run ${job.last_run_state}` : ''}`)}\n`,
         );
     }
     return EXIT.OK;

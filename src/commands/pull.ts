@@ -11,8 +11,8 @@ import {
   SECRET_WRITER_KEYS,
   valuesFor,
 } from '../management/jobtest.js';
-import { serverText } from '../management/text.js';
 import { KeychainUnavailableError, type SecretStorage } from '../secrets/store.js';
+import { sanitize } from '../text/sanitize.js';
 
 export const HELP = `Usage: floe pull DEST_ID --profile NAME [--force] [--insecure-storage | --env-secrets]
 
@@ -75,7 +75,7 @@ export async function run(argv: string[]): Promise<number> {
   } finally {
     await session.client.close();
   }
-  const label = serverText(`destination ${destination.id} "${destination.name}"`);
+  const label = sanitize(`destination ${destination.id} "${destination.name}"`);
   let values: ReturnType<typeof valuesFor>;
   const hidden: string[] = [];
   try {
@@ -108,7 +108,7 @@ export async function run(argv: string[]): Promise<number> {
     );
   }
   process.stdout.write(
-    `✓ Pulled ${label} (${destination.version || 'no version'}) into profile "${flags.profile}"; secrets ${storage === 'env' ? 'not stored (read from FLOE_* variables)' : storage === 'file' ? 'in the 0600 file' : 'in the OS keychain'}.\n`,
+    `✓ Pulled ${label} (${sanitize(destination.version || 'no version')}) into profile "${flags.profile}"; secrets ${storage === 'env' ? 'not stored (read from FLOE_* variables)' : storage === 'file' ? 'in the 0600 file' : 'in the OS keychain'}.\n`,
   );
   return EXIT.OK;
 }

@@ -149,6 +149,15 @@ describe('the single executable, alone in a folder, no node on PATH', () => {
       stderr: npm.stderr,
     });
     await roundTrip(join(config, 'file'), NO_BUS, ['--insecure-storage']);
+    // The write check (Parquet, Avro manifests, the commit) from the one file too.
+    const write = await floe(
+      ['test', '--write', '--json', '--profile', 'sandbox'],
+      userEnv({ FLOE_CONFIG_DIR: join(config, 'file'), ...NO_BUS }),
+    );
+    expect(write.code, write.stderr).toBe(0);
+    expect(
+      checkReportSchema.parse(JSON.parse(write.stdout)).steps.filter((s) => s.chain === 'write').length,
+    ).toBeGreaterThan(0);
   });
 
   it('a keychain module it cannot load (TMPDIR not writable) is no keychain, with the reason', async () => {

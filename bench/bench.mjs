@@ -8,11 +8,12 @@
 // and each half of the connection test can be timed alone. Screens are read through the real-terminal
 // harness (scripts/lib/terminal.mjs).
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { build } from 'esbuild';
+import { buildBinary } from '../scripts/build-binary.mjs';
 import { importSources } from '../scripts/lib/sources.mjs';
 import { BIN as bin, KEYS, ROOT, startTerminal } from '../scripts/lib/terminal.mjs';
 
@@ -259,6 +260,40 @@ results.push(
     target: '≤ 1.25× the Ink app as floe builds it',
     met: frames.home <= 1.25 * frames.inkProduction,
     extra: `${(frames.home / frames.inkProduction).toFixed(2)}× the Ink app (${frames.inkProduction.toFixed(1)} ms); the frames' own \`node -e 0\`: ${frames.node.toFixed(1)} ms`,
+  },
+);
+
+// ---- the single executable: size and first home frame vs the bundled CLI --------------------------
+
+const binary = await buildBinary();
+const binaryFrames = await interleaved(
+  {
+    bundled: () =>
+      timeToFrame([process.execPath, bin], /floe · OLake Iceberg REST destinations/, {
+        FLOE_CONFIG_DIR: emptyConfig,
+      }),
+    binary: () =>
+      timeToFrame([binary], /floe · OLake Iceberg REST destinations/, { FLOE_CONFIG_DIR: emptyConfig }),
+  },
+  PTY_RUNS,
+  1,
+);
+results.push(
+  {
+    id: 'binary-size',
+    what: `single executable \`${basename(binary)}\` (Node ${process.version} inside), size`,
+    value: statSync(binary).size / 2 ** 20,
+    unit: 'MiB',
+  },
+  {
+    id: 'binary-home',
+    what: 'single executable: first home frame (spawn → title on screen)',
+    value: binaryFrames.binary,
+    unit: 'ms',
+    ratio: binaryFrames.binary / frames.node,
+    target: '≤ 1.00× the bundled CLI (`node bin/floe.js` → dist/cli.js)',
+    met: binaryFrames.binary <= binaryFrames.bundled,
+    extra: `${(binaryFrames.binary / binaryFrames.bundled).toFixed(2)}× the bundled CLI (${binaryFrames.bundled.toFixed(1)} ms in the same rounds)`,
   },
 );
 

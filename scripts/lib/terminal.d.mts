@@ -35,6 +35,8 @@ export interface TerminalOptions {
   color?: boolean;
   /** Keep the screen after each chunk of output, for `frames`. */
   keepFrames?: boolean;
+  /** The working directory (default: the repository). */
+  cwd?: string;
 }
 
 /** Text the screen contains, a pattern it matches or a test it passes (given the lines joined with "\n"). */

@@ -95,6 +95,7 @@ export function startTerminal({
   rows = 24,
   color = true,
   keepFrames = false,
+  cwd = ROOT,
 } = {}) {
   /** @type {Record<string, string>} */
   const base = {};
@@ -117,7 +118,7 @@ export function startTerminal({
     name: 'xterm-256color',
     cols,
     rows,
-    cwd: ROOT,
+    cwd,
     env: { ...base, CI: 'false', TERM: 'xterm-256color', ...colorEnv, ...env },
   });
 

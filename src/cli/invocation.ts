@@ -1,6 +1,7 @@
 // The command that runs this floe from the user's shell, for the lines floe prints to paste.
 import { existsSync, realpathSync } from 'node:fs';
 import { delimiter, join, sep } from 'node:path';
+import { isSea } from 'node:sea';
 
 function real(path: string): string | undefined {
   try {
@@ -11,20 +12,28 @@ function real(path: string): string | undefined {
 }
 
 /**
- * `floe` when the `floe` on the user's PATH is this very launcher (installed globally or linked),
- * else `npx floe` (a clone, or a project dependency: npm runs the package's bin from there).
+ * `floe` when the `floe` on the user's PATH is this very launcher (installed globally or linked), or
+ * this very single executable; else, for the single executable, its own path (it runs from anywhere),
+ * and `npx floe` for the npm CLI (a clone, or a project dependency: npm runs the package's bin there).
  * PATH entries ending in node_modules/.bin are skipped: npm adds them only while it runs a script.
  */
 export function floeCommand(
   env: NodeJS.ProcessEnv = process.env,
   launcher: string | undefined = process.argv[1],
+  executable: string | undefined = isSea() ? process.execPath : undefined,
 ): string {
-  const self = launcher === undefined ? undefined : real(launcher);
-  if (self === undefined) return 'npx floe';
+  const self = real(executable ?? launcher ?? '');
+  const fallback = executable === undefined ? 'npx floe' : shellWord(executable);
+  if (self === undefined) return fallback;
   for (const dir of (env.PATH ?? '').split(delimiter)) {
     if (!dir || dir.endsWith(`node_modules${sep}.bin`)) continue;
     const candidate = join(dir, 'floe');
-    if (existsSync(candidate)) return real(candidate) === self ? 'floe' : 'npx floe';
+    if (existsSync(candidate)) return real(candidate) === self ? 'floe' : fallback;
   }
-  return 'npx floe';
+  return fallback;
+}
+
+/** `path` as one shell word: as is when it holds only safe characters, else single-quoted. */
+function shellWord(path: string): string {
+  return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replaceAll("'", "'\\''")}'`;
 }

@@ -35,9 +35,6 @@ interface S3rverInstance {
 }
 type S3rverClass = new (options: Record<string, unknown>) => S3rverInstance;
 
-/** s3rver ships no types: a non-literal specifier keeps the import dynamic and untyped. */
-const S3RVER_MODULE = 's3rver';
-
 /**
  * s3rver 3.7 encrypts ListObjectsV2 continuation tokens with DES (controllers/bucket.js
  * generateContinuationToken), which OpenSSL 3 no longer offers: any truncated listing (more objects
@@ -72,7 +69,9 @@ function passThroughDes(): void {
 async function loadS3rver(): Promise<S3rverClass> {
   passThroughDes();
   // CommonJS: Node's import() (and esbuild's split bundle) may expose the class only as `default`.
-  const loaded = (await import(S3RVER_MODULE)) as { default?: S3rverClass } | S3rverClass;
+  // A literal specifier, so the single-file build (scripts/build-binary.mjs) bundles s3rver; dist/
+  // leaves it external. s3rver ships no types: s3rver.d.ts declares the module untyped.
+  const loaded = (await import('s3rver')) as { default?: S3rverClass } | S3rverClass;
   return typeof loaded === 'function' ? loaded : (loaded.default as S3rverClass);
 }
 

@@ -1,6 +1,7 @@
 // The OS keychain through keytar (libsecret on Linux, Keychain on macOS, Credential Vault on Windows).
 // keytar is an optional dependency loaded on first use; every call has a timeout so a hung unlock
 // prompt cannot freeze the CLI. Swapping keytar for another keyring library touches only this file.
+import { SEA_KEYTAR_ERROR } from './sea-keytar.js';
 import { KeychainUnavailableError, SERVICE, type SecretBackend } from './store.js';
 
 interface Keytar {
@@ -14,6 +15,8 @@ const TIMEOUT_MS = 3000;
 /** Turns keytar's errors into one sentence that says why and what to do. */
 export function explainKeychainError(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
+  // The single executable's keytar (sea-keytar.ts) explains itself: why, and what to install.
+  if (message.startsWith(SEA_KEYTAR_ERROR)) return message;
   if (/autolaunch D-Bus|given address is empty|Failed to connect to socket/i.test(message))
     return 'there is no D-Bus session bus (usual over SSH or in containers), so no Secret Service can be reached.';
   if (/Could not connect/i.test(message))

@@ -39,6 +39,19 @@ describe('floeCommand', () => {
     expect(floeCommand({ PATH: `${other}:${global}` }, LAUNCHER)).toBe('npx floe');
   });
 
+  it('the single executable: "floe" when it is the floe on PATH, else its own path, quoted for the shell', () => {
+    const exe = join(dir, 'exe dir', 'floe-linux-x64');
+    mkdirSync(join(dir, 'exe dir'), { recursive: true });
+    writeFileSync(exe, '');
+    expect(floeCommand({ PATH: '/nonexistent' }, exe, exe)).toBe(`'${exe}'`);
+    const onPath = binDir('sea-path', exe);
+    expect(floeCommand({ PATH: onPath }, exe, exe)).toBe('floe');
+    expect(floeCommand({ PATH: binDir('sea-other') }, exe, exe)).toBe(`'${exe}'`);
+    const plain = join(dir, 'floe-linux-x64');
+    writeFileSync(plain, '');
+    expect(floeCommand({ PATH: '/nonexistent' }, plain, plain)).toBe(plain);
+  });
+
   it('ignores node_modules/.bin, which npm puts on PATH only while it runs a script', () => {
     const local = binDir(join('project', 'node_modules', '.bin'), LAUNCHER);
     expect(floeCommand({ PATH: local }, LAUNCHER)).toBe('npx floe');

@@ -33,6 +33,10 @@ const PLAN: Record<string, Plan> = {
   'npm ci && npm run demo': { skip: 'installs, then opens the interactive demo (test/sandbox/open.test.ts)' },
   'npx floe --help': { code: 0 },
   'npm test': { skip: 'the test suite itself' },
+  'npm run build:binary': { skip: 'npm test builds it; test/binary runs it as a user would' },
+  'npm i -g @olake/floe': {
+    skip: 'installs globally; test/package installs the packed tarball into a prefix',
+  },
   'floe jobs show 37': { code: 0 },
   'floe jobs logs 37 --diagnose': { code: 0 },
   'floe jobs logs 37 --follow': { code: 0 },

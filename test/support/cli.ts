@@ -46,8 +46,20 @@ export function spawnCli(
   input = '',
   timeoutMs = 60_000,
 ): Promise<Run> {
+  return spawnFile(process.execPath, [BIN, ...args], env, input, timeoutMs);
+}
+
+/** `file ARGS` with exactly `env` (an installed floe, the single executable), like spawnCli. */
+export function spawnFile(
+  file: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  input = '',
+  timeoutMs = 60_000,
+  cwd?: string,
+): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(file, args, { env, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => {

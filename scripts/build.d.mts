@@ -1,0 +1,6 @@
+export const PRUNE_AFTER_MS: number;
+export function currentBuild(entry: string): string | undefined;
+export function buildDist(options?: {
+  dist?: string;
+  define?: Record<string, string>;
+}): Promise<{ id: string; dir: string }>;

@@ -1,0 +1,177 @@
+// The single executable (npm run build:binary; `npm test` builds it first) as a user runs it on a
+// server: copied alone into an empty folder and run with a PATH that has no node and no npm. Against
+// the sandbox's servers (started here): setup --yes + test --json, login + jobs --json, the home screen
+// in a pseudo-terminal; once with the test run's keychain (gnome-keyring on a private D-Bus), once
+// without one, where it must behave exactly as the npm CLI does.
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { startTerminal } from '../../scripts/lib/terminal.mjs';
+import { checkReportSchema } from '../../src/check/types.js';
+import { sandboxSecretEnv, setupArgs } from '../../src/commands/sandbox.js';
+import { SANDBOX, type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { keychainAccounts } from '../management/support.js';
+import { spawnCli, spawnFile } from '../support/cli.js';
+import { itWithService } from '../support/services.js';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+const BUILT = join(ROOT, 'dist', 'bin', `floe-${process.platform}-${process.arch}`);
+const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+const it = itWithService(
+  existsSync(BUILT) ? 'ready' : `${BUILT} is missing (run npm run build:binary)`,
+  'the single executable',
+);
+const withKeyring = itWithService(
+  existsSync(BUILT) ? process.env.FLOE_TEST_KEYRING : `${BUILT} is missing (run npm run build:binary)`,
+  'a keychain (gnome-keyring) and the single executable',
+);
+
+let sandbox: Sandbox;
+let folder: string;
+let binary: string;
+/** A PATH with no node and no npm: an empty folder. */
+let PATH: string;
+
+beforeAll(async () => {
+  folder = mkdtempSync(join(tmpdir(), 'floe-binary-'));
+  PATH = join(folder, 'empty-bin');
+  mkdirSync(PATH);
+  if (existsSync(BUILT)) {
+    binary = join(folder, 'floe');
+    copyFileSync(BUILT, binary);
+  }
+  sandbox = await startSandbox({ ports: { catalog: 0, olake: 0, s3: 0 }, jobs: 3 });
+}, 60_000);
+
+afterAll(async () => {
+  await sandbox?.stop();
+});
+
+/** What a login shell on a server would have: HOME, TMPDIR, no node on PATH, no FLOE_*. */
+function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { HOME: process.env.HOME, TMPDIR: tmpdir(), PATH, NO_COLOR: '1', ...extra };
+  for (const key of ['XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_RUNTIME_DIR'])
+    if (process.env[key]) env[key] = process.env[key];
+  return env;
+}
+const keyring = () => ({ DBUS_SESSION_BUS_ADDRESS: process.env.DBUS_SESSION_BUS_ADDRESS ?? '' });
+const NO_BUS = { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' };
+
+function floe(args: string[], env: NodeJS.ProcessEnv, input = '') {
+  return spawnFile(binary, args, env, input, 60_000, folder);
+}
+
+async function roundTrip(config: string, env: Record<string, string>, storage: string[]) {
+  const setup = await floe(
+    ['setup', ...setupArgs(sandbox), ...storage],
+    userEnv({ FLOE_CONFIG_DIR: config, ...env, ...sandboxSecretEnv(sandbox) }),
+  );
+  expect(setup.code, setup.stderr).toBe(0);
+  // The secrets now come from where setup stored them, not from the environment.
+  const test = await floe(
+    ['test', '--json', '--profile', 'sandbox'],
+    userEnv({ FLOE_CONFIG_DIR: config, ...env }),
+  );
+  expect(test.code, test.stderr).toBe(0);
+  const report = checkReportSchema.parse(JSON.parse(test.stdout));
+  expect(report.ok).toBe(true);
+  expect(new Set(report.steps.map((s) => s.chain))).toEqual(new Set(['catalog', 'storage']));
+
+  const login = await floe(
+    ['login', '--url', sandbox.olake.url, '--password-stdin', ...storage],
+    userEnv({ FLOE_CONFIG_DIR: config, ...env }),
+    SANDBOX.olake.password,
+  );
+  expect(login.code, login.stderr).toBe(0);
+  const jobs = await floe(['jobs', '--json'], userEnv({ FLOE_CONFIG_DIR: config, ...env }));
+  expect(jobs.code, jobs.stderr).toBe(0);
+  expect((JSON.parse(jobs.stdout) as unknown[]).length).toBe(3);
+  return setup;
+}
+
+describe('the single executable, alone in a folder, no node on PATH', () => {
+  it("--version names the single-file build and its Node; --help is the npm CLI's", async () => {
+    const version = await floe(['--version'], userEnv());
+    expect(version.stdout).toBe(
+      `floe ${VERSION} (single-file build, Node ${process.version}, ${process.platform}-${process.arch})\n`,
+    );
+    const help = await floe(['--help'], userEnv());
+    expect(help.code).toBe(0);
+    expect(help.stdout).toBe((await spawnCli(['--help'], { ...process.env, NO_COLOR: '1' })).stdout);
+  });
+
+  withKeyring(
+    'with a keychain: setup keeps the secrets there; test --json passes; login and jobs --json',
+    async () => {
+      const config = join(folder, 'with-keychain');
+      const setup = await roundTrip(config, keyring(), []);
+      expect(setup.stderr).toContain('secrets in the OS keychain');
+      // The line to paste names this very file: it is not on PATH.
+      expect(setup.stderr).toContain(`Next: ${binary} test --profile sandbox`);
+      expect(keychainAccounts().some((a) => a.startsWith('profile/sandbox') || a.includes('sandbox'))).toBe(
+        true,
+      );
+
+      // The home screen, in a terminal.
+      const t = startTerminal({
+        command: [binary],
+        cwd: folder,
+        env: { ...userEnv({ FLOE_CONFIG_DIR: config, ...keyring() }) } as Record<string, string>,
+      });
+      try {
+        await t.waitFor(/sandbox/);
+        await t.press('q');
+        expect(await t.exit()).toBe(0);
+      } finally {
+        t.kill();
+      }
+    },
+  );
+
+  it('without a keychain: the same answer as the npm CLI, then the secrets file or the environment', async () => {
+    const config = join(folder, 'no-keychain');
+    const args = ['setup', ...setupArgs(sandbox)];
+    const env = { ...NO_BUS, ...sandboxSecretEnv(sandbox) };
+    const single = await floe(args, userEnv({ FLOE_CONFIG_DIR: join(config, 'a'), ...env }));
+    const npm = await spawnCli(args, {
+      ...userEnv({ FLOE_CONFIG_DIR: join(config, 'b'), ...env }),
+      PATH: process.env.PATH,
+    });
+    expect(single.code).not.toBe(0);
+    expect({
+      code: single.code,
+      stdout: single.stdout,
+      stderr: single.stderr.replaceAll(binary, 'npx floe'),
+    }).toEqual({
+      code: npm.code,
+      stdout: npm.stdout,
+      stderr: npm.stderr,
+    });
+    await roundTrip(join(config, 'file'), NO_BUS, ['--insecure-storage']);
+    // The write check (Parquet, Avro manifests, the commit) from the one file too.
+    const write = await floe(
+      ['test', '--write', '--json', '--profile', 'sandbox'],
+      userEnv({ FLOE_CONFIG_DIR: join(config, 'file'), ...NO_BUS }),
+    );
+    expect(write.code, write.stderr).toBe(0);
+    expect(
+      checkReportSchema.parse(JSON.parse(write.stdout)).steps.filter((s) => s.chain === 'write').length,
+    ).toBeGreaterThan(0);
+  });
+
+  it('a keychain module it cannot load (TMPDIR not writable) is no keychain, with the reason', async () => {
+    const config = join(folder, 'no-tmp');
+    const env = userEnv({
+      FLOE_CONFIG_DIR: config,
+      TMPDIR: join(folder, 'missing'),
+      ...sandboxSecretEnv(sandbox),
+    });
+    const setup = await floe(['setup', ...setupArgs(sandbox)], { ...env, ...keyring() });
+    expect(setup.code).not.toBe(0);
+    expect(setup.stderr).toContain('Profile "sandbox" was not saved: the OS keychain cannot be used');
+    expect(setup.stderr).toContain('TMPDIR');
+    const saved = await floe(['setup', ...setupArgs(sandbox), '--insecure-storage'], env);
+    expect(saved.code, saved.stderr).toBe(0);
+  });
+});

@@ -1,0 +1,91 @@
+// The npm package as a user installs it: `npm pack` (prepack builds dist/ and leaves the clone's
+// `prepare` out of the manifest), then `npm i -g --prefix DIR` from the tarball into an empty prefix,
+// then the installed `floe`: --version and a sandbox round trip (setup --yes, test --json).
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkReportSchema } from '../../src/check/types.js';
+import { sandboxSecretEnv, setupArgs } from '../../src/commands/sandbox.js';
+import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { spawnFile } from '../support/cli.js';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
+
+let sandbox: Sandbox;
+let dir: string;
+let tarball: string;
+let prefix: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'floe-pack-'));
+  const pack = spawnSync('npm', ['pack', '--json', '--pack-destination', dir], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  if (pack.status !== 0) throw new Error(`npm pack failed: ${pack.stderr}`);
+  tarball = join(dir, (JSON.parse(pack.stdout) as { filename: string }[])[0]!.filename);
+  prefix = join(dir, 'prefix');
+  // From the registry (npm ci filled the cache: --prefer-offline), nothing else; keytar may build or not.
+  const install = spawnSync(
+    'npm',
+    ['i', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', tarball],
+    { cwd: dir, encoding: 'utf8', timeout: 240_000 },
+  );
+  if (install.status !== 0) throw new Error(`npm i -g ${tarball} failed: ${install.stderr}`);
+  sandbox = await startSandbox({ ports: { catalog: 0, olake: 0, s3: 0 }, jobs: 3 });
+}, 300_000);
+
+afterAll(async () => {
+  await sandbox?.stop();
+});
+
+/** The installed floe, with a PATH of the prefix's bin and node's folder only, and no FLOE_*. */
+function floe(args: string[], env: Record<string, string> = {}, input = '') {
+  const base = { HOME: process.env.HOME ?? dir, TMPDIR: tmpdir(), NO_COLOR: '1' };
+  const PATH = `${join(prefix, 'bin')}:${dirname(process.execPath)}`;
+  return spawnFile(join(prefix, 'bin', 'floe'), args, { ...base, PATH, ...env }, input, 60_000, dir);
+}
+
+describe('the npm package', () => {
+  it('holds what runs and nothing else: the launcher, dist/cli.js and the current build', () => {
+    const list = spawnSync('tar', ['tzf', tarball], { encoding: 'utf8' }).stdout.trim().split('\n');
+    const builds = new Set(list.filter((f) => f.startsWith('package/dist/b/')).map((f) => f.split('/')[3]));
+    expect(builds.size).toBe(1);
+    const [id] = builds;
+    expect(readFileSync(join(ROOT, 'dist', 'cli.js'), 'utf8')).toContain(`./b/${id}/cli.js`);
+    for (const file of list)
+      expect(file).toMatch(
+        /^package\/(package\.json|README\.md|bin\/floe\.js|dist\/cli\.js|dist\/b\/[0-9a-f]{12}\/.+\.js)$/,
+      );
+    const manifest = JSON.parse(
+      spawnSync('tar', ['xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }).stdout,
+    );
+    expect(manifest.name).toBe('@olake/floe');
+    expect(manifest.bin).toEqual({ floe: 'bin/floe.js' });
+    expect(manifest.scripts.prepare).toBeUndefined();
+    expect(manifest.optionalDependencies).toHaveProperty('keytar');
+    // The clone's package.json is back as it was.
+    expect(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.prepare).toBeTypeOf('string');
+    expect(readdirSync(ROOT)).not.toContain('package.json.before-pack');
+  });
+
+  it('installed globally from the tarball, floe answers --version and passes a sandbox round trip', async () => {
+    const version = await floe(['--version']);
+    expect(version.stdout).toBe(`floe ${PKG.version}\n`);
+    const config = join(dir, 'config');
+    const setup = await floe(['setup', ...setupArgs(sandbox), '--insecure-storage'], {
+      FLOE_CONFIG_DIR: config,
+      ...sandboxSecretEnv(sandbox),
+    });
+    expect(setup.code, setup.stderr).toBe(0);
+    const test = await floe(['test', '--json', '--profile', 'sandbox'], { FLOE_CONFIG_DIR: config });
+    expect(test.code, test.stderr).toBe(0);
+    const report = checkReportSchema.parse(JSON.parse(test.stdout));
+    expect(report.ok).toBe(true);
+    expect(new Set(report.steps.map((s) => s.chain))).toEqual(new Set(['catalog', 'storage']));
+  });
+});

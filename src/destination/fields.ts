@@ -119,6 +119,8 @@ export function fieldText(def: FieldDef, v?: Values): Pick<FieldDef, 'label' | '
 
 export const DEFAULT_CATALOG_NAME = 'olake_iceberg';
 export const DEFAULT_GCP_SCOPES = 'https://www.googleapis.com/auth/cloud-platform';
+/** The OAuth2 scope requested when the profile names none (as OLake, Iceberg Java and pyiceberg do). */
+export const DEFAULT_OAUTH2_SCOPE = 'catalog';
 export const CATALOG_NAME_MIN_VERSION = '0.3.5';
 
 const always = () => true;

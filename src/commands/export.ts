@@ -10,6 +10,7 @@ import { serializeDestination, toDestinationJson } from '../destination/olake.js
 import { normalize, validate } from '../destination/schema.js';
 import { ENGINE_FORMATS, type EngineFormat, renderEngine, UnsupportedError } from '../export/engines.js';
 import { ENGINE_VERSIONS, ENGINES } from '../export/table.js';
+import { loadYaml } from '../stack/yaml.js';
 
 export const FORMATS = ['olake', ...ENGINE_FORMATS] as const;
 type Format = (typeof FORMATS)[number];
@@ -17,10 +18,9 @@ type Format = (typeof FORMATS)[number];
 /** The releases each engine format is written for, and where property names change. */
 const TARGETS = ENGINES.map((engine) => {
   const v = ENGINE_VERSIONS[engine];
-  const changes = v.changes.map((c) => `${c.at}: ${c.what}`);
   return [
-    `  ${engine.padEnd(10)}${v.product} ${v.latest} (default) down to ${v.oldest}`,
-    ...changes.map((c) => `              ${c}`),
+    `  ${engine.padEnd(18)}${v.product} ${v.latest} (default) down to ${v.oldest}`,
+    ...v.changes.map((c) => `    from ${c.at.padEnd(12)}${c.what}`),
   ].join('\n');
 }).join('\n');
 
@@ -148,6 +148,7 @@ export async function run(argv: string[]): Promise<number> {
       ['--include-secrets: not printed to a terminal; pass --output FILE (written 0600) or pipe the output'],
       'export',
     );
+  if (format === 'pyiceberg') await loadYaml();
   let rendered: ReturnType<typeof renderEngine>;
   try {
     rendered = renderEngine(format as EngineFormat, engineValues(profile, includeSecrets), {

@@ -57,7 +57,7 @@ export const ENGINE_VERSIONS: Record<Engine, EngineVersions> = {
     product: 'pyiceberg',
     latest: '0.11.1',
     oldest: '0.8.0',
-    changes: [{ at: '0.10.0', what: 'the auth: block (GoogleAuthManager) for Google sign-in' }],
+    changes: [{ at: '0.10.0', what: 'auth: {type: google} (GoogleAuthManager); older: no Google sign-in' }],
   },
   spark: {
     product: 'Iceberg',
@@ -66,9 +66,9 @@ export const ENGINE_VERSIONS: Record<Engine, EngineVersions> = {
     changes: [
       {
         at: '1.8.0',
-        what: 'rest.auth.type (before: rest.sigv4-enabled, OAuth2 inferred from token/credential)',
+        what: 'rest.auth.type; older: rest.sigv4-enabled, OAuth2 from token/credential',
       },
-      { at: '1.10.0', what: 'rest.auth.type=google (GoogleAuthManager)' },
+      { at: '1.10.0', what: 'rest.auth.type=google (GoogleAuthManager); older: no Google sign-in' },
     ],
   },
   trino: {
@@ -78,11 +78,11 @@ export const ENGINE_VERSIONS: Record<Engine, EngineVersions> = {
     changes: [
       {
         at: '481',
-        what: 'fs.s3.enabled / fs.gcs.enabled (before: fs.native-s3.enabled / fs.native-gcs.enabled)',
+        what: 'fs.s3.enabled, fs.gcs.enabled; older: fs.native-s3.enabled, fs.native-gcs.enabled',
       },
       {
         at: '484',
-        what: 'iceberg.rest-catalog.google-json-key-file-path (before: gcs.json-key-file-path)',
+        what: 'iceberg.rest-catalog.google-json-key-file-path; older: gcs.json-key-file-path',
       },
     ],
   },
@@ -93,7 +93,7 @@ export const ENGINE_VERSIONS: Record<Engine, EngineVersions> = {
     changes: [
       {
         at: '1.5.0',
-        what: 'ATTACH … SIGV4_SERVICE / SIGV4_REGION (1.4 reads both from the catalog host: <service>.<region>.…)',
+        what: 'SIGV4_SERVICE, SIGV4_REGION; older: both read from the host <service>.<region>.…',
       },
     ],
   },

@@ -15,9 +15,12 @@ import {
   UnsupportedError,
 } from '../../src/export/engines.js';
 import { compareReleases, ENGINES } from '../../src/export/table.js';
+import { loadYaml } from '../../src/stack/yaml.js';
 import { sample } from '../fixtures/samples.js';
 import { cases, EXT, goldenName, RELEASES } from './cases.js';
 import { ENGINE_PROPERTIES, knownProperties } from './engine-properties.js';
+
+await loadYaml();
 
 const SECRETS = [
   'minioadmin',

@@ -328,5 +328,10 @@ export function renderEngine(format: EngineFormat, v: Values, opts: RenderOption
       text = renderDuckdb(name, props, v, target);
       break;
   }
-  return { text, notes: notesFor(format, seen) };
+  const notes = notesFor(format, seen);
+  if (v.storage === 'gcs' && (engine === 'pyiceberg' || engine === 'spark'))
+    notes.push(
+      `${ENGINE_LABEL[engine]} reads gs:// with Google's Application Default Credentials: set GOOGLE_APPLICATION_CREDENTIALS to the path of the service-account key file (FLOE_GCP_SERVICE_ACCOUNT_JSON), as OLake does for its writer.`,
+    );
+  return { text, notes };
 }

@@ -161,6 +161,7 @@ const auth =
     types.includes(v.authType);
 const always = () => true;
 const hasKeys = (v: Values) => text(v, 'accessKey') !== undefined;
+const gcs = (v: Values) => v.storage === 'gcs';
 const awsEndpoint = (v: Values) => v.preset === 'glue' || v.preset === 's3tables';
 const DUCKDB_ENDPOINT_TYPE: Partial<Record<Values['preset'], string>> = {
   glue: 'glue',
@@ -458,7 +459,7 @@ export const ROWS: readonly Row[] = [
   },
   {
     what: 'S3 file IO',
-    when: always,
+    when: (v) => !gcs(v),
     engines: {
       spark: { key: 'io-impl', value: 'org.apache.iceberg.aws.s3.S3FileIO' },
       trino: [
@@ -466,6 +467,30 @@ export const ROWS: readonly Row[] = [
         { key: 'fs.native-s3.enabled', value: 'true', before: '481' },
       ],
     },
+  },
+  {
+    // OLake: io-impl ResolvingFileIO, which hands gs:// to GCSFileIO; GCSFileIO signs in with Application
+    // Default Credentials, which OLake points at the service-account key (GOOGLE_APPLICATION_CREDENTIALS).
+    what: 'Google Cloud Storage file IO',
+    when: gcs,
+    engines: {
+      spark: { key: 'io-impl', value: 'org.apache.iceberg.gcp.gcs.GCSFileIO' },
+      trino: [
+        { key: 'fs.gcs.enabled', value: 'true', since: '481' },
+        { key: 'fs.native-gcs.enabled', value: 'true', before: '481' },
+      ],
+      duckdb: {
+        unsupported:
+          'DuckDB reads gs:// with a GCS HMAC key pair (CREATE SECRET TYPE gcs: KEY_ID, SECRET), not with a service-account key, and the profile holds only the key OLake uses',
+      },
+    },
+  },
+  {
+    what: 'Google Cloud Storage service-account key file',
+    when: (v) => gcs(v) && text(v, 'gcpServiceAccountJson') !== undefined,
+    value: () => KEY_FILE,
+    file: 'FLOE_GCP_SERVICE_ACCOUNT_JSON',
+    engines: { trino: 'gcs.json-key-file-path' },
   },
   {
     // As OLake, Spark and Trino do by default: pyiceberg and DuckDB otherwise ask for vended credentials.
@@ -503,7 +528,7 @@ export const ROWS: readonly Row[] = [
   },
   {
     what: 'region',
-    when: always,
+    when: (v) => !gcs(v),
     value: field('region'),
     engines: { pyiceberg: 's3.region', spark: 'client.region', trino: 's3.region', duckdb: 's3.REGION' },
   },
@@ -533,7 +558,7 @@ export const ROWS: readonly Row[] = [
   },
   {
     what: 'the runtime environment’s AWS credentials',
-    when: (v) => !hasKeys(v),
+    when: (v) => !hasKeys(v) && !gcs(v),
     engines: { duckdb: { key: 's3.PROVIDER', value: 'credential_chain' } },
   },
 ];

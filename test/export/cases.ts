@@ -49,8 +49,21 @@ export function cases(): [string, Values][] {
   const sigv4Host = sample('sigv4');
   sigv4Host.fields.catalogUrl = 'https://iceberg.example.com/catalog';
   sigv4Host.fields.signingName = 'execute-api';
+  // BigLake over Google Cloud Storage, and another catalog whose tables live in GCS.
+  const biglake = sample('google');
+  biglake.preset = 'biglake';
+  biglake.storage = 'gcs';
+  biglake.fields.warehouse = 'gs://my-lake';
+  delete biglake.fields.region;
+  const gcsOauth2 = sample('oauth2');
+  gcsOauth2.storage = 'gcs';
+  gcsOauth2.fields.warehouse = 'gs://my-lake/olake';
+  gcsOauth2.fields.gcpServiceAccountJson = sample('google').fields.gcpServiceAccountJson;
+  for (const id of ['region', 'accessKey', 'secretKey'] as const) delete gcsOauth2.fields[id];
   return [
     ...AUTH_TYPES.map((a) => [a, sample(a)] as [string, Values]),
+    ['biglake-gcs', biglake],
+    ['gcs-oauth2', gcsOauth2],
     ['glue', glue],
     ['s3tables', s3tables],
     ['sigv4-host', sigv4Host],

@@ -5,6 +5,7 @@ import type { Chain, ChainOptions, Diagnosis, Step } from '../check/types.js';
 import {
   AUTH_TYPE_INFO,
   DEFAULT_GCP_SCOPES,
+  DEFAULT_OAUTH2_SCOPE,
   FIELD_BY_ID,
   type FieldId,
   fieldText,
@@ -409,7 +410,7 @@ class Run {
       grant_type: 'client_credentials',
       ...(clientId ? { client_id: clientId } : {}),
       client_secret: clientSecret,
-      scope: text(this.values, 'scope') || 'catalog',
+      scope: text(this.values, 'scope') || DEFAULT_OAUTH2_SCOPE,
     };
     return this.postToken(url, form, clientId ? `token for client ${clientId}` : 'token');
   }

@@ -9,12 +9,23 @@ import type { FieldId, Values } from '../destination/fields.js';
 import { serializeDestination, toDestinationJson } from '../destination/olake.js';
 import { normalize, validate } from '../destination/schema.js';
 import { ENGINE_FORMATS, type EngineFormat, renderEngine, UnsupportedError } from '../export/engines.js';
+import { ENGINE_VERSIONS, ENGINES } from '../export/table.js';
+import { loadYaml } from '../stack/yaml.js';
 
 export const FORMATS = ['olake', ...ENGINE_FORMATS] as const;
 type Format = (typeof FORMATS)[number];
 
+/** The releases each engine format is written for, and where property names change. */
+const TARGETS = ENGINES.map((engine) => {
+  const v = ENGINE_VERSIONS[engine];
+  return [
+    `  ${engine.padEnd(18)}${v.product} ${v.latest} (default) down to ${v.oldest}`,
+    ...v.changes.map((c) => `    from ${c.at.padEnd(12)}${c.what}`),
+  ].join('\n');
+}).join('\n');
+
 export const HELP = `Usage: floe export [--format FORMAT] [--profile NAME] [--output FILE]
-                   [--include-secrets | --redact]
+                   [--engine-version RELEASE] [--include-secrets | --redact]
 
 Writes the profile for OLake or for an engine that reads the same tables. Secrets come from the
 keychain, file or FLOE_* variables. Without --output it prints to stdout.
@@ -29,6 +40,8 @@ Formats:
 
 Flags:
   --format FORMAT     one of ${FORMATS.join(', ')}
+  --engine-version R  engine formats: the engine release to write property names for
+                      (default: the newest below; the file's first lines name the releases)
   --profile NAME      profile to export (default: the only one, or "default")
   --output FILE       write to FILE (a new file of mode 0600, replaced atomically); an existing FILE
                       that is not yours or is readable by others is refused when it gets secrets
@@ -36,7 +49,10 @@ Flags:
   --include-secrets   engine formats: write the secrets themselves instead of placeholders or
                       environment references (then only into a 0600 file or a pipe)
   --redact            olake: put "<redacted>" in place of every secret, for sharing
-  --help              this help`;
+  --help              this help
+
+Engine releases (--engine-version):
+${TARGETS}`;
 
 /**
  * Writes an export: a new 0600 file renamed into place. A target that holds secrets is first checked
@@ -101,6 +117,7 @@ export async function run(argv: string[]): Promise<number> {
     'include-secrets': { type: 'boolean' },
     redact: { type: 'boolean' },
     force: { type: 'boolean' },
+    'engine-version': { type: 'string' },
     help: { type: 'boolean' },
   });
   if (flags.help) {
@@ -115,6 +132,11 @@ export async function run(argv: string[]): Promise<number> {
       [`--redact is for --format olake; ${format} writes placeholders unless --include-secrets`],
       'export',
     );
+  if (format === 'olake' && flags['engine-version'] !== undefined)
+    throw new UsageError(
+      ["--engine-version is for the engine formats; for OLake set the profile's Target OLake Version"],
+      'export',
+    );
   if (format === 'olake' && flags['include-secrets'] && flags.redact)
     throw new UsageError(['--include-secrets and --redact contradict each other'], 'export');
   const profile = await loadProfile(openContext(), flags.profile);
@@ -126,10 +148,12 @@ export async function run(argv: string[]): Promise<number> {
       ['--include-secrets: not printed to a terminal; pass --output FILE (written 0600) or pipe the output'],
       'export',
     );
+  if (format === 'pyiceberg') await loadYaml();
   let rendered: ReturnType<typeof renderEngine>;
   try {
     rendered = renderEngine(format as EngineFormat, engineValues(profile, includeSecrets), {
       includeSecrets,
+      ...(flags['engine-version'] !== undefined ? { engineVersion: flags['engine-version'] } : {}),
     });
   } catch (error) {
     if (error instanceof UnsupportedError)

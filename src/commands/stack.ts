@@ -6,6 +6,7 @@ import { FIELD_BY_ID } from '../destination/fields.js';
 import { stackFiles, writeStackFiles } from '../stack/files.js';
 import { nextSteps } from '../stack/next.js';
 import { planStack } from '../stack/plan.js';
+import { loadYaml } from '../stack/yaml.js';
 
 export const HELP = `Usage: floe stack [--profile NAME] [--output DIR] [--force]
 
@@ -51,6 +52,7 @@ export async function run(argv: string[]): Promise<number> {
     throw new UsageError(['--output: give a directory, e.g. --output floe-stack'], 'stack');
   const profile = await chooseProfile(flags.profile);
   const plan = planStack(profile);
+  await loadYaml();
   const files = stackFiles(flags.output, plan);
   writeStackFiles(flags.output, files, flags.force);
   const lines = [

@@ -1,7 +1,14 @@
 // The destination's field registry: every field declared once, as data. The form, validation,
 // review screen, flags, import and export are all driven from this table; what differs per catalog
 // (Warehouse's meaning, Region, suggested and forced values) comes from the preset table (presets.ts).
-import { GOOGLE_MIN_VERSION, PRESETS, type PresetId, s3Location } from './presets.js';
+import {
+  GCP_PROJECT_MIN_VERSION,
+  GOOGLE_MIN_VERSION,
+  gsLocation,
+  PRESETS,
+  type PresetId,
+  s3Location,
+} from './presets.js';
 
 export const AUTH_TYPES = ['none', 'token', 'oauth2', 'sigv4', 'google'] as const;
 export type AuthType = (typeof AUTH_TYPES)[number];
@@ -26,7 +33,7 @@ export const AUTH_TYPE_INFO: Record<AuthType, { label: string; help: string }> =
   },
 };
 
-export const STORAGE_KINDS = ['aws', 's3-compatible'] as const;
+export const STORAGE_KINDS = ['aws', 's3-compatible', 'gcs'] as const;
 export type StorageKind = (typeof STORAGE_KINDS)[number];
 
 export const STORAGE_INFO: Record<StorageKind, { label: string; help: string }> = {
@@ -35,7 +42,13 @@ export const STORAGE_INFO: Record<StorageKind, { label: string; help: string }> 
     label: 'S3-compatible',
     help: 'MinIO, Ceph RGW, Cloudflare R2, …: needs an S3 Endpoint',
   },
+  gcs: {
+    label: 'Google Cloud Storage',
+    help: 'gs:// buckets (BigLake), read and written with the GCP service-account key, as OLake does',
+  },
 };
+
+const s3Storage = (v: Values) => v.storage !== 'gcs';
 
 export type FieldId =
   | 'catalogUrl'
@@ -119,6 +132,8 @@ export function fieldText(def: FieldDef, v?: Values): Pick<FieldDef, 'label' | '
 
 export const DEFAULT_CATALOG_NAME = 'olake_iceberg';
 export const DEFAULT_GCP_SCOPES = 'https://www.googleapis.com/auth/cloud-platform';
+/** The OAuth2 scope requested when the profile names none (as OLake, Iceberg Java and pyiceberg do). */
+export const DEFAULT_OAUTH2_SCOPE = 'catalog';
 export const CATALOG_NAME_MIN_VERSION = '0.3.5';
 
 const always = () => true;
@@ -200,7 +215,7 @@ export const FIELDS: readonly FieldDef[] = [
     writerKey: 'aws_region',
     section: 'catalog',
     flag: 'region',
-    applies: always,
+    applies: s3Storage,
     required: (v) => PRESETS[v.preset].regionRequired,
     rule: (value) =>
       /^[a-z0-9]+(-[a-z0-9]+)*$/.test(value)
@@ -321,7 +336,9 @@ export const FIELDS: readonly FieldDef[] = [
     section: 'auth',
     secretFlag: 'gcp-service-account-file',
     env: 'FLOE_GCP_SERVICE_ACCOUNT_JSON',
-    applies: auth('google'),
+    // OLake hands the same key to GCSFileIO (GOOGLE_APPLICATION_CREDENTIALS): with GCS storage and
+    // another catalog auth it is the storage credential; empty, the runtime's default credentials.
+    applies: (v) => v.authType === 'google' || v.storage === 'gcs',
     required: auth('google'),
     rule: (value) => {
       let parsed: unknown;
@@ -366,7 +383,8 @@ export const FIELDS: readonly FieldDef[] = [
     writerKey: 'gcp_project_id',
     section: 'auth',
     flag: 'gcp-project-id',
-    applies: auth('google'),
+    // OLake reads gcp_project_id from 0.9.1; a 0.9.0 driver drops it silently, so it is not asked.
+    applies: (v) => v.authType === 'google' && versionAtLeast(v.targetVersion, GCP_PROJECT_MIN_VERSION),
     required: never,
     rule: (value) =>
       /^[a-z][a-z0-9-]{4,28}[a-z0-9]$/.test(value)
@@ -383,22 +401,34 @@ export const FIELDS: readonly FieldDef[] = [
     writerKey: 's3_endpoint',
     section: 'storage',
     flag: 's3-endpoint',
-    applies: always,
+    applies: s3Storage,
     required: (v) => v.storage === 's3-compatible',
     rule: httpUrl('http(s)'),
   },
   {
     id: 'dataLocation',
     label: 'Data Location',
-    help: 'Where floe’s storage check writes its probe, e.g. s3://bucket/prefix; empty: the Warehouse if it is s3://, else the catalog’s own default location. Never exported.',
+    help: 'Where floe’s storage check writes its probe, e.g. s3://bucket/prefix (gs://bucket/prefix for GCS); empty: the Warehouse if it is a location, else the catalog’s own default location. Never exported.',
     example: 's3://warehouse/olake',
+    text: (v) =>
+      v.storage === 'gcs'
+        ? {
+            label: 'Data Location',
+            help: 'Where floe’s storage check writes its probe, e.g. gs://my-lake/olake; empty: the Warehouse if it is gs://, else the catalog’s own default location. Never exported.',
+            example: 'gs://my-lake/olake',
+          }
+        : {
+            label: 'Data Location',
+            help: 'Where floe’s storage check writes its probe, e.g. s3://bucket/prefix; empty: the Warehouse if it is s3://, else the catalog’s own default location. Never exported.',
+            example: 's3://warehouse/olake',
+          },
     type: 'text',
     secret: false,
     section: 'storage',
     flag: 'data-location',
     applies: always,
     required: never,
-    rule: s3Location,
+    rule: (value, v) => (v.storage === 'gcs' ? gsLocation(value) : s3Location(value)),
   },
   {
     id: 'accessKey',
@@ -411,7 +441,7 @@ export const FIELDS: readonly FieldDef[] = [
     section: 'storage',
     flag: 'access-key',
     env: 'FLOE_ACCESS_KEY',
-    applies: always,
+    applies: s3Storage,
     required: (v) => filled(v, 'secretKey'),
     rule: (value) => (/^\S+$/.test(value) ? null : 'must not contain spaces'),
   },
@@ -426,7 +456,7 @@ export const FIELDS: readonly FieldDef[] = [
     section: 'storage',
     secretFlag: 'secret-key-stdin',
     env: 'FLOE_SECRET_KEY',
-    applies: always,
+    applies: s3Storage,
     required: (v) => filled(v, 'accessKey'),
     rule: (value) => (/^\S+$/.test(value) ? null : 'must not contain spaces'),
   },
@@ -508,6 +538,11 @@ export function emptyValues(authType: AuthType = 'none'): Values {
 /** Google auth and the gcp_* keys need this OLake version. */
 export function googleSupported(v: Values): boolean {
   return versionAtLeast(v.targetVersion, GOOGLE_MIN_VERSION);
+}
+
+/** The profile reaches Google Cloud Storage (OLake: GCSFileIO through ResolvingFileIO). */
+export function gcsStorage(v: Values): boolean {
+  return v.storage === 'gcs';
 }
 
 /** `••••` plus the last 4 characters (nothing of short secrets). */

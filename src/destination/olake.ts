@@ -149,6 +149,9 @@ export function fromDestinationJson(input: unknown): ImportResult {
   const ignored: { key: string; why: string }[] = [];
   const values = emptyValues(inferAuthType(w, flavour, notes));
   if (typeof w.s3_endpoint === 'string' && w.s3_endpoint !== '') values.storage = 's3-compatible';
+  // OLake's ResolvingFileIO sends gs:// to GCSFileIO, with the service-account key as its credentials.
+  if (typeof w.iceberg_s3_path === 'string' && w.iceberg_s3_path.trim().startsWith('gs://'))
+    values.storage = 'gcs';
   const byKey = new Map(FIELDS.map((f) => [f.writerKey, f]));
   for (const [key, value] of Object.entries(w)) {
     if (key === 'catalog_type' || key === 'rest_auth_type') continue;

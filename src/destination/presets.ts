@@ -34,6 +34,8 @@ export const OLAKE_FLAVOURS: readonly OlakeFlavour[] = [
 export const FLAVOUR_MIN_VERSION = '0.9.1';
 /** The first OLake release with Google auth and the `gcp_*` keys (and Iceberg's `rest.auth.type`). */
 export const GOOGLE_MIN_VERSION = '0.9.0';
+/** gcp_project_id first exists in OLake 0.9.1 (destination/iceberg/config.go); a 0.9.0 driver drops it. */
+export const GCP_PROJECT_MIN_VERSION = '0.9.1';
 
 export interface WarehouseSpec {
   label: string;
@@ -84,6 +86,12 @@ export const s3Location = (value: string): string | null =>
   /^s3a?:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/\S*)?$/.test(value)
     ? null
     : 'must be s3://bucket[/prefix] with a 3–63 character bucket name (lowercase letters, digits, dots, hyphens)';
+
+/** The rule of a `gs://bucket[/prefix]` location (Google Cloud Storage bucket names). */
+export const gsLocation = (value: string): string | null =>
+  /^gs:\/\/[a-z0-9][a-z0-9._-]{1,220}[a-z0-9](\/\S*)?$/.test(value)
+    ? null
+    : 'must be gs://bucket[/prefix] with a 3–222 character bucket name (lowercase letters, digits, dots, hyphens, underscores)';
 
 /** A warehouse that is an S3 location, or (for catalogs that register names too) a name. */
 const s3OrName = (value: string): string | null => {
@@ -277,7 +285,8 @@ export const PRESETS: Record<PresetId, Preset> = {
     id: 'biglake',
     label: 'Google BigLake metastore',
     help: 'BigLake’s Iceberg REST catalog with a GCP service account',
-    pitfall: 'Data lives in GCS: floe’s object-store check covers S3 only.',
+    pitfall:
+      'Data lives in Google Cloud Storage: OLake reads and writes it with the same service-account key (GCSFileIO); gcp_project_id needs OLake 0.9.1.',
     flavour: 'biglake',
     authTypes: ['google'],
     urlExample: 'https://biglake.googleapis.com/iceberg/v1/restcatalog',
@@ -293,6 +302,7 @@ export const PRESETS: Record<PresetId, Preset> = {
           : 'must be gs://<bucket>[/path] or bq://projects/<project>',
     },
     regionRequired: false,
+    storage: 'gcs',
     suggest: { catalogUrl: 'https://biglake.googleapis.com/iceberg/v1/restcatalog' },
   },
   r2: {

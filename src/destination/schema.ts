@@ -36,8 +36,11 @@ const META = {
 } as const;
 
 function issue(field: FieldIssue['field'], rule: string, values?: Values): FieldIssue {
-  const def =
-    field in META ? META[field as keyof typeof META] : fieldText(FIELD_BY_ID[field as FieldId], values);
+  const meta =
+    field === 'storage'
+      ? { ...META.storage, example: values?.storage === 'gcs' ? 'aws' : 'gcs' }
+      : META[field as keyof typeof META];
+  const def = field in META ? meta : fieldText(FIELD_BY_ID[field as FieldId], values);
   return {
     field,
     label: def.label,
@@ -88,6 +91,22 @@ function choiceIssue(values: Values): { path: string[]; message: string } | null
     return {
       path: ['targetVersion'],
       message: `must be ${GOOGLE_MIN_VERSION} or later for ${AUTH_TYPE_INFO.google.label} authentication (or latest)`,
+    };
+  if (values.storage === 'gcs' && !googleSupported(values))
+    return {
+      path: ['targetVersion'],
+      message: `must be ${GOOGLE_MIN_VERSION} or later for Google Cloud Storage (OLake reads gcp_service_account_json from ${GOOGLE_MIN_VERSION}; or latest)`,
+    };
+  const location = [values.fields.warehouse, values.fields.dataLocation].find(
+    (l) => typeof l === 'string' && /^(gs|s3a?):\/\//.test(l.trim()),
+  );
+  if (typeof location === 'string' && location.trim().startsWith('gs://') !== (values.storage === 'gcs'))
+    return {
+      path: ['storage'],
+      message:
+        values.storage === 'gcs'
+          ? `must be aws or s3-compatible for the s3:// location ${location.trim()}`
+          : `must be gcs for the gs:// location ${location.trim()} (OLake reads it with GCSFileIO)`,
     };
   return null;
 }

@@ -4,12 +4,22 @@
 // references unless they are to be included.
 import { DEFAULT_CATALOG_NAME, FIELD_BY_ID, type SecretEnv, type Values } from '../destination/fields.js';
 import { toYaml, type YamlMap } from '../stack/yaml.js';
-import { type Engine, KEY_FILE, ROWS, type Row, TRINO_TARGET } from './table.js';
+import {
+  compareReleases,
+  ENGINE_VERSIONS,
+  type Engine,
+  inRelease,
+  KEY_FILE,
+  RELEASE_PATTERN,
+  ROWS,
+  type Row,
+  type Target,
+} from './table.js';
 
 export const ENGINE_FORMATS = ['pyiceberg', 'pyiceberg-env', 'spark', 'trino', 'duckdb'] as const;
 export type EngineFormat = (typeof ENGINE_FORMATS)[number];
 
-const ENGINE_OF: Record<EngineFormat, Engine> = {
+export const ENGINE_OF: Record<EngineFormat, Engine> = {
   pyiceberg: 'pyiceberg',
   'pyiceberg-env': 'pyiceberg',
   spark: 'spark',
@@ -34,30 +44,79 @@ export interface Property {
   file?: string;
 }
 
-/** The engine's properties for these (validated, normalized) values, in table order. */
-export function selectProperties(engine: Engine, v: Values): Property[] {
+/** The release an export targets: --engine-version, or the newest floe checked. Throws a reason. */
+export function engineRelease(engine: Engine, requested?: string): string {
+  const versions = ENGINE_VERSIONS[engine];
+  if (requested === undefined) return versions.latest;
+  const release = requested.replace(/^v/, '');
+  if (!RELEASE_PATTERN.test(release))
+    throw new UnsupportedError(
+      `--engine-version: "${requested}" is not a release number (e.g. ${versions.latest})`,
+    );
+  if (compareReleases(release, versions.oldest) < 0)
+    throw new UnsupportedError(
+      `${versions.product} ${release} is older than floe's exports go (${versions.oldest}): export for ${versions.oldest} or later`,
+    );
+  return release;
+}
+
+/** The row's targets for this engine that apply to the release and these values. */
+function targetsOf(row: Row, engine: Engine, release: string, v: Values): Target[] {
+  const target = row.engines[engine];
+  if (target === undefined) return [];
+  return (Array.isArray(target) ? target : [target]).filter(
+    (t) => inRelease(t, release) && (typeof t === 'string' || t.when === undefined || t.when(v)),
+  );
+}
+
+/**
+ * The engine's properties for these (validated, normalized) values, in table order, for one release of
+ * the engine (default: the newest floe checked). A key two rows write with the same value is written once.
+ */
+export function selectProperties(engine: Engine, v: Values, release?: string): Property[] {
+  const target = release ?? ENGINE_VERSIONS[engine].latest;
   const out: Property[] = [];
   const cannot: string[] = [];
   for (const row of ROWS) {
-    const target = row.engines[engine];
-    if (target === undefined || !row.when(v)) continue;
-    if (typeof target === 'object' && 'unsupported' in target) {
-      cannot.push(target.unsupported);
-      continue;
+    if (!row.when(v)) continue;
+    for (const t of targetsOf(row, engine, target, v)) {
+      if (typeof t === 'object' && 'unsupported' in t) {
+        cannot.push(t.unsupported);
+        continue;
+      }
+      const key = typeof t === 'string' ? t : t.key;
+      const produce = typeof t === 'string' || t.value === undefined ? row.value : t.value;
+      const value = typeof produce === 'function' ? produce(v) : produce;
+      if (value === undefined) continue;
+      const same = out.find((p) => p.key === key);
+      if (same && JSON.stringify(same.value) === JSON.stringify(value)) continue;
+      out.push({ key, value, secret: row.secret, file: row.file });
     }
-    const key = typeof target === 'string' ? target : target.key;
-    const produce = typeof target === 'string' ? row.value : target.value;
-    const value = typeof produce === 'function' ? produce(v) : produce;
-    if (value !== undefined) out.push({ key, value, secret: row.secret, file: row.file });
   }
   if (cannot.length > 0)
-    throw new UnsupportedError(`${ENGINE_LABEL[engine]} cannot read this profile: ${cannot.join('; ')}.`);
+    throw new UnsupportedError(
+      `${ENGINE_LABEL[engine]} ${target} cannot read this profile: ${cannot.join('; ')}.`,
+    );
   return out;
+}
+
+/**
+ * The words that name the releases an export is for: the band of releases between two property-name
+ * changes that holds the target release (`for Trino 484 or later`, `for Trino 471 to before 481`).
+ */
+export function targetLine(engine: Engine, release: string): string {
+  const versions = ENGINE_VERSIONS[engine];
+  const next = versions.changes.find((c) => compareReleases(c.at, release) > 0);
+  const from =
+    versions.changes.filter((c) => compareReleases(c.at, release) <= 0).at(-1)?.at ?? versions.oldest;
+  return `for ${versions.product} ${from} ${next ? `to before ${next.at}` : 'or later'}`;
 }
 
 export interface RenderOptions {
   /** Write secrets' values; otherwise placeholders or environment references. */
   includeSecrets: boolean;
+  /** The engine release to write for (--engine-version); default: the newest floe checked. */
+  engineVersion?: string;
 }
 
 export interface Rendered {
@@ -125,7 +184,7 @@ function flat(value: string | string[]): string {
   return Array.isArray(value) ? value.join(',') : value;
 }
 
-function renderPyiceberg(name: string, props: Out[]): string {
+function renderPyiceberg(name: string, props: Out[], target: string): string {
   const catalog: YamlMap = {};
   for (const { p, value } of props) {
     const path = p.key.split('/');
@@ -137,7 +196,7 @@ function renderPyiceberg(name: string, props: Out[]): string {
     map[path.at(-1)!] = value;
   }
   return toYaml({ catalog: { [name]: catalog } }, [
-    'pyiceberg: ~/.pyiceberg.yaml (or $PYICEBERG_HOME/.pyiceberg.yaml), written by floe export.',
+    `pyiceberg: ~/.pyiceberg.yaml (or $PYICEBERG_HOME/.pyiceberg.yaml), written by floe export ${target}.`,
     `Python: from pyiceberg.catalog import load_catalog; catalog = load_catalog("${name}")`,
   ]);
 }
@@ -152,14 +211,15 @@ function pyicebergVariable(name: string, key: string): string {
   return `PYICEBERG_CATALOG__${part(name)}__${part(key)}`;
 }
 
-function renderPyicebergEnv(name: string, props: Out[]): string {
+function renderPyicebergEnv(name: string, props: Out[], target: string): string {
   const nested = props.find(({ p }) => p.key.includes('/'));
   if (nested)
     throw new UnsupportedError(
       `pyiceberg reads "${nested.p.key.split('/')[0]}:" (Google authentication) only as a nested block of .pyiceberg.yaml, which its PYICEBERG_… variables cannot express: use --format pyiceberg.`,
     );
   const lines = [
-    '# pyiceberg: PYICEBERG_… variables, written by floe export. Load them with ". ./<this file>", then in',
+    `# pyiceberg: PYICEBERG_… variables, written by floe export ${target}.`,
+    '# Load them with ". ./<this file>", then in',
     `# Python: load_catalog("${pyicebergEnvCatalog(name)}") (pyiceberg reads "_" in variable names as "-").`,
   ];
   for (const { p, value } of props) {
@@ -170,10 +230,11 @@ function renderPyicebergEnv(name: string, props: Out[]): string {
   return `${lines.join('\n')}\n`;
 }
 
-function renderSpark(name: string, props: Out[]): string {
+function renderSpark(name: string, props: Out[], target: string): string {
   const lines = [
-    '# Spark: spark-defaults.conf lines, written by floe export; or pass each line as --conf to',
-    '# spark-sql, spark-submit or pyspark. Needs org.apache.iceberg:iceberg-spark-runtime-<spark>_<scala>',
+    `# Spark: spark-defaults.conf lines, written by floe export ${target}`,
+    '# (iceberg-spark-runtime). Or pass each line as --conf to spark-sql, spark-submit or pyspark.',
+    '# Needs org.apache.iceberg:iceberg-spark-runtime-<spark>_<scala>',
     '# and org.apache.iceberg:iceberg-aws-bundle (iceberg-gcp-bundle for Google) in spark.jars.packages.',
   ];
   for (const { p, value } of props) {
@@ -183,17 +244,16 @@ function renderSpark(name: string, props: Out[]): string {
   return `${lines.join('\n')}\n`;
 }
 
-function renderTrino(name: string, props: Out[]): string {
+function renderTrino(name: string, props: Out[], target: string): string {
   const lines = [
     `# Trino: etc/catalog/${name}.properties (the file name is the catalog name), written by floe export`,
-    `# for Trino ${TRINO_TARGET.release} or later. Older releases name two properties differently:`,
-    ...TRINO_TARGET.older.map((line) => `#   ${line}`),
+    `# ${target} (another release: --engine-version <release>).`,
   ];
   for (const { p, value } of props) lines.push(`${p.key}=${propertiesValue(flat(value))}`);
   return `${lines.join('\n')}\n`;
 }
 
-function renderDuckdb(name: string, props: Out[], v: Values): string {
+function renderDuckdb(name: string, props: Out[], v: Values, forRelease: string): string {
   const group = (prefix: string) =>
     props
       .filter(({ p }) => p.key.startsWith(`${prefix}.`))
@@ -206,7 +266,7 @@ function renderDuckdb(name: string, props: Out[], v: Values): string {
   const iceberg = group('iceberg');
   const extensions = v.authType === 'sigv4' ? ['httpfs', 'aws', 'iceberg'] : ['httpfs', 'iceberg'];
   const lines = [
-    '-- DuckDB (1.4 or later): run in the duckdb shell or with duckdb -f. Written by floe export.',
+    `-- DuckDB: run in the duckdb shell or with duckdb -f. Written by floe export ${forRelease}.`,
     ...extensions.map((e) => `INSTALL ${e}; LOAD ${e};`),
     `CREATE OR REPLACE SECRET ${name}_s3 (${['TYPE s3', ...s3].join(', ')});`,
   ];
@@ -246,24 +306,32 @@ export function renderEngine(format: EngineFormat, v: Values, opts: RenderOption
   const name = catalogName(v);
   const style = SECRET_STYLE[format];
   const seen: Collected = { env: new Set(), placeholders: new Map(), keyFile: false };
-  const props = selectProperties(ENGINE_OF[format], v).map((p) => output(p, style, opts, seen));
+  const engine = ENGINE_OF[format];
+  const release = engineRelease(engine, opts.engineVersion);
+  const props = selectProperties(engine, v, release).map((p) => output(p, style, opts, seen));
+  const target = targetLine(engine, release);
   let text: string;
   switch (format) {
     case 'pyiceberg':
-      text = renderPyiceberg(name, props);
+      text = renderPyiceberg(name, props, target);
       break;
     case 'pyiceberg-env':
-      text = renderPyicebergEnv(name, props);
+      text = renderPyicebergEnv(name, props, target);
       break;
     case 'spark':
-      text = renderSpark(name, props);
+      text = renderSpark(name, props, target);
       break;
     case 'trino':
-      text = renderTrino(name, props);
+      text = renderTrino(name, props, target);
       break;
     case 'duckdb':
-      text = renderDuckdb(name, props, v);
+      text = renderDuckdb(name, props, v, target);
       break;
   }
-  return { text, notes: notesFor(format, seen) };
+  const notes = notesFor(format, seen);
+  if (v.storage === 'gcs' && (engine === 'pyiceberg' || engine === 'spark'))
+    notes.push(
+      `${ENGINE_LABEL[engine]} reads gs:// with Google's Application Default Credentials: set GOOGLE_APPLICATION_CREDENTIALS to the path of the service-account key file (FLOE_GCP_SERVICE_ACCOUNT_JSON), as OLake does for its writer.`,
+    );
+  return { text, notes };
 }

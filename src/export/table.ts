@@ -28,6 +28,7 @@
 import {
   type AuthType,
   DEFAULT_GCP_SCOPES,
+  DEFAULT_OAUTH2_SCOPE,
   type SecretEnv,
   splitCredential,
   type Values,
@@ -36,19 +37,102 @@ import {
 export const ENGINES = ['pyiceberg', 'spark', 'trino', 'duckdb'] as const;
 export type Engine = (typeof ENGINES)[number];
 
-/** The Trino release the catalog file targets, and what differs in older ones. */
-export const TRINO_TARGET = {
-  release: '484',
-  older: [
-    'Trino 471–480: fs.native-s3.enabled=true instead of fs.s3.enabled=true',
-    'Trino 471–483: gcs.json-key-file-path instead of iceberg.rest-catalog.google-json-key-file-path',
-  ],
-} as const;
+export interface EngineVersions {
+  /** What the version numbers count: a release of the engine, or of the library it loads. */
+  product: string;
+  /** The release written when no --engine-version is given (the newest floe was checked against). */
+  latest: string;
+  /** The oldest release floe writes for; older ones are refused. */
+  oldest: string;
+  /** The releases at which a property name changes, each with what changes, oldest first. */
+  changes: readonly { at: string; what: string }[];
+}
+
+/**
+ * The releases each export targets. `--engine-version` picks the property names for an older one; the
+ * changes below are what the table's `since` / `before` bounds encode.
+ */
+export const ENGINE_VERSIONS: Record<Engine, EngineVersions> = {
+  pyiceberg: {
+    product: 'pyiceberg',
+    latest: '0.11.1',
+    oldest: '0.8.0',
+    changes: [{ at: '0.10.0', what: 'auth: {type: google} (GoogleAuthManager); older: no Google sign-in' }],
+  },
+  spark: {
+    product: 'Iceberg',
+    latest: '1.10.1',
+    oldest: '1.5.0',
+    changes: [
+      {
+        at: '1.8.0',
+        what: 'rest.auth.type; older: rest.sigv4-enabled, OAuth2 from token/credential',
+      },
+      { at: '1.10.0', what: 'rest.auth.type=google (GoogleAuthManager); older: no Google sign-in' },
+    ],
+  },
+  trino: {
+    product: 'Trino',
+    latest: '484',
+    oldest: '471',
+    changes: [
+      {
+        at: '481',
+        what: 'fs.s3.enabled, fs.gcs.enabled; older: fs.native-s3.enabled, fs.native-gcs.enabled',
+      },
+      {
+        at: '484',
+        what: 'iceberg.rest-catalog.google-json-key-file-path; older: gcs.json-key-file-path',
+      },
+    ],
+  },
+  duckdb: {
+    product: 'DuckDB',
+    latest: '1.5.0',
+    oldest: '1.4.0',
+    changes: [
+      {
+        at: '1.5.0',
+        what: 'SIGV4_SERVICE, SIGV4_REGION; older: both read from the host <service>.<region>.…',
+      },
+    ],
+  },
+};
+
+/** Compares dotted release numbers (`1.8`, `1.8.0`, `481`): negative, zero or positive. */
+export function compareReleases(a: string, b: string): number {
+  const x = a.split('.').map(Number);
+  const y = b.split('.').map(Number);
+  for (let i = 0; i < Math.max(x.length, y.length); i++) {
+    const d = (x[i] ?? 0) - (y[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+export const RELEASE_PATTERN = /^\d+(\.\d+){0,2}$/;
 
 export type Produce = (v: Values) => string | string[] | undefined;
 
+/** The engine releases a target applies to: from `since`, and before `before`. */
+interface Bounds {
+  since?: string;
+  before?: string;
+}
+
 /** Where a row goes for one engine: a property (with an engine-specific value), or "cannot". */
-export type Target = string | { key: string; value: string | Produce } | { unsupported: string };
+export type Target =
+  | string
+  | ({ key: string; value?: string | Produce; when?: (v: Values) => boolean } & Bounds)
+  | ({ unsupported: string; when?: (v: Values) => boolean } & Bounds);
+
+/** Whether a target applies to this engine release. */
+export function inRelease(target: Target, release: string): boolean {
+  if (typeof target === 'string') return true;
+  if (target.since !== undefined && compareReleases(release, target.since) < 0) return false;
+  if (target.before !== undefined && compareReleases(release, target.before) >= 0) return false;
+  return true;
+}
 
 export interface Row {
   /** What the row carries, in words. */
@@ -60,7 +144,7 @@ export interface Row {
   secret?: { env: SecretEnv; part?: 'client_id' | 'client_secret' };
   /** A local file the user must provide (the engine reads a path, floe holds the content). */
   file?: string;
-  engines: Partial<Record<Engine, Target>>;
+  engines: Partial<Record<Engine, Target | Target[]>>;
 }
 
 const text = (v: Values, id: keyof Values['fields']): string | undefined => {
@@ -77,12 +161,20 @@ const auth =
     types.includes(v.authType);
 const always = () => true;
 const hasKeys = (v: Values) => text(v, 'accessKey') !== undefined;
+const gcs = (v: Values) => v.storage === 'gcs';
 const awsEndpoint = (v: Values) => v.preset === 'glue' || v.preset === 's3tables';
 const DUCKDB_ENDPOINT_TYPE: Partial<Record<Values['preset'], string>> = {
   glue: 'glue',
   s3tables: 's3_tables',
 };
-const DUCKDB_SIGNING_NAMES = ['glue', 's3tables'];
+
+/** DuckDB 1.4 signs with `<service>.<region>` read from the catalog host's first two labels. */
+const hostSigns = (v: Values): boolean => {
+  const url = text(v, 'catalogUrl');
+  if (url === undefined) return false;
+  const [service, region] = new URL(url).hostname.split('.');
+  return service === text(v, 'signingName') && region === text(v, 'signingRegion');
+};
 
 /** DuckDB's S3 ENDPOINT is host[:port], with USE_SSL for the scheme. */
 const hostPort: Produce = (v) => {
@@ -148,7 +240,7 @@ export const ROWS: readonly Row[] = [
     what: 'no authentication',
     when: auth('none'),
     engines: {
-      spark: { key: 'rest.auth.type', value: 'none' },
+      spark: { key: 'rest.auth.type', value: 'none', since: '1.8.0' },
       trino: { key: 'iceberg.rest-catalog.security', value: 'NONE' },
       duckdb: { key: 'attach.AUTHORIZATION_TYPE', value: 'none' },
     },
@@ -157,7 +249,8 @@ export const ROWS: readonly Row[] = [
     what: 'bearer-token or OAuth2 authentication',
     when: auth('token', 'oauth2'),
     engines: {
-      spark: { key: 'rest.auth.type', value: 'oauth2' },
+      // Before Iceberg 1.8.0 the REST client always ran OAuth2 (token or credential); 1.8.0+ infer it too.
+      spark: { key: 'rest.auth.type', value: 'oauth2', since: '1.8.0' },
       trino: { key: 'iceberg.rest-catalog.security', value: 'OAUTH2' },
     },
   },
@@ -219,22 +312,46 @@ export const ROWS: readonly Row[] = [
       pyiceberg: 'scope',
       spark: 'scope',
       trino: 'iceberg.rest-catalog.oauth2.scope',
-      duckdb: 'iceberg.OAUTH2_SCOPE',
     },
+  },
+  {
+    // DuckDB's default scope is PRINCIPAL_ROLE:ALL (duckdb-iceberg oauth2.cpp), not the `catalog` that
+    // OLake, Iceberg Java, pyiceberg and floe test send: always write the one floe uses.
+    what: 'OAuth2 scope (DuckDB: always written)',
+    when: auth('oauth2'),
+    value: (v) => text(v, 'scope') ?? DEFAULT_OAUTH2_SCOPE,
+    engines: { duckdb: 'iceberg.OAUTH2_SCOPE' },
   },
   {
     what: 'SigV4 authentication',
     when: auth('sigv4'),
     engines: {
       pyiceberg: { key: 'rest.sigv4-enabled', value: 'true' },
-      spark: { key: 'rest.auth.type', value: 'sigv4' },
+      spark: [
+        { key: 'rest.auth.type', value: 'sigv4', since: '1.8.0' },
+        // Older runtimes ignore rest.auth.type (SigV4 would be silently off); 1.8.0+ still read this.
+        { key: 'rest.sigv4-enabled', value: 'true', before: '1.8.0' },
+      ],
       trino: { key: 'iceberg.rest-catalog.security', value: 'SIGV4' },
     },
   },
   {
     what: 'SigV4 on a catalog URL (DuckDB)',
     when: (v) => v.authType === 'sigv4' && !awsEndpoint(v),
-    engines: { duckdb: { key: 'attach.AUTHORIZATION_TYPE', value: 'sigv4' } },
+    engines: {
+      duckdb: [
+        { key: 'attach.AUTHORIZATION_TYPE', value: 'sigv4' },
+        { key: 'attach.SIGV4_SERVICE', value: field('signingName'), since: '1.5.0' },
+        { key: 'attach.SIGV4_REGION', value: field('signingRegion'), since: '1.5.0' },
+        {
+          // duckdb-iceberg v1.4 sigv4.cpp: service = the host's first label, region = its second.
+          unsupported:
+            'DuckDB 1.4 signs catalog requests with the service and region it reads from the catalog host (<service>.<region>.…), which here differ from the REST Signing Name and Region; DuckDB 1.5 takes them as SIGV4_SERVICE and SIGV4_REGION (export with --engine-version 1.5)',
+          before: '1.5.0',
+          when: (v) => !hostSigns(v),
+        },
+      ],
+    },
   },
   {
     what: 'SigV4 signing name',
@@ -244,16 +361,6 @@ export const ROWS: readonly Row[] = [
       pyiceberg: 'rest.signing-name',
       spark: 'rest.signing-name',
       trino: 'iceberg.rest-catalog.signing-name',
-    },
-  },
-  {
-    what: 'a SigV4 signing name other than glue or s3tables',
-    when: (v) => v.authType === 'sigv4' && !DUCKDB_SIGNING_NAMES.includes(text(v, 'signingName') ?? ''),
-    engines: {
-      duckdb: {
-        unsupported:
-          'DuckDB has no signing-name setting: it signs catalog requests for AWS Glue and S3 Tables only',
-      },
     },
   },
   {
@@ -268,11 +375,12 @@ export const ROWS: readonly Row[] = [
     engines: {
       trino: {
         unsupported:
-          'Trino signs catalog requests with the storage region (s3.region): set the Region and the REST Signing Region to the same value',
+          'Trino signs catalog requests with the storage region (s3.region; IcebergRestCatalogSigV4Config has no region): set the Region and the REST Signing Region to the same value',
       },
       duckdb: {
         unsupported:
-          'DuckDB signs catalog requests with the S3 secret’s REGION: set the Region and the REST Signing Region to the same value',
+          'DuckDB signs AWS endpoint types (ENDPOINT_TYPE glue / s3_tables) with the S3 secret’s REGION: set the Region and the REST Signing Region to the same value',
+        when: awsEndpoint,
       },
     },
   },
@@ -294,8 +402,22 @@ export const ROWS: readonly Row[] = [
     what: 'Google authentication',
     when: auth('google'),
     engines: {
-      pyiceberg: { key: 'auth/type', value: 'google' },
-      spark: { key: 'rest.auth.type', value: 'google' },
+      pyiceberg: [
+        { key: 'auth/type', value: 'google', since: '0.10.0' },
+        {
+          unsupported:
+            'pyiceberg signs in with a Google service-account key from 0.10.0 (GoogleAuthManager, the auth: block): upgrade pyiceberg',
+          before: '0.10.0',
+        },
+      ],
+      spark: [
+        { key: 'rest.auth.type', value: 'google', since: '1.10.0' },
+        {
+          unsupported:
+            'the Iceberg runtime signs in with a Google service-account key from 1.10.0 (GoogleAuthManager, rest.auth.type=google): use iceberg-spark-runtime 1.10.0 or later',
+          before: '1.10.0',
+        },
+      ],
       trino: { key: 'iceberg.rest-catalog.security', value: 'GOOGLE' },
       duckdb: {
         unsupported:
@@ -311,7 +433,10 @@ export const ROWS: readonly Row[] = [
     engines: {
       pyiceberg: 'auth/google/credentials_path',
       spark: 'gcp.auth.credentials-path',
-      trino: 'iceberg.rest-catalog.google-json-key-file-path',
+      trino: [
+        { key: 'iceberg.rest-catalog.google-json-key-file-path', since: '484' },
+        { key: 'gcs.json-key-file-path', before: '484' },
+      ],
     },
   },
   {
@@ -334,11 +459,38 @@ export const ROWS: readonly Row[] = [
   },
   {
     what: 'S3 file IO',
-    when: always,
+    when: (v) => !gcs(v),
     engines: {
       spark: { key: 'io-impl', value: 'org.apache.iceberg.aws.s3.S3FileIO' },
-      trino: { key: 'fs.s3.enabled', value: 'true' },
+      trino: [
+        { key: 'fs.s3.enabled', value: 'true', since: '481' },
+        { key: 'fs.native-s3.enabled', value: 'true', before: '481' },
+      ],
     },
+  },
+  {
+    // OLake: io-impl ResolvingFileIO, which hands gs:// to GCSFileIO; GCSFileIO signs in with Application
+    // Default Credentials, which OLake points at the service-account key (GOOGLE_APPLICATION_CREDENTIALS).
+    what: 'Google Cloud Storage file IO',
+    when: gcs,
+    engines: {
+      spark: { key: 'io-impl', value: 'org.apache.iceberg.gcp.gcs.GCSFileIO' },
+      trino: [
+        { key: 'fs.gcs.enabled', value: 'true', since: '481' },
+        { key: 'fs.native-gcs.enabled', value: 'true', before: '481' },
+      ],
+      duckdb: {
+        unsupported:
+          'DuckDB reads gs:// with a GCS HMAC key pair (CREATE SECRET TYPE gcs: KEY_ID, SECRET), not with a service-account key, and the profile holds only the key OLake uses',
+      },
+    },
+  },
+  {
+    what: 'Google Cloud Storage service-account key file',
+    when: (v) => gcs(v) && text(v, 'gcpServiceAccountJson') !== undefined,
+    value: () => KEY_FILE,
+    file: 'FLOE_GCP_SERVICE_ACCOUNT_JSON',
+    engines: { trino: 'gcs.json-key-file-path' },
   },
   {
     // As OLake, Spark and Trino do by default: pyiceberg and DuckDB otherwise ask for vended credentials.
@@ -376,7 +528,7 @@ export const ROWS: readonly Row[] = [
   },
   {
     what: 'region',
-    when: always,
+    when: (v) => !gcs(v),
     value: field('region'),
     engines: { pyiceberg: 's3.region', spark: 'client.region', trino: 's3.region', duckdb: 's3.REGION' },
   },
@@ -406,105 +558,7 @@ export const ROWS: readonly Row[] = [
   },
   {
     what: 'the runtime environment’s AWS credentials',
-    when: (v) => !hasKeys(v),
+    when: (v) => !hasKeys(v) && !gcs(v),
     engines: { duckdb: { key: 's3.PROVIDER', value: 'credential_chain' } },
   },
 ];
-
-/**
- * Every property name the table may write, per engine, with where each engine reads it (the sources
- * above). A test keeps the table inside these lists.
- */
-export const KNOWN_PROPERTIES: Record<Engine, readonly string[]> = {
-  // pyiceberg: configuration.md (REST Catalog, FileIO S3, Unified AWS Credentials); rest/__init__.py; auth.py
-  pyiceberg: [
-    'type',
-    'uri',
-    'warehouse',
-    'token',
-    'credential',
-    'oauth2-server-uri',
-    'scope',
-    'rest.sigv4-enabled',
-    'rest.signing-name',
-    'rest.signing-region',
-    'client.access-key-id',
-    'client.secret-access-key',
-    'auth/type',
-    'auth/google/credentials_path',
-    'auth/google/scopes',
-    'header.x-goog-user-project',
-    'header.X-Iceberg-Access-Delegation',
-    's3.endpoint',
-    's3.region',
-    's3.access-key-id',
-    's3.secret-access-key',
-  ],
-  // Spark catalog properties (after spark.sql.catalog.<name>): iceberg catalog-properties.md,
-  // spark-configuration.md, S3FileIOProperties.java, AwsClientProperties.java, GCPAuthProperties
-  spark: [
-    '',
-    'type',
-    'uri',
-    'warehouse',
-    'io-impl',
-    'rest.auth.type',
-    'token',
-    'credential',
-    'oauth2-server-uri',
-    'scope',
-    'rest.signing-name',
-    'rest.signing-region',
-    'rest.access-key-id',
-    'rest.secret-access-key',
-    'gcp.auth.credentials-path',
-    'gcp.auth.scopes',
-    'header.x-goog-user-project',
-    's3.endpoint',
-    's3.path-style-access',
-    's3.access-key-id',
-    's3.secret-access-key',
-    'client.region',
-  ],
-  // Trino 484: connector/iceberg.md, object-storage/metastores.md, object-storage/file-system-s3.md
-  trino: [
-    'connector.name',
-    'iceberg.catalog.type',
-    'iceberg.rest-catalog.uri',
-    'iceberg.rest-catalog.warehouse',
-    'iceberg.rest-catalog.security',
-    'iceberg.rest-catalog.oauth2.token',
-    'iceberg.rest-catalog.oauth2.credential',
-    'iceberg.rest-catalog.oauth2.server-uri',
-    'iceberg.rest-catalog.oauth2.scope',
-    'iceberg.rest-catalog.signing-name',
-    'iceberg.rest-catalog.google-project-id',
-    'iceberg.rest-catalog.google-json-key-file-path',
-    'fs.s3.enabled',
-    's3.endpoint',
-    's3.region',
-    's3.path-style-access',
-    's3.aws-access-key',
-    's3.aws-secret-key',
-  ],
-  // DuckDB iceberg_options.md (ATTACH, CREATE SECRET TYPE iceberg) and httpfs s3 secrets
-  duckdb: [
-    'attach',
-    'attach.ENDPOINT',
-    'attach.ENDPOINT_TYPE',
-    'attach.AUTHORIZATION_TYPE',
-    'attach.ACCESS_DELEGATION_MODE',
-    'iceberg.TOKEN',
-    'iceberg.CLIENT_ID',
-    'iceberg.CLIENT_SECRET',
-    'iceberg.OAUTH2_SERVER_URI',
-    'iceberg.OAUTH2_SCOPE',
-    's3.ENDPOINT',
-    's3.URL_STYLE',
-    's3.USE_SSL',
-    's3.REGION',
-    's3.KEY_ID',
-    's3.SECRET',
-    's3.PROVIDER',
-  ],
-};

@@ -1,6 +1,9 @@
-// A small YAML emitter for the compose file: block maps and lists, scalars that stay plain only when
-// YAML cannot read them as anything but the same string, JSON-style double quotes otherwise (valid
-// YAML), literal blocks for multi-line text, and comment lines above map entries.
+// YAML for the compose file and the pyiceberg export, written by the `yaml` package: block maps and
+// lists, scalars that stay plain only when YAML 1.1 and 1.2 readers alike cannot read them as anything but
+// the same string, JSON-style double quotes otherwise, literal blocks for multi-line text, and comment
+// lines above map entries. The package is loaded only by the commands that write YAML (`floe stack`,
+// `floe export --format pyiceberg`): they await loadYaml() first, then toYaml() is synchronous.
+import type * as Yaml from 'yaml';
 
 export type YamlValue = string | number | boolean | null | YamlValue[] | YamlMap | Commented;
 export interface YamlMap {
@@ -27,88 +30,94 @@ function unwrap(value: YamlValue): YamlValue {
   return isCommented(value) ? unwrap(value.value) : value;
 }
 
+let lib: typeof Yaml | undefined;
+
+/** Loads the `yaml` package (its own chunk in dist/); idempotent. */
+export async function loadYaml(): Promise<void> {
+  if (lib) return;
+  // Bundled, the package's CommonJS build arrives as the namespace's default export.
+  const mod = (await import('yaml')) as typeof Yaml & { default?: typeof Yaml };
+  lib = typeof mod.Document === 'function' ? mod : mod.default;
+}
+
+function yaml(): typeof Yaml {
+  if (!lib) throw new Error('toYaml() before loadYaml(): the yaml package is loaded on demand');
+  return lib;
+}
+
 /** Words YAML 1.1 or 1.2 parsers may read as booleans, nulls or numbers. */
 const RESERVED = /^(?:true|false|yes|no|on|off|y|n|null|~|\.inf|\.nan|-\.inf)$/i;
 const NUMERIC = /^[-+.]?[0-9]/;
 const PLAIN = /^[A-Za-z_/][A-Za-z0-9_./-]*$/;
 
-/** A string as a one-line YAML scalar. */
-export function scalar(text: string): string {
-  if (PLAIN.test(text) && !RESERVED.test(text) && !NUMERIC.test(text)) return text;
-  return JSON.stringify(text);
+/** Whether a string may be written without quotes. */
+function plain(text: string): boolean {
+  return PLAIN.test(text) && !RESERVED.test(text) && !NUMERIC.test(text);
 }
 
 /** Text that a literal block (`|` or `|-`) carries unchanged. */
-function literalBlock(text: string, indent: string): string | null {
+function literal(text: string): boolean {
   const body = text.endsWith('\n') ? text.slice(0, -1) : text;
-  if (!body.includes('\n') || body.endsWith('\n')) return null;
+  if (!body.includes('\n') || body.endsWith('\n')) return false;
   const lines = body.split('\n');
   const safe = lines.every((line) => /^[\x20-\x7e]*$/.test(line) && !/\s$/.test(line));
-  if (!safe || lines[0] === '' || lines[0]?.startsWith(' ')) return null;
-  const header = text.endsWith('\n') ? '|' : '|-';
-  return `${header}\n${lines.map((line) => (line ? `${indent}${line}` : '')).join('\n')}`;
+  return safe && lines[0] !== '' && !lines[0]?.startsWith(' ');
 }
 
-function inline(value: YamlValue): string | null {
-  if (value === null) return 'null';
-  if (typeof value === 'boolean') return String(value);
+function stringNode(text: string, block: boolean): Yaml.Scalar {
+  const node = new (yaml().Scalar)(text);
+  node.type = plain(text) ? 'PLAIN' : block && literal(text) ? 'BLOCK_LITERAL' : 'QUOTE_DOUBLE';
+  return node;
+}
+
+function comment(lines: string[]): string {
+  return lines.map((line) => (line ? ` ${line}` : '')).join('\n');
+}
+
+function node(raw: YamlValue): Yaml.Node {
+  const { Scalar, YAMLMap, YAMLSeq, Pair } = yaml();
+  const value = unwrap(raw);
+  if (value === null || typeof value === 'boolean') return new Scalar(value);
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new Error(`cannot write ${value} in YAML`);
-    return JSON.stringify(value);
+    return new Scalar(value);
   }
-  if (typeof value === 'string') return scalar(value);
-  if (Array.isArray(value)) return value.length === 0 ? '[]' : null;
-  if (isCommented(value)) return null;
-  return Object.keys(value).length === 0 ? '{}' : null;
-}
-
-function emitMap(map: YamlMap, indent: string): string[] {
-  const out: string[] = [];
-  for (const [key, raw] of Object.entries(map)) {
-    if (isCommented(raw)) for (const line of raw[COMMENT]) out.push(`${indent}# ${line}`.trimEnd());
-    const value = unwrap(raw);
-    const head = `${indent}${scalar(key)}:`;
-    const block = typeof value === 'string' ? literalBlock(value, `${indent}  `) : null;
-    const text = block ?? inline(value);
-    if (text !== null) out.push(`${head} ${text}`);
-    else {
-      out.push(head);
-      out.push(...emitBlock(value, `${indent}  `));
+  if (typeof value === 'string') return stringNode(value, true);
+  if (Array.isArray(value)) {
+    const seq = new YAMLSeq();
+    for (const item of value) {
+      const child = node(item);
+      if (isCommented(item)) child.commentBefore = comment(item[COMMENT]);
+      seq.items.push(child);
     }
+    if (value.length === 0) seq.flow = true;
+    return seq;
   }
-  return out;
-}
-
-function emitList(list: YamlValue[], indent: string): string[] {
-  const out: string[] = [];
-  for (const raw of list) {
-    if (isCommented(raw)) for (const line of raw[COMMENT]) out.push(`${indent}# ${line}`.trimEnd());
-    const value = unwrap(raw);
-    const block = typeof value === 'string' ? literalBlock(value, `${indent}  `) : null;
-    const text = block ?? inline(value);
-    if (text !== null) {
-      out.push(`${indent}- ${text}`);
-      continue;
-    }
-    const [first, ...rest] = emitBlock(value, `${indent}  `);
-    out.push(`${indent}- ${(first ?? '').slice(indent.length + 2)}`, ...rest);
+  const map = new YAMLMap();
+  for (const [key, item] of Object.entries(value as YamlMap)) {
+    const k = stringNode(key, false);
+    if (isCommented(item)) k.commentBefore = comment(item[COMMENT]);
+    map.items.push(new Pair(k, node(item)));
   }
-  return out;
-}
-
-/** A non-empty list or map, one line per entry. */
-function emitBlock(value: YamlValue, indent: string): string[] {
-  const bare = unwrap(value);
-  return Array.isArray(bare) ? emitList(bare, indent) : emitMap(bare as YamlMap, indent);
+  if (map.items.length === 0) map.flow = true;
+  return map;
 }
 
 /** The document as YAML text, ending in a newline, with optional header comment lines. */
 export function toYaml(value: YamlValue, header: string[] = []): string {
-  const lines = [...header.map((line) => `# ${line}`.trimEnd()), ...emitTop(value)];
-  return `${lines.join('\n')}\n`;
+  const doc = new (yaml().Document)();
+  const contents = node(value);
+  const first = yaml().isMap(contents) ? contents.items[0]?.key : undefined;
+  let head = '';
+  if (header.length > 0 && yaml().isScalar(first)) {
+    // On the first key rather than the document: the package would put a blank line after it.
+    first.commentBefore = [comment(header), first.commentBefore].filter(Boolean).join('\n');
+  } else if (header.length > 0) head = `${header.map((line) => `# ${line}`.trimEnd()).join('\n')}\n`;
+  doc.contents = contents;
+  return `${head}${doc.toString({ lineWidth: 0, indentSeq: true, doubleQuotedAsJSON: true, nullStr: 'null' })}`;
 }
 
-function emitTop(value: YamlValue): string[] {
-  const text = inline(unwrap(value));
-  return text === null ? emitBlock(value, '') : [text];
+/** A string as a one-line YAML scalar, quoted as toYaml quotes it. */
+export function scalar(text: string): string {
+  return plain(text) ? text : JSON.stringify(text);
 }

@@ -11,11 +11,16 @@ import {
   type EngineFormat,
   pyicebergEnvCatalog,
   renderEngine,
+  selectProperties,
   UnsupportedError,
 } from '../../src/export/engines.js';
-import { ENGINES, KNOWN_PROPERTIES, ROWS } from '../../src/export/table.js';
+import { compareReleases, ENGINES } from '../../src/export/table.js';
+import { loadYaml } from '../../src/stack/yaml.js';
 import { sample } from '../fixtures/samples.js';
-import { cases, EXT } from './cases.js';
+import { cases, EXT, goldenName, RELEASES } from './cases.js';
+import { ENGINE_PROPERTIES, knownProperties } from './engine-properties.js';
+
+await loadYaml();
 
 const SECRETS = [
   'minioadmin',
@@ -34,28 +39,56 @@ function valid(values: Values): Values {
   return r.values;
 }
 
-const golden = (format: EngineFormat, id: string, secrets: boolean) =>
+const UPDATE = process.env.UPDATE_GOLDEN === '1';
+
+const goldenUrl = (format: EngineFormat, name: string, suffix: string) =>
+  new URL(`../fixtures/engines/${format}/${name}${suffix}`, import.meta.url);
+
+const golden = (format: EngineFormat, id: string, secrets: boolean, release = RELEASES[format][0]!) =>
   readFileSync(
-    new URL(
-      `../fixtures/engines/${format}/${id}${secrets ? '.secrets' : ''}.${EXT[format]}`,
-      import.meta.url,
-    ),
+    goldenUrl(format, goldenName(format, id, release), `${secrets ? '.secrets' : ''}.${EXT[format]}`),
     'utf8',
   );
 
-/** Where an engine cannot express the profile (checked separately below). */
-const CANNOT = new Set(['pyiceberg-env/google', 'duckdb/google']);
+/** The rendered file, or the refusal's message (kept as `<case>.refused.txt`). */
+function renderOrRefuse(format: EngineFormat, v: Values, includeSecrets: boolean, release: string) {
+  try {
+    return { text: renderEngine(format, v, { includeSecrets, engineVersion: release }).text };
+  } catch (error) {
+    if (error instanceof UnsupportedError) return { refused: `${error.message}\n` };
+    throw error;
+  }
+}
 
-describe('engine exports match their golden files', () => {
+function matchGolden(url: URL, actual: string): void {
+  if (UPDATE) writeFileSync(url, actual);
+  expect(actual).toBe(readFileSync(url, 'utf8'));
+}
+
+/** Every case the engine can express, at its default release. */
+function expressible(format: EngineFormat): [string, Values][] {
+  return cases().filter(
+    ([, values]) => 'text' in renderOrRefuse(format, valid(values), false, RELEASES[format][0]!),
+  );
+}
+
+describe('engine exports match their golden files (engine × release × auth type)', () => {
   for (const format of ENGINE_FORMATS)
-    for (const [id, values] of cases()) {
-      if (CANNOT.has(`${format}/${id}`)) continue;
-      it(`${format} × ${id}`, () => {
-        const v = valid(values);
-        expect(renderEngine(format, v, { includeSecrets: false }).text).toBe(golden(format, id, false));
-        expect(renderEngine(format, v, { includeSecrets: true }).text).toBe(golden(format, id, true));
-      });
-    }
+    for (const release of RELEASES[format])
+      for (const [id, values] of cases()) {
+        it(`${format} ${release} × ${id}`, () => {
+          const v = valid(values);
+          const name = goldenName(format, id, release);
+          const plain = renderOrRefuse(format, v, false, release);
+          if ('refused' in plain) {
+            matchGolden(goldenUrl(format, name, '.refused.txt'), plain.refused!);
+            return;
+          }
+          matchGolden(goldenUrl(format, name, `.${EXT[format]}`), plain.text);
+          const secrets = renderOrRefuse(format, v, true, release);
+          matchGolden(goldenUrl(format, name, `.secrets.${EXT[format]}`), secrets.text ?? '');
+        });
+      }
 });
 
 describe('what an engine cannot express fails, saying why', () => {
@@ -71,33 +104,84 @@ describe('what an engine cannot express fails, saying why', () => {
     );
   });
 
-  it('Trino and DuckDB sign with the storage region, so a different signing region is refused', () => {
+  it('Trino signs with the storage region, so a different signing region is refused', () => {
     const v = sample('sigv4');
     v.fields.signingRegion = 'eu-west-1';
-    for (const format of ['trino', 'duckdb'] as const)
-      expect(() => renderEngine(format, valid(v), { includeSecrets: false })).toThrow(UnsupportedError);
+    expect(() => renderEngine('trino', valid(v), { includeSecrets: false })).toThrow(
+      /Trino 484 cannot read this profile: Trino signs catalog requests with the storage region/,
+    );
     expect(renderEngine('spark', valid(v), { includeSecrets: false }).text).toContain(
       'rest.signing-region=eu-west-1',
     );
   });
 
-  it('DuckDB refuses a signing name it cannot set (only Glue and S3 Tables)', () => {
+  it('DuckDB 1.5 is given the SigV4 service and region; 1.4 reads them from the host, or refuses', () => {
     const v = sample('sigv4');
+    v.fields.catalogUrl = 'https://iceberg.example.com/catalog';
     v.fields.signingName = 'execute-api';
-    expect(() => renderEngine('duckdb', valid(v), { includeSecrets: false })).toThrow(
-      /no signing-name setting/,
+    v.fields.signingRegion = 'eu-west-1';
+    expect(renderEngine('duckdb', valid(v), { includeSecrets: false }).text).toContain(
+      "AUTHORIZATION_TYPE 'sigv4', SIGV4_SERVICE 'execute-api', SIGV4_REGION 'eu-west-1'",
     );
+    expect(() => renderEngine('duckdb', valid(v), { includeSecrets: false, engineVersion: '1.4' })).toThrow(
+      /DuckDB 1\.4 signs catalog requests with the service and region it reads from the catalog host/,
+    );
+    const aws = sample('sigv4');
+    const old = renderEngine('duckdb', valid(aws), { includeSecrets: false, engineVersion: '1.4.2' }).text;
+    expect(old).toContain("AUTHORIZATION_TYPE 'sigv4', ACCESS_DELEGATION_MODE");
+    expect(old).not.toContain('SIGV4_');
+  });
+
+  it('DuckDB always gets the OAuth2 scope floe sends: catalog unless the profile names one', () => {
+    const v = sample('oauth2');
+    delete v.fields.scope;
+    for (const engineVersion of ['1.4.0', '1.5.0'])
+      expect(renderEngine('duckdb', valid(v), { includeSecrets: false, engineVersion }).text).toContain(
+        "OAUTH2_SCOPE 'catalog'",
+      );
+    expect(renderEngine('duckdb', valid(sample('oauth2')), { includeSecrets: false }).text).toContain(
+      "OAUTH2_SCOPE 'PRINCIPAL_ROLE:ALL'",
+    );
+  });
+
+  it('Trino before 481 gets fs.native-s3.enabled, 481 and later fs.s3.enabled', () => {
+    const v = valid(sample('token'));
+    const at = (engineVersion: string) =>
+      renderEngine('trino', v, { includeSecrets: false, engineVersion }).text;
+    expect(at('480')).toContain('\nfs.native-s3.enabled=true\n');
+    expect(at('480')).not.toContain('\nfs.s3.enabled');
+    expect(at('481')).toContain('\nfs.s3.enabled=true\n');
+    expect(at('484')).toContain('# for Trino 484 or later');
+    expect(at('480')).toContain('# for Trino 471 to before 481');
+  });
+
+  it('Iceberg runtimes before 1.8.0 get rest.sigv4-enabled, since they ignore rest.auth.type', () => {
+    const v = valid(sample('sigv4'));
+    const old = renderEngine('spark', v, { includeSecrets: false, engineVersion: '1.7.2' }).text;
+    expect(old).toContain('.rest.sigv4-enabled=true\n');
+    expect(old).not.toContain('rest.auth.type');
+    expect(renderEngine('spark', v, { includeSecrets: false }).text).toContain('.rest.auth.type=sigv4\n');
+  });
+
+  it('an engine version floe does not know is refused with a valid example', () => {
+    expect(() =>
+      renderEngine('trino', valid(sample('token')), { includeSecrets: false, engineVersion: 'latest' }),
+    ).toThrow(/--engine-version: "latest" is not a release number \(e\.g\. 484\)/);
+    expect(() =>
+      renderEngine('trino', valid(sample('token')), { includeSecrets: false, engineVersion: '400' }),
+    ).toThrow(/Trino 400 is older than floe's exports go \(471\)/);
   });
 });
 
 describe('secrets', () => {
   it('are never written without --include-secrets, in any format', () => {
     for (const format of ENGINE_FORMATS)
-      for (const [id, values] of cases()) {
-        if (CANNOT.has(`${format}/${id}`)) continue;
-        const out = renderEngine(format, valid(values), { includeSecrets: false });
-        for (const secret of SECRETS) expect(out.text, `${format}/${id}`).not.toContain(secret);
-      }
+      for (const release of RELEASES[format])
+        for (const [id, values] of cases()) {
+          const out = renderOrRefuse(format, valid(values), false, release);
+          for (const secret of SECRETS)
+            expect(out.text ?? out.refused, `${format}/${id}`).not.toContain(secret);
+        }
   });
 
   it('are written with --include-secrets', () => {
@@ -154,6 +238,7 @@ function pyicebergFromEnv(env: Record<string, string>): Record<string, unknown> 
 
 describe('pyiceberg', () => {
   it('the YAML parses and has exactly keys pyiceberg reads', () => {
+    const known = knownProperties('pyiceberg', RELEASES.pyiceberg[0]!, compareReleases);
     for (const [id, values] of cases()) {
       const doc = parse(renderEngine('pyiceberg', valid(values), { includeSecrets: true }).text);
       expect(Object.keys(doc)).toEqual(['catalog']);
@@ -167,15 +252,14 @@ describe('pyiceberg', () => {
           else keys.push(`${prefix}${k}`);
       };
       walk(catalog, '');
-      for (const key of keys) expect(KNOWN_PROPERTIES.pyiceberg, `${id}: ${key}`).toContain(key);
+      for (const key of keys) expect(known.has(key), `${id}: ${key}`).toBe(true);
       expect(catalog.type).toBe('rest');
       expect(catalog.uri).toBe(values.fields.catalogUrl);
     }
   });
 
   it('the variables give pyiceberg the same catalog as the YAML', () => {
-    for (const [id, values] of cases()) {
-      if (id === 'google') continue;
+    for (const [id, values] of expressible('pyiceberg-env')) {
       const v = valid(values);
       const env: Record<string, string> = {};
       for (const line of renderEngine('pyiceberg-env', v, { includeSecrets: true }).text.split('\n')) {
@@ -202,27 +286,63 @@ function propertyKeys(text: string, strip?: string): string[] {
     .map((key) => (strip && key.startsWith(strip) ? key.slice(strip.length).replace(/^\./, '') : key));
 }
 
-describe('every Spark and Trino key is a known property name', () => {
-  it('in the table', () => {
+describe('every property name written is one the engine declares, at the release it targets', () => {
+  const FORMAT_OF: Record<(typeof ENGINES)[number], EngineFormat> = {
+    pyiceberg: 'pyiceberg',
+    spark: 'spark',
+    trino: 'trino',
+    duckdb: 'duckdb',
+  };
+
+  it('every source names its file and release', () => {
     for (const engine of ENGINES)
-      for (const row of ROWS) {
-        const target = row.engines[engine];
-        if (target === undefined || (typeof target === 'object' && 'unsupported' in target)) continue;
-        const key = typeof target === 'string' ? target : target.key;
-        expect(KNOWN_PROPERTIES[engine], `${engine}: ${row.what}`).toContain(key);
+      for (const source of ENGINE_PROPERTIES[engine]) {
+        expect(source.file).toMatch(/^[\w-]+\/[\w.-]+ /);
+        expect(source.read).not.toBe('');
       }
   });
 
-  it('in every rendered file', () => {
+  for (const engine of ENGINES)
+    it(`${engine}: each release × each case`, () => {
+      for (const release of RELEASES[FORMAT_OF[engine]]) {
+        const known = knownProperties(engine, release, compareReleases);
+        for (const [id, values] of cases()) {
+          let keys: string[];
+          try {
+            keys = selectProperties(engine, valid(values), release).map((p) => p.key);
+          } catch (error) {
+            if (error instanceof UnsupportedError) continue;
+            throw error;
+          }
+          for (const key of keys) expect(known.has(key), `${engine} ${release} ${id}: ${key}`).toBe(true);
+        }
+      }
+    });
+
+  it('the Spark and Trino files hold only those keys', () => {
     for (const [id, values] of cases()) {
       const v = valid(values);
       const name = typeof v.fields.catalogName === 'string' ? v.fields.catalogName : 'olake_iceberg';
-      const spark = renderEngine('spark', v, { includeSecrets: false }).text;
-      for (const key of propertyKeys(spark, `spark.sql.catalog.${name}`))
-        expect(KNOWN_PROPERTIES.spark, `${id}: ${key}`).toContain(key);
-      for (const key of propertyKeys(renderEngine('trino', v, { includeSecrets: false }).text))
-        expect(KNOWN_PROPERTIES.trino, `${id}: ${key}`).toContain(key);
+      for (const release of RELEASES.spark) {
+        const out = renderOrRefuse('spark', v, false, release);
+        const known = knownProperties('spark', release, compareReleases);
+        for (const key of propertyKeys(out.text ?? '', `spark.sql.catalog.${name}`))
+          expect(known.has(key), `spark ${release} ${id}: ${key}`).toBe(true);
+      }
+      for (const release of RELEASES.trino) {
+        const out = renderOrRefuse('trino', v, false, release);
+        const known = knownProperties('trino', release, compareReleases);
+        for (const key of propertyKeys(out.text ?? ''))
+          expect(known.has(key), `trino ${release} ${id}: ${key}`).toBe(true);
+      }
     }
+  });
+
+  it('a misspelt name would fail: the check is not vacuous', () => {
+    const known = knownProperties('trino', '480', compareReleases);
+    expect(known.has('fs.s3.enabled')).toBe(false);
+    expect(known.has('fs.native-s3.enabled')).toBe(true);
+    expect(knownProperties('spark', '1.7.2', compareReleases).has('rest.auth.type')).toBe(false);
   });
 });
 

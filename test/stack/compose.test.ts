@@ -8,7 +8,10 @@ import type { Values } from '../../src/destination/fields.js';
 import { renderCompose } from '../../src/stack/compose.js';
 import { renderEnv } from '../../src/stack/files.js';
 import { NETWORK, planStack, type StackPlan } from '../../src/stack/plan.js';
+import { loadYaml } from '../../src/stack/yaml.js';
 import { itWithService } from '../support/services.js';
+
+await loadYaml();
 
 const SPEC = fileURLToPath(new URL('../../../shared/spec/compose-spec.json', import.meta.url));
 const specStatus = existsSync(SPEC) ? 'ready' : `the Compose spec is missing at ${SPEC}`;

@@ -8,6 +8,9 @@ import type { Values } from '../../src/destination/fields.js';
 import { renderEnv, stackFiles, writeStackFiles } from '../../src/stack/files.js';
 import { nextSteps, shellWord } from '../../src/stack/next.js';
 import { planStack } from '../../src/stack/plan.js';
+import { loadYaml } from '../../src/stack/yaml.js';
+
+await loadYaml();
 
 function values(fields: Values['fields'], storage: Values['storage'] = 's3-compatible'): Values {
   return { preset: 'rest', authType: 'none', storage, targetVersion: 'latest', fields };

@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { commented, scalar, toYaml, type YamlValue } from '../../src/stack/yaml.js';
+import { commented, loadYaml, scalar, toYaml, type YamlValue } from '../../src/stack/yaml.js';
+
+await loadYaml();
 
 /** What the emitter promises: parsing its text gives the value back (JSON-normalised, so -0 is 0). */
 function roundTrips(value: unknown): void {

@@ -1,13 +1,7 @@
 // Every way the catalog half of the connection test can fail, with its likely cause and remedy.
 // The chain fills in `what` and the evidence; `cause` and `remedy` default to the table below.
+import { type DiagnosisInfo, type DiagnosisInput, diagnosisTable } from '../check/diagnoses.js';
 import type { Diagnosis } from '../check/types.js';
-
-interface DiagnosisInfo {
-  /** One line for docs/diagnoses.md. */
-  summary: string;
-  cause: string;
-  remedy: string;
-}
 
 const TABLE = {
   CATALOG_URL_INVALID: {
@@ -240,26 +234,9 @@ const TABLE = {
 
 export type CatalogDiagnosisCode = keyof typeof TABLE;
 
+const { summaries, make } = diagnosisTable(TABLE);
+
 /** One line per code, for docs/diagnoses.md. */
-export const CATALOG_DIAGNOSES: Record<CatalogDiagnosisCode, string> = Object.fromEntries(
-  Object.entries(TABLE).map(([code, info]) => [code, info.summary]),
-) as Record<CatalogDiagnosisCode, string>;
+export const CATALOG_DIAGNOSES = summaries;
 
-export interface DiagnosisInput {
-  what: string;
-  cause?: string;
-  remedy?: string;
-  evidence?: Diagnosis['evidence'];
-}
-
-export function diagnosis(code: CatalogDiagnosisCode, step: string, input: DiagnosisInput): Diagnosis {
-  const info: DiagnosisInfo = TABLE[code];
-  return {
-    code,
-    step,
-    what: input.what,
-    cause: input.cause ?? info.cause,
-    remedy: input.remedy ?? info.remedy,
-    evidence: input.evidence ?? {},
-  };
-}
+export const diagnosis: (code: CatalogDiagnosisCode, step: string, input: DiagnosisInput) => Diagnosis = make;

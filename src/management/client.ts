@@ -132,15 +132,27 @@ function describeNetworkError(error: unknown, origin: string, timeoutMs: number)
   );
 }
 
-/** `promise`, or a rejection as soon as `signal` aborts, whichever comes first. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+/** `promise`, or a rejection as soon as `signal` aborts (`abandon` is told), whichever comes first. */
+function untilAborted<T>(abandon: () => void, promise: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason);
   let onAbort = () => {};
+  let settled = false;
+  promise.then(
+    () => {
+      settled = true;
+    },
+    () => {
+      settled = true;
+    },
+  );
   const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(signal.reason);
+    onAbort = () => {
+      if (!settled) abandon();
+      reject(signal.reason);
+    };
     signal.addEventListener('abort', onAbort, { once: true });
   });
-  promise.catch(() => undefined);
+  aborted.catch(() => undefined);
   return Promise.race([promise, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
 }
 
@@ -211,6 +223,7 @@ export class ManagementClient implements JobsApi {
   constructor(options: ClientOptions) {
     this.url = normalizeUrl(options.url);
     this.origin = new URL(this.url).origin;
+    this.#proxied = proxyFor(new URL(this.url)) !== undefined;
     this.jar = options.jar ?? new CookieJar();
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
@@ -222,9 +235,14 @@ export class ManagementClient implements JobsApi {
   }
 
   /** Closes the keep-alive sockets so the process can exit. */
-  /** Ends the connections: every request has settled or was abandoned (a proxy's hung CONNECT). */
+  /** A request was left hanging (a proxy's CONNECT that ignored the time-out): close must not wait for it. */
+  #abandoned = false;
+  /** Requests go through a proxy (read from the environment once, as the agent reads it). */
+  readonly #proxied: boolean;
+
+  /** Ends the connections: waits for requests in flight, unless one was abandoned (then it is cut). */
   close(): Promise<void> {
-    return this.#agent.destroy();
+    return this.#abandoned ? this.#agent.destroy() : this.#agent.close();
   }
 
   async #send(
@@ -247,17 +265,23 @@ export class ManagementClient implements JobsApi {
     if (cookie) headers.cookie = cookie;
     if (body !== undefined) headers['content-type'] = 'application/json';
     try {
-      // Through a proxy, undici's CONNECT does not heed the request's signal: the race makes the time-out hold.
-      const res = await untilAborted(
-        request(target, {
-          method: method as 'GET',
-          headers,
-          body: body === undefined ? undefined : JSON.stringify(body),
-          signal,
-          dispatcher: this.#agent,
-        }),
+      const sent = request(target, {
+        method: method as 'GET',
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
         signal,
-      );
+        dispatcher: this.#agent,
+      });
+      // Through a proxy, undici's CONNECT does not heed the request's signal: the race makes the time-out hold.
+      const res = this.#proxied
+        ? await untilAborted(
+            () => {
+              this.#abandoned = true;
+            },
+            sent,
+            signal,
+          )
+        : await sent;
       res.body.on('error', () => {});
       const setCookie = res.headers['set-cookie'];
       for (const value of Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : [])

@@ -1,14 +1,9 @@
 // Every way the write check (floe test --write) can fail beyond what the catalog and storage checks
 // already diagnose, with its cause and remedy. A privilege denial is read in the catalog's own terms:
 // Polaris's op name and the privilege it needs, an AWS IAM action, Unity's PERMISSION_DENIED.
+import { type DiagnosisInfo, type DiagnosisInput, diagnosisTable } from '../check/diagnoses.js';
 import type { Diagnosis } from '../check/types.js';
 import type { PresetId } from '../destination/presets.js';
-
-interface Info {
-  summary: string;
-  cause: string;
-  remedy: string;
-}
 
 const TABLE = {
   WRITE_PRIVILEGE_DENIED: {
@@ -93,30 +88,17 @@ const TABLE = {
     cause: 'A drop or delete was refused, failed or was cut short.',
     remedy: 'Remove what is named by hand (drop the table in the catalog, delete the objects).',
   },
-} satisfies Record<string, Info>;
+} satisfies Record<string, DiagnosisInfo>;
 
 export type WriteDiagnosisCode = keyof typeof TABLE;
 
-/** One line per code, for docs/diagnoses.md. */
-export const WRITE_DIAGNOSES: Record<WriteDiagnosisCode, string> = Object.fromEntries(
-  Object.entries(TABLE).map(([code, info]) => [code, info.summary]),
-) as Record<WriteDiagnosisCode, string>;
+const { summaries, make } = diagnosisTable(TABLE);
 
-export function writeDiagnosis(
-  code: WriteDiagnosisCode,
-  step: string,
-  input: { what: string; cause?: string; remedy?: string; evidence?: Diagnosis['evidence'] },
-): Diagnosis {
-  const info: Info = TABLE[code];
-  return {
-    code,
-    step,
-    what: input.what,
-    cause: input.cause ?? info.cause,
-    remedy: input.remedy ?? info.remedy,
-    evidence: input.evidence ?? {},
-  };
-}
+/** One line per code, for docs/diagnoses.md. */
+export const WRITE_DIAGNOSES = summaries;
+
+export const writeDiagnosis: (code: WriteDiagnosisCode, step: string, input: DiagnosisInput) => Diagnosis =
+  make;
 
 /** What the refused request did, in words and as OLake's operation. */
 export type WriteOperation =

@@ -148,6 +148,10 @@ export function diagnoseFailure(
       'CATALOG_PROXY_CONNECT',
       `The proxy ${failure.proxy ?? ''} refused the tunnel to ${host}`,
     ],
+    'bad-header': [
+      'CATALOG_SECRET_UNSENDABLE',
+      `${req.method} ${safeUrl(req.url, scrubber)} was not sent: ${/authorization/i.test(failure.message) ? 'the token or credential' : 'a header value'} holds characters an HTTP header cannot carry`,
+    ],
   };
   if (failure.kind === 'cancelled') return null;
   const [code, what] = table[failure.kind];

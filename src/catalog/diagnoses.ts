@@ -58,6 +58,14 @@ const TABLE = {
     cause: 'An expired certificate, a protocol mismatch, or https:// used for a plain-HTTP port.',
     remedy: 'Check the scheme (http:// or https://) and the server’s certificate.',
   },
+  CATALOG_SECRET_UNSENDABLE: {
+    summary:
+      'A token or credential holds characters an HTTP header cannot carry (a line break, an escape, non-Latin-1): nothing was sent.',
+    cause:
+      'The secret was pasted with a line break or another invisible character, or the wrong text was stored (the keychain, a FLOE_* variable or a file).',
+    remedy:
+      'Store the secret again without line breaks or invisible characters (floe setup --profile NAME, then e on its line), or fix the FLOE_* variable it comes from.',
+  },
   CATALOG_TIMEOUT: {
     summary: 'The catalog did not answer in time.',
     cause: 'The server is overloaded or hung, or a firewall silently drops packets.',

@@ -44,7 +44,9 @@ export type FailureKind =
   /** The proxy could not be reached (refused, unknown host, no answer). */
   | 'proxy-unreachable'
   /** The proxy refused or failed the CONNECT tunnel to the host. */
-  | 'proxy-connect';
+  | 'proxy-connect'
+  /** A header value (a token, a credential) holds characters HTTP cannot carry: nothing was sent. */
+  | 'bad-header';
 
 /** A request that got no HTTP response; `proxy` names the proxy it went through, if any. */
 export class NetworkFailure extends Error {
@@ -94,6 +96,9 @@ export function classifyError(error: unknown, cancelled: boolean, timedOut: bool
   const code = errorCode(error);
   const message = error instanceof Error ? error.message : String(error);
   if (cancelled) return new NetworkFailure('cancelled', 'ABORTED', 'cancelled');
+  // undici refuses CR, LF, other control characters and non-Latin-1 in a header before sending anything.
+  if (code === 'UND_ERR_INVALID_ARG' && /header/i.test(message))
+    return new NetworkFailure('bad-header', code, message);
   if (timedOut) return new NetworkFailure('timeout', 'TIMEOUT', message);
   if (TIMEOUTS.has(code)) return new NetworkFailure('timeout', code, message);
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME' || code === 'EAI_FAIL')

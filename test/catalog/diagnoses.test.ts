@@ -77,6 +77,22 @@ const sigv4Values = (url: string, fields: Record<string, string> = {}) =>
   });
 
 describe('network', () => {
+  it.each([
+    ['a line break', 'tok\r\nen'],
+    ['an escape', 'tok\u001ben'],
+    ['a character outside Latin-1', 'tok€en'],
+  ])('CATALOG_SECRET_UNSENDABLE: a token with %s is named, not blamed on the network', async (_, token) => {
+    const emu = await start({ auth: 'bearer', tokens: ['good-token'] });
+    const d = expectDiagnosis(
+      await runChain(values('token', { catalogUrl: emu.url, token })),
+      'CATALOG_SECRET_UNSENDABLE',
+      'catalog.config',
+    );
+    expect(d.what).toContain('the token or credential holds characters an HTTP header cannot carry');
+    expect(d.remedy).toContain('without line breaks');
+    expect(emu.requests).toEqual([]);
+  });
+
   it('CATALOG_URL_INVALID: not an http(s) URL', async () => {
     const d = expectDiagnosis(
       await runChain(values('none', { catalogUrl: 'ftp://catalog' })),

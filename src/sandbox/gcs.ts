@@ -188,7 +188,8 @@ export async function startGcsEmulator(options: GcsEmulatorOptions): Promise<Gcs
     }
 
     const upload = url.pathname.startsWith('/upload/storage/v1/b/');
-    const match = /^(?:\/upload)?\/storage\/v1\/b\/([^/]+)(\/o(?:\/(.+))?)?$/.exec(url.pathname);
+    const match = /^(?:\/upload)?\/storage\/v1\/b\/([^/]+)(\/o(?:\/([^/]+))?)?$/.exec(url.pathname);
+    // Object names travel URL-encoded, "/" as %2F: a raw slash after /o/ is another path, not found.
     if (!match) return apiError(res, 404, 'notFound', 'Not Found');
     const bucketName = decodeURIComponent(match[1]!);
     const objectName = match[3] !== undefined ? decodeURIComponent(match[3]) : undefined;

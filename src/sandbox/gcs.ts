@@ -70,6 +70,8 @@ export interface GcsEmulator {
   allow(email: string, permission: GcsPermission): void;
   /** Answer nothing to calls needing `permission` (a time-out), or null for none. */
   stall(permission: GcsPermission | 'token' | null): void;
+  /** The service account a live token was issued to (for a catalog emulator that trusts this issuer). */
+  principalOf(token: string): string | undefined;
   /** Revoke every token issued so far (401 "Invalid Credentials"). */
   revokeTokens(): void;
   close(): Promise<void>;
@@ -358,6 +360,10 @@ export async function startGcsEmulator(options: GcsEmulatorOptions): Promise<Gcs
     allow: (email, permission) => void denied.delete(`${email} ${permission}`),
     stall: (permission) => {
       stalled = permission;
+    },
+    principalOf: (token) => {
+      const grant = tokens.get(token);
+      return grant && grant.expires > now() ? grant.email : undefined;
     },
     revokeTokens: () => tokens.clear(),
     close: () =>

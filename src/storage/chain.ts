@@ -78,10 +78,12 @@ export const storageChain: Chain = async (values, opts) => {
     }
   } else if (source.url.startsWith('gs://')) {
     for (const id of STEP_IDS)
-      board.update(id, 'skipped', { detail: 'Google Cloud Storage: this check covers S3 only' });
+      board.update(id, 'skipped', {
+        detail: 'Google Cloud Storage, but the storage is S3: choose --storage gcs',
+      });
     emit({
       type: 'warning',
-      message: `The data location ${source.url} (from the ${source.from}) is in Google Cloud Storage: floe's storage check covers S3 only`,
+      message: `The data location ${source.url} (from the ${source.from}) is in Google Cloud Storage but the profile's storage is ${values.storage}: choose Google Cloud Storage (--storage gcs) to test it with the service-account key`,
     });
   } else if (!location) refuse('S3_INVALID_PATH');
   else if (probe.compatible && !probe.endpoint) refuse('S3_NO_ENDPOINT');

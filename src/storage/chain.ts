@@ -2,8 +2,9 @@
 // DeleteObject against the destination's bucket. The AWS SDK is loaded only when the chain runs.
 import { randomUUID } from 'node:crypto';
 import { SecretScrubber } from '../check/scrub.js';
-import type { Chain, ChainOptions, Emit, Step, StepState } from '../check/types.js';
+import type { Chain, ChainOptions, Emit } from '../check/types.js';
 import { maskSecret } from '../destination/fields.js';
+import { STEP_IDS, StepBoard } from './board.js';
 import {
   openS3,
   probeError,
@@ -16,46 +17,12 @@ import {
   diagnoseStorageError,
   errorFacts,
   type ProbeContext,
-  STORAGE_STEPS,
   type StorageDiagnosisCode,
   type StorageStepId,
   storageDiagnosis,
 } from './diagnoses.js';
+import { diagnoseGcsError, GCS_TITLES } from './gcs-diagnoses.js';
 import { parseS3Path, profileDataLocation, type S3Location } from './s3path.js';
-
-const STEP_IDS = Object.keys(STORAGE_STEPS) as StorageStepId[];
-const TERMINAL: ReadonlySet<StepState> = new Set(['ok', 'failed', 'skipped', 'cancelled']);
-
-class StepBoard {
-  private readonly steps = new Map<StorageStepId, Step>();
-
-  constructor(private readonly emit: Emit) {
-    for (const id of STEP_IDS) this.update(id, 'pending');
-  }
-
-  update(id: StorageStepId, state: StepState, patch: Pick<Step, 'detail' | 'durationMs'> = {}): void {
-    const step: Step = { id, chain: 'storage', title: STORAGE_STEPS[id].title, state, ...patch };
-    this.steps.set(id, step);
-    this.emit({ type: 'step', step });
-  }
-
-  /** Closes every unfinished step: cancelled after an abort, skipped otherwise. */
-  finish(aborted: boolean): void {
-    for (const [id, step] of this.steps) {
-      if (TERMINAL.has(step.state)) continue;
-      if (aborted) this.update(id, 'cancelled');
-      else this.update(id, 'skipped', { detail: 'an earlier step failed' });
-    }
-  }
-
-  isRunning(id: StorageStepId): boolean {
-    return this.steps.get(id)?.state === 'running';
-  }
-
-  current(): StorageStepId {
-    return STEP_IDS.find((id) => !TERMINAL.has(this.steps.get(id)?.state ?? 'pending')) ?? 'storage.head';
-  }
-}
 
 interface Probe extends StorageSettings {
   location: S3Location;
@@ -68,7 +35,8 @@ export const storageChain: Chain = async (values, opts) => {
   scrubber.add(accessKey);
   scrubber.add(secretKey);
   const emit: Emit = (event) => opts.emit(scrubber.scrubDeep(event));
-  const board = new StepBoard(emit);
+  const gcs = values.storage === 'gcs';
+  const board = new StepBoard(emit, gcs ? GCS_TITLES : undefined);
   const source = profileDataLocation(values) ?? (await catalogDataLocation(opts));
   const location = source ? parseS3Path(source.url) : null;
   const probe: Probe = { ...settings, location: location ?? { bucket: '', prefix: '' } };
@@ -92,12 +60,30 @@ export const storageChain: Chain = async (values, opts) => {
 
   if (opts.signal.aborted) board.finish(true);
   else if (!source) refuse('S3_NO_DATA_LOCATION');
-  else if (source.url.startsWith('gs://')) {
+  else if (gcs) {
+    const { runGcsCheck } = await import('./gcs.js');
+    try {
+      await runGcsCheck(values, source, opts, board, emit, scrubber);
+    } catch (error) {
+      const step = board.current();
+      const diagnosis = diagnoseGcsError(error, {
+        step,
+        bucket: '',
+        base: '',
+        timeoutMs: opts.timeoutMs,
+        timedOut: false,
+      });
+      board.update(step, opts.signal.aborted ? 'cancelled' : 'failed', { detail: diagnosis.what });
+      if (!opts.signal.aborted) emit({ type: 'diagnosis', diagnosis });
+    }
+  } else if (source.url.startsWith('gs://')) {
     for (const id of STEP_IDS)
-      board.update(id, 'skipped', { detail: 'Google Cloud Storage: this check covers S3 only' });
+      board.update(id, 'skipped', {
+        detail: 'Google Cloud Storage, but the storage is S3: choose --storage gcs',
+      });
     emit({
       type: 'warning',
-      message: `The data location ${source.url} (from the ${source.from}) is in Google Cloud Storage: floe's storage check covers S3 only`,
+      message: `The data location ${source.url} (from the ${source.from}) is in Google Cloud Storage but the profile's storage is ${values.storage}: choose Google Cloud Storage (--storage gcs) to test it with the service-account key`,
     });
   } else if (!location) refuse('S3_INVALID_PATH');
   else if (probe.compatible && !probe.endpoint) refuse('S3_NO_ENDPOINT');

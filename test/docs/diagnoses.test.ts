@@ -6,6 +6,7 @@ import { CATALOG_DIAGNOSES } from '../../src/catalog/diagnoses.js';
 import { CHECK_DIAGNOSES } from '../../src/check/diagnoses.js';
 import { LOG_DIAGNOSES } from '../../src/management/diagnose.js';
 import { STORAGE_DIAGNOSES } from '../../src/storage/diagnoses.js';
+import { GCS_DIAGNOSES } from '../../src/storage/gcs-diagnoses.js';
 import { WRITE_DIAGNOSES } from '../../src/write/diagnoses.js';
 
 const DOC = new URL('../../docs/diagnoses.md', import.meta.url);
@@ -32,6 +33,14 @@ ${table(CATALOG_DIAGNOSES)}
 | Code | Meaning |
 |---|---|
 ${table(STORAGE_DIAGNOSES)}
+
+### Google Cloud Storage (\`--storage gcs\`)
+
+The same five steps over the Cloud Storage JSON API, signed in with the service-account key.
+
+| Code | Meaning |
+|---|---|
+${table(GCS_DIAGNOSES)}
 
 ## The write check (\`floe test --write\`)
 

@@ -14,6 +14,8 @@ export interface AuthDeps {
   sigv4: SigV4Config;
   staticTokens: ReadonlySet<string>;
   tokens: ReadonlyMap<string, IssuedToken>;
+  /** Tokens another issuer gave: their principal, or undefined. */
+  trusted?: (token: string) => string | undefined;
   now(): number;
   /** Status for an expired issued token: 401 or 419. */
   expiredTokenStatus: 401 | 419;
@@ -43,6 +45,8 @@ export function authenticator(deps: AuthDeps) {
     if (token && deps.staticTokens.has(token)) return token;
     const known = token ? deps.tokens.get(token) : undefined;
     if (known && known.expiresAt > deps.now()) return known.principal;
+    const trusted = token && !known ? deps.trusted?.(token) : undefined;
+    if (trusted) return trusted;
     if (known && deps.expiredTokenStatus === 419)
       icebergError(res, 419, 'AuthenticationTimeoutException', 'Credentials have timed out');
     else

@@ -128,6 +128,7 @@ export async function startCatalogEmulator(options: CatalogEmulatorOptions = {})
     },
     staticTokens,
     tokens,
+    ...(options.trustedTokens ? { trusted: options.trustedTokens } : {}),
     now,
     expiredTokenStatus: options.expiredTokenStatus ?? 401,
   });

@@ -47,6 +47,11 @@ export interface CatalogEmulatorOptions {
   /** Google service accounts accepted by the jwt-bearer grant. */
   serviceAccounts?: ServiceAccount[];
   /**
+   * Bearer tokens another issuer gave (Google's one token endpoint serves BigLake and Cloud Storage
+   * alike: the GCS emulator's `principalOf`): the principal, or undefined for a token it did not issue.
+   */
+  trustedTokens?: (token: string) => string | undefined;
+  /**
    * An extra token endpoint at this absolute path, like an external identity provider's (Keycloak
    * behaviour); the only one that takes Google's jwt-bearer grant. When it is the flavour's own
    * token route (Polaris's, Nessie's), the flavour answers.

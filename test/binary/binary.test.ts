@@ -125,7 +125,12 @@ describe('the single executable, alone in a folder, no node on PATH', () => {
         expect(await t.exit()).toBe(0);
       } finally {
         t.kill();
+        // The keyring is shared by the whole run: leave no "sandbox" entries for other files to find.
+        const env = userEnv({ FLOE_CONFIG_DIR: config, ...keyring() });
+        await floe(['profiles', 'delete', 'sandbox'], env);
+        await floe(['logout', '--url', sandbox.olake.url], env);
       }
+      expect(keychainAccounts().filter((a) => a.includes('sandbox'))).toEqual([]);
     },
   );
 

@@ -9,9 +9,11 @@ import {
   constants,
   fstatSync,
   fsyncSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readdirSync,
+  readlinkSync,
   readSync,
   renameSync,
   rmSync,
@@ -28,6 +30,25 @@ import { FloeError } from '../errors.js';
 export function ensurePrivateDir(dir: string): void {
   const created = mkdirSync(dir, { recursive: true, mode: 0o700 });
   if (created !== undefined) chmodSync(dir, 0o700);
+}
+
+/**
+ * Refuses a folder for floe's files that another user owns or may write: they could swap the config
+ * or read the secrets file floe is about to write there (an existing folder is never changed silently).
+ */
+export function checkPrivateDir(dir: string): void {
+  const stat = lstatSync(dir);
+  const uid = process.getuid?.();
+  if (uid !== undefined && stat.uid !== uid)
+    throw new FloeError(
+      `The config folder ${dir} belongs to another user (uid ${stat.uid}); floe keeps profiles and secrets there.`,
+      'Use a folder of your own: unset FLOE_CONFIG_DIR, or point it at a folder you own.',
+    );
+  if ((stat.mode & 0o022) !== 0)
+    throw new FloeError(
+      `The config folder ${dir} may be written by other users (mode ${(stat.mode & 0o777).toString(8)}); floe keeps profiles and secrets there.`,
+      `Make it private with: chmod 700 ${dir}`,
+    );
 }
 
 /** Temp files are `.<name>.<pid>.<random>.tmp` beside their target. */
@@ -68,6 +89,7 @@ function syncDir(dir: string): void {
  */
 export function writePrivateFile(path: string, text: string): void {
   ensurePrivateDir(dirname(path));
+  refuseSymlink(path);
   const tmp = tempPath(path);
   let fd: number | undefined;
   try {
@@ -89,6 +111,21 @@ export function writePrivateFile(path: string, text: string): void {
     throw error;
   }
   syncDir(dirname(path));
+}
+
+/** floe replaces its files by rename, which would turn a symbolic link into a file of its own: refused. */
+function refuseSymlink(path: string): void {
+  let link: string;
+  try {
+    if (!lstatSync(path).isSymbolicLink()) return;
+    link = readlinkSync(path);
+  } catch {
+    return;
+  }
+  throw new FloeError(
+    `${path} is a symbolic link (to ${link}); floe replaces its files whole, which would turn the link into a file of its own. Nothing was changed.`,
+    `Point FLOE_CONFIG_DIR at the folder the link leads to, or replace the link with the file itself.`,
+  );
 }
 
 /** Removes temp files left beside `path` by a process that died mid-write (this one's or an older form). */

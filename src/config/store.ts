@@ -9,7 +9,14 @@ import { AUTH_TYPES, FIELDS, STORAGE_KINDS, type Values } from '../destination/f
 import { PRESET_IDS } from '../destination/presets.js';
 import { FloeError } from '../errors.js';
 import type { SecretStorage } from '../secrets/store.js';
-import { ensurePrivateDir, type LockWait, withLock, withLockSync, writePrivateFile } from './files.js';
+import {
+  checkPrivateDir,
+  ensurePrivateDir,
+  type LockWait,
+  withLock,
+  withLockSync,
+  writePrivateFile,
+} from './files.js';
 
 export const SCHEMA_VERSION = 1;
 
@@ -86,6 +93,7 @@ export class ConfigStore {
   constructor(readonly dir: string = configDir()) {
     this.path = join(dir, 'config.json');
     ensurePrivateDir(dir);
+    checkPrivateDir(dir);
     this.#data = this.#read();
   }
 

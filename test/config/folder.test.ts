@@ -1,0 +1,51 @@
+// The config folder is floe's private place: one that another user owns or may write is refused with
+// the way out, and a symbolic link where config.json should be is never silently replaced by a file.
+import { chmodSync, chownSync, mkdtempSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigStore } from '../../src/config/store.js';
+import { runCli, tempConfigDir } from '../support/cli.js';
+
+const VALUES = {
+  preset: 'rest',
+  authType: 'none',
+  storage: 's3-compatible',
+  targetVersion: 'latest',
+  fields: {
+    catalogUrl: 'http://127.0.0.1:8181/api/catalog',
+    warehouse: 's3://warehouse',
+    region: 'us-east-1',
+  },
+} as const;
+
+describe('the config folder', () => {
+  it('one other users may write (0777) is refused, naming chmod 700', () => {
+    const dir = tempConfigDir();
+    chmodSync(dir, 0o777);
+    const r = runCli(['profiles', 'list'], { env: { FLOE_CONFIG_DIR: dir } });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`The config folder ${dir} may be written by other users (mode 777)`);
+    expect(r.stderr).toContain(`chmod 700 ${dir}`);
+  });
+
+  it.runIf(process.getuid?.() === 0)('one that another user owns is refused', () => {
+    const dir = tempConfigDir();
+    chownSync(dir, 65534, 65534);
+    expect(() => new ConfigStore(dir)).toThrow(
+      `The config folder ${dir} belongs to another user (uid 65534)`,
+    );
+  });
+
+  it('a config.json that is a symbolic link is refused on save, and stays a link', () => {
+    const dir = tempConfigDir();
+    const real = join(mkdtempSync(join(tmpdir(), 'floe-real-')), 'config.json');
+    writeFileSync(real, '{}', { mode: 0o600 });
+    symlinkSync(real, join(dir, 'config.json'));
+    const store = new ConfigStore(dir);
+    expect(() => store.saveProfile('p', { ...VALUES, fields: { ...VALUES.fields } }, 'env', [])).toThrow(
+      /config\.json is a symbolic link \(to .*\); floe replaces its files whole/,
+    );
+    expect(readlinkSync(join(dir, 'config.json'))).toBe(real);
+  });
+});

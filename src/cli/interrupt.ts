@@ -11,7 +11,7 @@ let exiting = false;
  * `message` is what the signal prints meanwhile.
  */
 export async function guarded<T>(
-  fn: (signal: AbortSignal) => Promise<T>,
+  fn: (signal: AbortSignal, say: (message: string) => void) => Promise<T>,
   outer?: AbortSignal,
   message = UNDOING_SAVE,
 ): Promise<T> {
@@ -19,8 +19,13 @@ export async function guarded<T>(
   const forward = () => controller.abort(outer?.reason);
   if (outer?.aborted) forward();
   else outer?.addEventListener('abort', forward, { once: true });
-  const running = fn(controller.signal);
-  active.set(controller, { settled: running.catch(() => undefined), message });
+  const section = { settled: Promise.resolve() as Promise<unknown>, message };
+  // `say` changes what a signal prints from here on (e.g. once a save is committed, nothing is undone).
+  const running = fn(controller.signal, (next) => {
+    section.message = next;
+  });
+  section.settled = running.catch(() => undefined);
+  active.set(controller, section);
   try {
     return await running;
   } finally {

@@ -80,13 +80,16 @@ export async function saveProfile(
   const problem = profileNameProblem(name);
   if (problem) throw new FloeError(problem);
   return guarded(
-    (aborted) =>
+    (aborted, say) =>
       ctx.config.locked(
         async () => {
           const previous = ctx.config.getProfile(name);
           const stored = await ctx.vault.saveProfileSecrets(name, values, storage, {
             signal: aborted,
-            commit: (ids) => ctx.config.saveProfile(name, values, storage, ids),
+            commit: (ids) => {
+              ctx.config.saveProfile(name, values, storage, ids);
+              say(`floe: interrupted; profile "${name}" is saved, finishing…`);
+            },
           });
           if (previous && previous.secretStorage !== storage) {
             try {

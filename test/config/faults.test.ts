@@ -2,7 +2,7 @@
 // open while another process saves, broken config roots, prototype-named profiles, leftover temp files.
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Context } from '../../src/cli/context.js';
 import { guarded, onSignal } from '../../src/cli/interrupt.js';
 import { deleteProfile, loadProfile, saveProfile } from '../../src/cli/profiles.js';
@@ -128,6 +128,29 @@ describe('atomic profile saves', () => {
     await expect(section).rejects.toThrow('interrupted');
     await new Promise((resolve) => setImmediate(resolve));
     expect(undone).toBe(true);
+    expect(exits).toEqual([130]);
+  });
+
+  it('a signal after the save was committed says so instead of "undoing"', async () => {
+    const exits: number[] = [];
+    const written: string[] = [];
+    const write = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+      written.push(String(chunk));
+      return true;
+    });
+    let finish = () => {};
+    const section = guarded(async (_signal, say) => {
+      say('floe: interrupted; profile "p" is saved, finishing…');
+      await new Promise<void>((resolve) => {
+        finish = resolve;
+      });
+    });
+    onSignal(130, (code) => exits.push(code));
+    finish();
+    await section;
+    await new Promise((resolve) => setImmediate(resolve));
+    write.mockRestore();
+    expect(written).toEqual(['floe: interrupted; profile "p" is saved, finishing…\n']);
     expect(exits).toEqual([130]);
   });
 

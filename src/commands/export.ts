@@ -139,6 +139,14 @@ export async function run(argv: string[]): Promise<number> {
     );
   if (format === 'olake' && flags['include-secrets'] && flags.redact)
     throw new UsageError(['--include-secrets and --redact contradict each other'], 'export');
+  // A file with secrets goes to a file (0600) or a pipe, never onto a terminal's screen and scrollback.
+  if (format === 'olake' && !flags.redact && !flags.output && process.stdout.isTTY)
+    throw new UsageError(
+      [
+        'destination.json holds the secrets: not printed to a terminal; pass --output FILE (written 0600), pipe the output, or add --redact',
+      ],
+      'export',
+    );
   const profile = await loadProfile(openContext(), flags.profile);
   const force = flags.force === true;
   if (format === 'olake') return exportOlake(profile, flags.output, flags.redact === true, force);

@@ -244,7 +244,24 @@ function renderSpark(name: string, props: Out[], target: string): string {
   return `${lines.join('\n')}\n`;
 }
 
+/**
+ * Trino expands `${ENV:NAME}` (and `${FILE:…}`) anywhere in a catalog file's values, and has no escape
+ * for it: a profile value holding one would read the server's environment or files. Refused, with the
+ * property named; floe's own `${ENV:FLOE_…}` references (no --include-secrets) are written on purpose.
+ */
+function refuseTrinoExpansion(props: Out[]): void {
+  for (const { p, value, ref } of props) {
+    const text = flat(value);
+    if (ref !== undefined && text === `\${ENV:${ref}}`) continue;
+    if (/\$\{(ENV|FILE):/i.test(text))
+      throw new UnsupportedError(
+        `Trino would expand the \${ENV:…} / \${FILE:…} in ${p.key}'s value (it has no escape for them), reading the server's environment or files; change that value in the profile`,
+      );
+  }
+}
+
 function renderTrino(name: string, props: Out[], target: string): string {
+  refuseTrinoExpansion(props);
   const lines = [
     `# Trino: etc/catalog/${name}.properties (the file name is the catalog name), written by floe export`,
     `# ${target} (another release: --engine-version <release>).`,

@@ -104,6 +104,16 @@ describe('what an engine cannot express fails, saying why', () => {
     );
   });
 
+  it('Trino would expand ${ENV:…} in a value: refused, naming the property; its own env references are kept', () => {
+    const v = sample('token');
+    v.fields.warehouse = 's3://warehouse/${ENV:AWS_SECRET_ACCESS_KEY}';
+    expect(() => renderEngine('trino', valid(v), { includeSecrets: true })).toThrow(
+      /Trino would expand the \$\{ENV:…\} \/ \$\{FILE:…\} in iceberg\.rest-catalog\.warehouse's value/,
+    );
+    const plain = renderEngine('trino', valid(sample('token')), { includeSecrets: false }).text;
+    expect(plain).toMatch(/=\$\{ENV:FLOE_TOKEN\}/);
+  });
+
   it('Trino signs with the storage region, so a different signing region is refused', () => {
     const v = sample('sigv4');
     v.fields.signingRegion = 'eu-west-1';

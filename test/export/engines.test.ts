@@ -104,9 +104,9 @@ describe('what an engine cannot express fails, saying why', () => {
     );
   });
 
-  it('Trino would expand ${ENV:…} in a value: refused, naming the property; its own env references are kept', () => {
+  it('Trino would expand an ENV reference in a value: refused, naming the property; its own ones are kept', () => {
     const v = sample('token');
-    v.fields.warehouse = 's3://warehouse/${ENV:AWS_SECRET_ACCESS_KEY}';
+    v.fields.warehouse = `s3://warehouse/\${ENV:AWS_SECRET_ACCESS_KEY}`;
     expect(() => renderEngine('trino', valid(v), { includeSecrets: true })).toThrow(
       /Trino would expand the \$\{ENV:…\} \/ \$\{FILE:…\} in iceberg\.rest-catalog\.warehouse's value/,
     );

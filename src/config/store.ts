@@ -9,6 +9,7 @@ import { AUTH_TYPES, FIELDS, STORAGE_KINDS, type Values } from '../destination/f
 import { PRESET_IDS } from '../destination/presets.js';
 import { FloeError } from '../errors.js';
 import type { SecretStorage } from '../secrets/store.js';
+import { sanitize } from '../text/sanitize.js';
 import {
   checkPrivateDir,
   ensurePrivateDir,
@@ -130,6 +131,13 @@ export class ConfigStore {
       const first = parsed.error.issues[0];
       throw this.#corrupt(text, `${first?.path.join('.') || 'root'}: ${first?.message}`);
     }
+    // floe never writes such a name: one edited in by hand (a control sequence, say) is not shown raw.
+    const odd = Object.keys(parsed.data.profiles).find((name) => profileNameProblem(name) !== undefined);
+    if (odd !== undefined)
+      throw this.#corrupt(
+        text,
+        `profiles: ${sanitize(JSON.stringify(odd))} is not a profile name floe writes (letters, digits, ".", "_" or "-")`,
+      );
     return {
       profiles: new Map(Object.entries(parsed.data.profiles)),
       management: parsed.data.management,

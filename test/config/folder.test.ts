@@ -49,3 +49,21 @@ describe('the config folder', () => {
     expect(readlinkSync(join(dir, 'config.json'))).toBe(real);
   });
 });
+
+describe('a hand-edited config.json', () => {
+  it('a profile name with a control sequence is reported escaped, never printed raw', () => {
+    const dir = tempConfigDir();
+    writeFileSync(
+      join(dir, 'config.json'),
+      JSON.stringify({
+        schemaVersion: 1,
+        profiles: { 'ok\u001b]0;pwned\u0007': { ...VALUES, secretStorage: 'env', storedSecrets: [], updatedAt: new Date().toISOString() } },
+      }),
+      { mode: 0o600 },
+    );
+    const r = runCli(['profiles', 'list'], { env: { FLOE_CONFIG_DIR: dir } });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('profiles: "ok\\u001b]0;pwned\\u0007" is not a profile name floe writes');
+    expect(r.stderr + r.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+  });
+});

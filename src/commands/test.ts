@@ -120,12 +120,19 @@ export async function run(argv: string[], typed?: Partial<Record<FieldId, string
 }
 
 /**
- * The profile with `typed` secrets (just typed in the wizard, not stored) filling those found
- * nowhere else; the environment and the secret store still win.
+ * The profile with `typed` secrets (just typed in the wizard, not stored) filling every secret field
+ * that has no value, required or not (the S3 keys are optional); the environment and the secret store
+ * still win.
  */
-function withTyped(profile: LoadedProfile, typed: Partial<Record<FieldId, string>> = {}): LoadedProfile {
+export function withTyped(
+  profile: LoadedProfile,
+  typed: Partial<Record<FieldId, string>> = {},
+): LoadedProfile {
   const fields = { ...profile.values.fields };
-  for (const id of profile.missing) if (typed[id] !== undefined) fields[id] = typed[id];
+  for (const [id, value] of Object.entries(typed) as [FieldId, string][]) {
+    const own = fields[id];
+    if (own === undefined || own === '') fields[id] = value;
+  }
   return {
     ...profile,
     values: { ...profile.values, fields },

@@ -1,8 +1,8 @@
 // floe completion bash|zsh|fish: a completion script generated from the command table and each
 // command's --help (its flags), with the fixed values of the flags that have them; profile names come
 // from "floe profiles names" when the shell completes.
-import { COMMANDS } from '../cli/commands.js';
 import { EXIT, parseCommandArgs, printHelp, UsageError } from '../cli/io.js';
+import type { CommandTable } from '../cli/usage.js';
 import { AUTH_TYPES, STORAGE_KINDS } from '../destination/fields.js';
 import { PRESET_IDS } from '../destination/presets.js';
 import { CATALOG_FLAVOURS } from '../sandbox/catalog/flavours/index.js';
@@ -30,9 +30,10 @@ export interface CompletionSpec {
   values: Record<string, readonly string[]>;
 }
 
-export async function completionSpec(): Promise<CompletionSpec> {
+/** The spec from the command table (main.ts's, handed to `run`) and each command's --help. */
+export async function completionSpec(table: CommandTable): Promise<CompletionSpec> {
   const commands = await Promise.all(
-    Object.entries(COMMANDS).map(async ([name, command]) => {
+    Object.entries(table).map(async ([name, command]) => {
       const module = (await command.load()) as { HELP?: string; ACTIONS?: readonly string[] };
       // The flags a help lists: in its usage line's brackets and at the start of its flag lines.
       const help = module.HELP ?? '';
@@ -120,7 +121,7 @@ export function completionScript(shell: Shell, spec: CompletionSpec): string {
   return shell === 'bash' ? BASH(spec) : shell === 'zsh' ? ZSH(spec) : FISH(spec);
 }
 
-export async function run(argv: string[]): Promise<number> {
+export async function run(argv: string[], table: CommandTable): Promise<number> {
   const { values: flags, positionals } = parseCommandArgs(
     'completion',
     argv,
@@ -139,6 +140,6 @@ export async function run(argv: string[]): Promise<number> {
       ],
       'completion',
     );
-  process.stdout.write(completionScript(shell, await completionSpec()));
+  process.stdout.write(completionScript(shell, await completionSpec(table)));
   return EXIT.OK;
 }

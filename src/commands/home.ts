@@ -2,9 +2,9 @@
 // else the profile list and the usage. The chosen action runs its command module after Ink unmounts,
 // then the home screen comes back.
 
-import { type CommandModule, usage } from '../cli/commands.js';
 import { openContext } from '../cli/context.js';
 import { canPrompt, EXIT, FloeError, UsageError } from '../cli/io.js';
+import { type CommandModule, usage } from '../cli/usage.js';
 import { holdKeys } from '../text/keys.js';
 import type { HomeAction, HomeMessage } from '../ui/home/model.js';
 import { plainHome } from '../ui/home/model.js';

@@ -5,7 +5,7 @@ import { type Line, lineAtEnd } from '../components/line.js';
 import { Paragraph } from '../components/Paragraph.js';
 import { TextInput } from '../components/TextInput.js';
 import { isFileReference } from './json-file.js';
-import { displayValue, type Row, type RowId } from './model.js';
+import { displayValue, type Row, type RowId } from './rows.js';
 
 const MASK = '•';
 

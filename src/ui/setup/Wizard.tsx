@@ -9,18 +9,10 @@ import { handOver, useKeys } from '../components/useKeys.js';
 import { useLatestReducer } from '../components/useLatestReducer.js';
 import { useTerminalSize } from '../components/useTerminalSize.js';
 import { isFileReference, readJsonArgument } from './json-file.js';
-import {
-  type Action,
-  type EnvValues,
-  formRows,
-  initialState,
-  isFormStep,
-  type Row,
-  type RowId,
-  reducer,
-  rowValue,
-  type WizardState,
-} from './model.js';
+import { reducer } from './model.js';
+import type { EnvValues } from './origin.js';
+import { formRows, isFormStep, type Row, type RowId, rowValue } from './rows.js';
+import { type Action, initialState, type WizardState } from './state.js';
 import { reviewView, WizardScreen } from './WizardScreen.js';
 
 export interface WizardResult {

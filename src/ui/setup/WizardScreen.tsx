@@ -18,21 +18,20 @@ import type { Line } from '../components/line.js';
 import { Paragraph } from '../components/Paragraph.js';
 import { chromeRows, type Hint, Screen } from '../components/Screen.js';
 import { Form } from './Form.js';
+import { authChoices } from './model.js';
+import { sourceTag } from './origin.js';
+import { reviewLines } from './review.js';
 import {
-  authChoices,
   type FormStep,
   formNotes,
   formRows,
   isChoiceStep,
   isFormStep,
-  KEYCHAIN_CHOICES,
-  reviewLines,
   rowValue,
   STEPS,
   secretEnvVars,
-  type WizardState,
-} from './model.js';
-import { sourceTag } from './origin.js';
+} from './rows.js';
+import { KEYCHAIN_CHOICES, type WizardState } from './state.js';
 
 const QUIT: Hint = ['Ctrl-C', 'quit'];
 const LEAVE: Hint = ['q', 'leave'];

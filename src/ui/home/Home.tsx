@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { Box, Text, useApp } from 'ink';
 import { useEffect, useReducer, useRef, useState } from 'react';
 import type { Context } from '../../cli/context.js';
@@ -13,6 +14,7 @@ import { useKeys } from '../components/useKeys.js';
 import { useLatestReducer } from '../components/useLatestReducer.js';
 import { useTerminalSize } from '../components/useTerminalSize.js';
 import {
+  defaultExportFile,
   deleteProfile,
   type HomeAction,
   type HomeMessage,
@@ -61,6 +63,11 @@ function hintsFor(state: HomeState): Hint[] {
       ['y', 'delete'],
       ['any other key', 'keep'],
     ];
+  if (state.mode.kind === 'replace')
+    return [
+      ['y', 'replace'],
+      ['any other key', 'choose another file'],
+    ];
   return state.rows.length === 0 ? EMPTY_HINTS : LIST_HINTS;
 }
 
@@ -78,6 +85,8 @@ function statusLines(state: HomeState): { text: string; color?: string }[] {
   const { mode } = state;
   if (mode.kind === 'confirm')
     lines.push({ text: `Delete profile "${mode.name}" and its stored secrets? (y/N)`, color: 'yellow' });
+  else if (mode.kind === 'replace')
+    lines.push({ text: `${sanitize(mode.output)} exists. Replace it? (y/N)`, color: 'yellow' });
   else if (mode.kind === 'prompt' && mode.error) lines.push({ text: `✗ ${mode.error}`, color: 'red' });
   else if (mode.kind === 'list' && state.rows[state.selected]) {
     const row = state.rows[state.selected]!;
@@ -144,6 +153,8 @@ export function Home({ ctx, onAction, selected, message }: HomeProps) {
       if (key.name === 'return') {
         const outcome = submitPrompt(mode, now.rows);
         if ('error' in outcome) return dispatch({ type: 'promptError', error: outcome.error });
+        if (outcome.type === 'export' && existsSync(outcome.output))
+          return dispatch({ type: 'askReplace', name: outcome.name, output: outcome.output });
         return choose(outcome);
       }
       const line = promptLine(mode.value);
@@ -152,6 +163,11 @@ export function Home({ ctx, onAction, selected, message }: HomeProps) {
       caret.current = edit.line;
       if (edit.line.value === line.value) return redraw();
       return dispatch({ type: 'input', value: edit.line.value });
+    }
+    if (mode.kind === 'replace') {
+      if (input === 'y' || input === 'Y')
+        return choose({ type: 'export', name: mode.name, output: mode.output, replace: true });
+      return dispatch({ type: 'startExport', file: mode.output });
     }
     if (mode.kind === 'confirm') {
       if (input === 'y' || input === 'Y') remove(mode.name);
@@ -166,7 +182,8 @@ export function Home({ ctx, onAction, selected, message }: HomeProps) {
     else if (input === 'j') return choose({ type: 'jobs' });
     else if (row && (key.name === 'return' || input === 'e')) return choose({ type: 'edit', name: row.name });
     else if (row && input === 't') return choose({ type: 'test', name: row.name });
-    else if (row && input === 'x') dispatch({ type: 'startExport' });
+    else if (row && input === 'x')
+      dispatch({ type: 'startExport', file: defaultExportFile(row.name, process.cwd(), ctx.config.dir) });
     else if (row && input === 'd') dispatch({ type: 'askDelete' });
   });
 

@@ -82,7 +82,12 @@ export async function homeLoop(
   }
 }
 
-export async function run(argv: string[]): Promise<number> {
+export interface HomeOptions {
+  /** The demo's sandbox facts (addresses, credentials, replaced ports), shown on the home screen with s. */
+  facts?: string;
+}
+
+export async function run(argv: string[], options: HomeOptions = {}): Promise<number> {
   if (argv.length > 0) throw new UsageError([`unknown flag "${argv[0]}"`]);
   const ctx = openContext();
   if (!canPrompt()) {
@@ -90,5 +95,5 @@ export async function run(argv: string[]): Promise<number> {
     return EXIT.OK;
   }
   const { runHome } = await loadScreen(() => import('../ui/home/index.js'));
-  return homeLoop((selected, message) => runHome(ctx, selected, message));
+  return homeLoop((selected, message) => runHome(ctx, selected, message, options.facts));
 }

@@ -106,7 +106,9 @@ export type Mode =
   | Prompt
   | { kind: 'confirm'; name: string }
   /** The export's file exists: replace it? */
-  | { kind: 'replace'; name: string; output: string };
+  | { kind: 'replace'; name: string; output: string }
+  /** The demo's sandbox facts, from line `scroll` on. */
+  | { kind: 'facts'; scroll: number };
 
 export interface HomeState {
   rows: ProfileRow[];
@@ -125,6 +127,9 @@ export type HomeEvent =
   | { type: 'promptError'; error: string }
   | { type: 'askDelete' }
   | { type: 'askReplace'; name: string; output: string }
+  | { type: 'showFacts' }
+  /** `max`: the last first line the facts can scroll to at this size. */
+  | { type: 'scrollFacts'; by: number; max: number }
   | { type: 'back' }
   | { type: 'deleted'; name: string; rows: ProfileRow[] }
   | { type: 'deleteFailed'; name: string; reason: string };
@@ -218,6 +223,14 @@ export function homeReducer(state: HomeState, event: HomeEvent): HomeState {
         mode: { kind: 'prompt', purpose: 'export', profile: row.name, value: event.file },
       };
     }
+    case 'showFacts':
+      return { ...state, mode: { kind: 'facts', scroll: 0 } };
+    case 'scrollFacts':
+      if (mode.kind !== 'facts') return state;
+      return {
+        ...state,
+        mode: { kind: 'facts', scroll: Math.min(Math.max(mode.scroll + event.by, 0), event.max) },
+      };
     case 'askReplace':
       return { ...state, mode: { kind: 'replace', name: event.name, output: event.output } };
     case 'input':

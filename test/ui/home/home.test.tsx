@@ -191,6 +191,8 @@ describe('home screen', () => {
     const { r, onAction } = await start(ctx);
     expect(r.text()).toContain('No profiles yet.');
     expect(r.frame()).toContain('Press n to create one');
+    // Issue 19, item 13: the empty home screen mentions the sandbox.
+    expect(r.text()).toMatch(/To try floe on a local catalog first: (npx )?floe sandbox --open/);
     expect(r.frame()).toContain('OLake UI: not logged in (floe login)');
     await r.press('t', KEY.enter);
     expect(onAction).not.toHaveBeenCalled();

@@ -241,16 +241,28 @@ function wrapArgs(words: string[], indent: number, first = indent): string {
   return [...lines, line].join(` \\\n${' '.repeat(indent)}`);
 }
 
-/** How to point floe at a running sandbox from another terminal; `floe` is the command that runs it here. */
-export function usageLines(sandbox: Sandbox, floe: string = floeCommand()): string {
+/**
+ * Whether this host has no OS keychain to ask: Linux without a D-Bus session bus (SSH, containers). The
+ * lines to paste then store the sandbox's credentials in floe's 0600 file, or they would fail as printed.
+ */
+export function noKeychain(env: NodeJS.ProcessEnv = process.env, platform = process.platform): boolean {
+  return platform === 'linux' && !env.DBUS_SESSION_BUS_ADDRESS;
+}
+
+/**
+ * How to point floe at a running sandbox from another terminal; `floe` is the command that runs it here,
+ * `keychain` whether this host has one (else the setup line stores the credentials in a 0600 file).
+ */
+export function usageLines(sandbox: Sandbox, floe: string = floeCommand(), keychain = !noKeychain()): string {
   const env = sandboxSecretEnv(sandbox);
   const assignments = Object.entries(env).map(([k, v]) => `${k}=${quote(v)}`);
+  const args = [...setupArgs(sandbox), ...(keychain ? [] : ['--insecure-storage'])];
   return [
     'Point floe at it (from another terminal):',
     `  ${wrapArgs(assignments, 2)} \\`,
-    `    ${floe} setup ${wrapArgs(setupArgs(sandbox).map(quote), 6, `    ${floe} setup `.length)}`,
+    `    ${floe} setup ${wrapArgs(args.map(quote), 6, `    ${floe} setup `.length)}`,
     `  ${floe} test --profile ${PROFILE}`,
-    `  ${floe} login --url ${sandbox.olake.url}        (password: ${SANDBOX.olake.password})`,
+    `  ${floe} login --url ${sandbox.olake.url}${keychain ? '        ' : ' --insecure-storage '}(password: ${SANDBOX.olake.password})`,
     `  ${floe} jobs`,
     '',
     'Ctrl-C stops the sandbox and removes its data.',

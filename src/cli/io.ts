@@ -2,6 +2,7 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { UsageError } from '../errors.js';
 import { reflow } from '../text/reflow.js';
+import { closest } from './usage.js';
 
 /** Exit codes, bad invocations (exit 2) and failures to explain to the user (exit 1 unless told otherwise). */
 export { EXIT, FloeError, UsageError } from '../errors.js';
@@ -35,7 +36,11 @@ export function parseCommandArgs<O extends Options>(
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const first = message.replace(/^TypeError \[[A-Z_]+\]: /, '').split('\n')[0] ?? message;
-    throw new UsageError([first.replace(/\. To specify a positional argument.*$/, '')], command);
+    const line = first.replace(/\. To specify a positional argument.*$/, '');
+    // An unknown --flag close to a known one: name it (--profil → --profile).
+    const unknown = /^Unknown option '--([^'=]+)'/.exec(line)?.[1];
+    const meant = unknown === undefined ? undefined : closest(unknown, Object.keys(options));
+    throw new UsageError([meant ? `${line}: did you mean --${meant}?` : line], command);
   }
 }
 

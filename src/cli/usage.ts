@@ -41,13 +41,18 @@ function distance(a: string, b: string): number {
   return d[a.length]![b.length]!;
 }
 
-/** The command `name` was probably meant to be (at most 2 edits away), if there is one. */
-export function suggestCommand(name: string): string | undefined {
-  const [best] = Object.keys(SUMMARIES)
-    .map((command) => ({ command, edits: distance(name.toLowerCase(), command) }))
+/** The one of `candidates` that `name` was probably meant to be (at most 2 edits away), if any. */
+export function closest(name: string, candidates: readonly string[]): string | undefined {
+  const [best] = candidates
+    .map((candidate) => ({ candidate, edits: distance(name.toLowerCase(), candidate) }))
     .filter(({ edits }) => edits <= 2)
     .sort((x, y) => x.edits - y.edits);
-  return best?.command;
+  return best?.candidate;
+}
+
+/** The command `name` was probably meant to be (at most 2 edits away), if there is one. */
+export function suggestCommand(name: string): string | undefined {
+  return closest(name, Object.keys(SUMMARIES));
 }
 
 export function usage(): string {

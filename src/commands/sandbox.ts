@@ -24,7 +24,7 @@ import {
   startSandbox,
 } from '../sandbox/index.js';
 import { sandboxProfile } from '../sandbox/profile.js';
-import { keychainBackend } from '../secrets/keychain.js';
+import { keychainBackend, noSessionBus } from '../secrets/keychain.js';
 import { accounts, KeychainUnavailableError, type SecretBackend } from '../secrets/store.js';
 import { reflow } from '../text/reflow.js';
 
@@ -246,7 +246,7 @@ function wrapArgs(words: string[], indent: number, first = indent): string {
  * lines to paste then store the sandbox's credentials in floe's 0600 file, or they would fail as printed.
  */
 export function noKeychain(env: NodeJS.ProcessEnv = process.env, platform = process.platform): boolean {
-  return platform === 'linux' && !env.DBUS_SESSION_BUS_ADDRESS;
+  return noSessionBus(env, platform);
 }
 
 /**

@@ -26,6 +26,7 @@ import {
 } from '../destination/fields.js';
 import { PRESETS } from '../destination/presets.js';
 import { validate } from '../destination/schema.js';
+import { noSessionBus } from '../secrets/keychain.js';
 import { accounts, fromEnv, KeychainUnavailableError, type SecretStorage } from '../secrets/store.js';
 import { holdKeys } from '../text/keys.js';
 import { sanitize } from '../text/sanitize.js';
@@ -184,6 +185,9 @@ export async function run(argv: string[]): Promise<number> {
       typed: givenFields(flags, base),
       env: secretEnvValues(),
       save: saveProfile,
+      ...(storage === 'keychain' && noSessionBus()
+        ? { keychainNote: 'unreachable here (no D-Bus): saving asks where' }
+        : {}),
       openOn: existing ? 'review' : 'preset',
       storage,
       insecureStorage: storage === 'file',

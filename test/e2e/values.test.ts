@@ -108,6 +108,30 @@ describe('issue 19: the wizard keeps what the user typed', { timeout: 90_000 }, 
     expect(runCli(['profiles', 'list'], { env: { FLOE_CONFIG_DIR: dir } }).stdout).not.toContain('g ');
   });
 
+  // Item 13: on a host without a D-Bus session the review says the keychain cannot be reached.
+  it('the review of a host without a keychain says so before saving', async () => {
+    const t = floe(tempDir('floe-e2e-i19-'), {
+      args: [
+        'setup',
+        '--profile',
+        'g',
+        '--skip-test',
+        '--auth-type',
+        'none',
+        '--catalog-url',
+        'http://127.0.0.1:1/c',
+        '--warehouse',
+        'w',
+        '--region',
+        'us-east-1',
+      ],
+      env: { DBUS_SESSION_BUS_ADDRESS: '' },
+    });
+    await t.waitFor('Catalog: which Iceberg REST catalog');
+    for (let i = 0; i < 25 && !text(t).includes('Review: check the values'); i++) await t.press('enter');
+    await t.waitFor('Secrets: the OS keychain, but unreachable here (no D-Bus): saving asks where');
+  });
+
   it('FLOE_* keys show their source on the review and are saved only when kept', async () => {
     const dir = tempDir('floe-e2e-i19-');
     const created = runCli(

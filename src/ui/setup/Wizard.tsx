@@ -52,6 +52,8 @@ export interface WizardProps {
   /** FLOE_* variables for secret fields: shown with their source, saved only if kept on the review. */
   env?: EnvValues;
   save: SaveProfile;
+  /** Why the keychain will not work on this host (no D-Bus session bus), for the review to say. */
+  keychainNote?: string;
   /** An existing profile opens on its review, where any line can be edited. */
   openOn?: 'preset' | 'review';
   /** Where secrets go first: the keychain unless --insecure-storage asked for the file. */
@@ -190,6 +192,7 @@ export function Wizard(props: WizardProps) {
       width={width}
       height={size.rows - 1}
       line={focusedText(state, caret.current)?.line}
+      keychainNote={props.keychainNote}
     />
   );
 }

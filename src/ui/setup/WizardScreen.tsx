@@ -41,8 +41,14 @@ const FORM_TITLES: Record<FormStep, (v: Values) => string> = {
   advanced: () => 'Advanced',
 };
 
-export function secretsPlace(ctx: Context, storage: SecretStorage, values: Values): string {
-  if (storage === 'keychain') return 'the OS keychain';
+export function secretsPlace(
+  ctx: Context,
+  storage: SecretStorage,
+  values: Values,
+  keychainNote?: string,
+): string {
+  if (storage === 'keychain')
+    return keychainNote ? `the OS keychain, but ${keychainNote}` : 'the OS keychain';
   if (storage === 'file') return `the plaintext file ${ctx.vault.backend('file').location} (mode 0600)`;
   const vars = secretEnvVars(values);
   return vars.length > 0 ? `not stored: set ${vars.join(', ')} at run time` : 'none needed';
@@ -86,9 +92,12 @@ export function WizardScreen({
   width,
   height,
   line,
+  keychainNote,
 }: {
   state: WizardState;
   ctx: Context;
+  /** Why the keychain will not work here, said on the review before saving tries it. */
+  keychainNote?: string;
   width: number;
   height: number;
   /** The focused text field's value and cursor. */
@@ -215,7 +224,7 @@ export function WizardScreen({
         })}
         {view.scrolls && <Text dimColor>{below > 0 ? `  ↓ ${below} more` : ' '}</Text>}
         <Box marginTop={1}>
-          <Text>{truncate(`Secrets: ${secretsPlace(ctx, state.storage, values)}`, width)}</Text>
+          <Text>{truncate(`Secrets: ${secretsPlace(ctx, state.storage, values, keychainNote)}`, width)}</Text>
         </Box>
         {fromEnv(state) && <Paragraph dimColor text={ENV_NOTE} width={width} />}
         {cleartextWarnings(values).map((warning) => (

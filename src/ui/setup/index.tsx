@@ -21,6 +21,7 @@ export interface SetupWizardOptions {
   env?: EnvValues;
   /** Saves the profile (cli/profiles.ts's saveProfile): the screen imports nothing from cli/. */
   save: SaveProfile;
+  keychainNote?: string;
   /** An existing profile opens on its review, where any line can be jumped to, edited and saved. */
   openOn?: 'preset' | 'review';
   /** Where secrets go; defaults to the keychain, or the file with `insecureStorage`. */
@@ -50,6 +51,7 @@ async function wizard(options: SetupWizardOptions): Promise<WizardResult> {
       typed={options.typed}
       env={options.env}
       save={options.save}
+      keychainNote={options.keychainNote}
       openOn={options.openOn}
       storage={options.storage ?? (options.insecureStorage ? 'file' : 'keychain')}
       onSaved={options.onSaved}

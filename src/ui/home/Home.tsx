@@ -213,7 +213,8 @@ export function Home({ ctx, onAction, selected, message, facts }: HomeProps) {
   if (state.mode.kind === 'facts' && facts) {
     const lines = facts.split('\n');
     const rows = factsRows(size.rows, width);
-    const shown = lines.slice(state.mode.scroll, state.mode.scroll + rows);
+    const first = state.mode.scroll;
+    const shown = lines.slice(first, first + rows).map((line, i) => ({ line, row: first + i }));
     return (
       <Screen
         title="floe · the sandbox"
@@ -221,13 +222,11 @@ export function Home({ ctx, onAction, selected, message, facts }: HomeProps) {
         width={width}
         hints={FACTS_HINTS}
       >
-        {shown.map((line, i) => (
-          <Text key={`${state.mode.kind}-${i}-${line}`}>{truncate(line, width) || ' '}</Text>
+        {shown.map(({ line, row }) => (
+          <Text key={row}>{truncate(line, width) || ' '}</Text>
         ))}
         {lines.length > rows && (
-          <Text
-            dimColor
-          >{`  lines ${state.mode.kind === 'facts' ? state.mode.scroll + 1 : 1}–${Math.min(state.mode.kind === 'facts' ? state.mode.scroll + rows : rows, lines.length)} of ${lines.length}`}</Text>
+          <Text dimColor>{`  lines ${first + 1}–${first + shown.length} of ${lines.length}`}</Text>
         )}
       </Screen>
     );

@@ -233,6 +233,11 @@ async function runTest(argv: string[], typed?: Partial<Record<FieldId, string>>)
   if (interrupted) {
     // A write check stopped by Ctrl-C is still cleaning up what it made: the exit waits for it.
     await finishGuarded();
+    // As q does, a line stays in the shell's screen: what finished before Ctrl-C.
+    const ok = report.steps.filter((s) => s.state === 'ok').length;
+    process.stdout.write(
+      `${summaryLine(report)} (Ctrl-C) for profile "${profile.name}": ${ok} of ${report.steps.length} checks had passed\n`,
+    );
     return EXIT.INTERRUPTED;
   }
   // The screen was on the alternate screen: the result stays in the shell's.

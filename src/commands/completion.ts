@@ -4,7 +4,7 @@
 import { EXIT, parseCommandArgs, printHelp, UsageError } from '../cli/io.js';
 import type { CommandTable } from '../cli/usage.js';
 import { AUTH_TYPES, STORAGE_KINDS } from '../destination/fields.js';
-import { PRESET_IDS } from '../destination/presets.js';
+import { PRESET_IDS, PRESETS } from '../destination/presets.js';
 import { CATALOG_FLAVOURS } from '../sandbox/catalog/flavours/index.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
@@ -28,6 +28,8 @@ export interface CompletionSpec {
   commands: { name: string; summary: string; flags: string[]; words: string[] }[];
   /** Flags whose value is one of a fixed set. */
   values: Record<string, readonly string[]>;
+  /** The auth types each preset offers: --auth-type after --preset NAME completes only those. */
+  presetAuth: Record<string, readonly string[]>;
 }
 
 /** The spec from the command table (main.ts's, handed to `run`) and each command's --help. */
@@ -53,6 +55,7 @@ export async function completionSpec(table: CommandTable): Promise<CompletionSpe
       '--format': FORMATS,
       '--catalog': CATALOG_FLAVOURS,
     },
+    presetAuth: Object.fromEntries(PRESET_IDS.map((id) => [id, PRESETS[id].authTypes])),
   };
 }
 
@@ -66,8 +69,19 @@ _floe() {
     return
   fi
   case "$prev" in
-    --profile) COMPREPLY=($(compgen -W "$("\${COMP_WORDS[0]}" profiles names 2>/dev/null)" -- "$cur")); return ;;
+    --profile|-p) COMPREPLY=($(compgen -W "$("\${COMP_WORDS[0]}" profiles names 2>/dev/null)" -- "$cur")); return ;;
+    --auth-type)
+      local preset="" i
+      for ((i = 1; i < COMP_CWORD; i++)); do [ "\${COMP_WORDS[i]}" = --preset ] && preset="\${COMP_WORDS[i+1]}"; done
+      case "$preset" in
+${Object.entries(spec.presetAuth)
+  .map(([preset, types]) => `        ${preset}) words="${types.join(' ')}" ;;`)
+  .join('\n')}
+        *) words="${(spec.values['--auth-type'] ?? []).join(' ')}" ;;
+      esac
+      COMPREPLY=($(compgen -W "$words" -- "$cur")); return ;;
 ${Object.entries(spec.values)
+  .filter(([flag]) => flag !== '--auth-type')
   .map(
     ([flag, values]) => `    ${flag}) COMPREPLY=($(compgen -W "${values.join(' ')}" -- "$cur")); return ;;`,
   )
@@ -111,7 +125,7 @@ const FISH = (spec: CompletionSpec) => {
           : values
             ? ` -x -a ${fishQuote(values.join(' '))}`
             : '';
-      lines.push(`complete -c floe ${when} -l ${name}${value}`);
+      lines.push(`complete -c floe ${when} -l ${name}${flag === '--profile' ? ' -s p' : ''}${value}`);
     }
   }
   return `${lines.join('\n')}\n`;

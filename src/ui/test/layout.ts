@@ -57,12 +57,21 @@ function stepDetail(step: Step): string {
 }
 
 /**
- * The panel under the steps: first the whole detail of each step whose row cuts it (at 80 columns a
- * detail gets ~22 characters), wrapped under its title; then warnings and diagnoses. `titleColumn` is
- * the step rows' title column (no step details without it).
+ * The panel under the steps: warnings and diagnoses, then the whole detail of each step whose row cuts
+ * it (at 80 columns a detail gets ~22 characters), wrapped under its title. `titleColumn` is the step
+ * rows' title column (no step details without it).
  */
 export function diagnosisPanel(state: CheckState, width: number, titleColumn?: number): Line[] {
   const lines: Line[] = [];
+  for (const warning of state.warnings) lines.push(...wrapped(`! ${sanitize(warning)}`, width, '  ', 'warn'));
+  for (const d of state.diagnoses) {
+    const { heading, rows } = diagnosisLines(d);
+    lines.push({ text: truncate(heading, width), tone: 'error' });
+    for (const [label, text] of rows)
+      for (const [i, part] of wrapText(text, width - LABEL_WIDTH).entries())
+        lines.push({ text: (i === 0 ? `  ${label}` : '').padEnd(LABEL_WIDTH) + part });
+  }
+  // After the diagnoses (scroll to them): each step detail its row cuts, whole, under its title.
   if (titleColumn !== undefined)
     for (const step of state.steps) {
       const detail = stepDetail(step);
@@ -73,14 +82,6 @@ export function diagnosisPanel(state: CheckState, width: number, titleColumn?: n
       });
       lines.push(...wrapped(`  ${detail}`, width, '  '));
     }
-  for (const warning of state.warnings) lines.push(...wrapped(`! ${sanitize(warning)}`, width, '  ', 'warn'));
-  for (const d of state.diagnoses) {
-    const { heading, rows } = diagnosisLines(d);
-    lines.push({ text: truncate(heading, width), tone: 'error' });
-    for (const [label, text] of rows)
-      for (const [i, part] of wrapText(text, width - LABEL_WIDTH).entries())
-        lines.push({ text: (i === 0 ? `  ${label}` : '').padEnd(LABEL_WIDTH) + part });
-  }
   if (state.phase === 'done' && state.cancelled)
     lines.push(
       ...wrapped(

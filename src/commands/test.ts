@@ -9,6 +9,7 @@ import { openContext } from '../cli/context.js';
 import { finishGuarded, guarded } from '../cli/interrupt.js';
 import { canPrompt, EXIT, FloeError, parseCommandArgs, printHelp, printJson, UsageError } from '../cli/io.js';
 import { type LoadedProfile, loadProfile, requireSecrets } from '../cli/profiles.js';
+import { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS, parseTimeout } from '../cli/timeout.js';
 import type { FieldId } from '../destination/fields.js';
 import { validate } from '../destination/schema.js';
 import { sanitize } from '../text/sanitize.js';
@@ -16,9 +17,6 @@ import { loadScreen } from '../ui/load.js';
 import { OLAKE_CHECK_NAMESPACE } from '../write/names.js';
 
 const CLEANING_UP = 'floe: interrupted; cleaning up what the test made…';
-
-const DEFAULT_TIMEOUT_SECONDS = 10;
-const MAX_TIMEOUT_SECONDS = 300;
 
 export const HELP = `Usage: floe test [--profile NAME] [--json] [--timeout SECONDS] [--read-only]
                  [--write [--namespace NAME] [--keep]]
@@ -79,19 +77,6 @@ export function parseNamespace(value: string | undefined): string[] {
       'test',
     );
   return levels;
-}
-
-function parseTimeout(value: string | undefined): number {
-  if (value === undefined) return DEFAULT_TIMEOUT_SECONDS * 1000;
-  const seconds = Number(value);
-  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > MAX_TIMEOUT_SECONDS)
-    throw new UsageError(
-      [
-        `--timeout: "${value}" is not a number of seconds above 0 and at most ${MAX_TIMEOUT_SECONDS}, e.g. --timeout 15`,
-      ],
-      'test',
-    );
-  return Math.round(seconds * 1000);
 }
 
 /**

@@ -44,3 +44,15 @@ describe('small fixes of issue 19', { timeout: 60_000 }, () => {
     );
   });
 });
+
+describe('floe jobs test --timeout', () => {
+  it('takes --timeout as floe test does, and only with test', () => {
+    const bad = runCli(['jobs', 'test', '3', '--timeout', '0']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('--timeout: "0" is not a number of seconds above 0 and at most 300');
+    const misplaced = runCli(['jobs', 'list', '--timeout', '5']);
+    expect(misplaced.status).toBe(2);
+    expect(misplaced.stderr).toContain('--timeout goes with "test"');
+    expect(runCli(['jobs', '--help']).stdout).toContain('--timeout SECONDS');
+  });
+});

@@ -69,7 +69,8 @@ const TABLE = {
   CATALOG_TIMEOUT: {
     summary: 'The catalog did not answer in time.',
     cause: 'The server is overloaded or hung, or a firewall silently drops packets.',
-    remedy: 'Check the catalog is healthy and reachable; raise the timeout if it is just slow.',
+    remedy:
+      'Check the catalog is healthy and reachable; if it is just slow, raise the timeout: floe test --timeout 30 (seconds, default 10).',
   },
   CATALOG_REDIRECT: {
     summary: 'The catalog answered with a redirect (often to a login page): the base URL is wrong.',

@@ -4,7 +4,14 @@ import type { Values } from '../destination/fields.js';
 import type { CheckDiagnosisCode } from './diagnoses.js';
 import { eventRedactor } from './redact.js';
 import { type CheckState, checkReducer, initialCheckState, toReport, unfinishedSteps } from './reducer.js';
-import { type Chain, type CheckEvent, type CheckReport, sharedFacts, type WriteOptions } from './types.js';
+import {
+  type Chain,
+  type CheckEvent,
+  type CheckReport,
+  type Diagnosis,
+  sharedFacts,
+  type WriteOptions,
+} from './types.js';
 
 export interface Chains {
   catalog: Chain;
@@ -49,6 +56,23 @@ export interface RunCheckOptions {
   abortGraceMs?: number;
 }
 
+/**
+ * The storage diagnosis for a bucket host that does not resolve advises path style or wildcard DNS;
+ * when the catalog's host does not resolve either, DNS itself is down and that advice misleads.
+ */
+const BUCKET_DNS = 'S3_VIRTUAL_HOST_DNS';
+const CATALOG_DNS = 'CATALOG_DNS';
+
+function noDnsAtAll(diagnosis: Diagnosis): Diagnosis {
+  return {
+    ...diagnosis,
+    cause:
+      'The catalog’s host name does not resolve either: name resolution (DNS) is not working on this machine or its network, so no host name resolves',
+    remedy:
+      'Fix DNS first (the network or VPN connection, /etc/resolv.conf, or set HTTPS_PROXY if this network only reaches out through a proxy), then run the test again; path style or wildcard DNS matter only once host names resolve',
+  };
+}
+
 const CHAIN_LABEL = { catalog: 'REST catalog', storage: 'object store', write: 'write' } as const;
 const INTERNAL_ERROR: CheckDiagnosisCode = 'CHECK_INTERNAL_ERROR';
 
@@ -85,11 +109,23 @@ export async function runCheck(values: Values, opts: RunCheckOptions): Promise<C
     opts.onEvent?.(masked);
   };
 
+  // The bucket-host DNS diagnosis waits for the catalog chain: its advice depends on the catalog's DNS.
+  const held: Diagnosis[] = [];
+  const storageEmit = (event: CheckEvent) => {
+    if (event.type === 'diagnosis' && event.diagnosis.code === BUCKET_DNS) held.push(event.diagnosis);
+    else emit(event);
+  };
+  const flushHeld = () => {
+    const dnsDown = state.diagnoses.some((d) => d.code === CATALOG_DNS);
+    for (const diagnosis of held.splice(0))
+      emit({ type: 'diagnosis', diagnosis: dnsDown ? noDnsAtAll(diagnosis) : diagnosis });
+  };
+
   const shared = sharedFacts();
   const run = async (name: keyof Chains) => {
     try {
       await chains[name]?.(values, {
-        emit,
+        emit: name === 'storage' ? storageEmit : emit,
         signal,
         timeoutMs: opts.timeoutMs,
         readOnly: opts.readOnly,
@@ -123,6 +159,7 @@ export async function runCheck(values: Values, opts: RunCheckOptions): Promise<C
     await Promise.race([Promise.all([run('catalog'), run('storage')]), grace.promise]);
   } finally {
     grace.clear();
+    flushHeld();
   }
   if (opts.write) {
     // The catalog chain hands over its session only when it passed; otherwise the write steps are skipped.

@@ -1,21 +1,11 @@
 // Shared CLI plumbing: exit codes, error types, TTY detection, argv parsing and stdin reads.
 import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { UsageError } from '../errors.js';
 import { reflow } from '../text/reflow.js';
+import { closest } from './usage.js';
 
-export const EXIT = { OK: 0, FAILURE: 1, USAGE: 2, AUTH: 4, INTERRUPTED: 130 } as const;
-
-/** Bad invocation: exit 2. Each line is printed on its own. */
-export class UsageError extends Error {
-  constructor(
-    readonly lines: string[],
-    readonly command?: string,
-  ) {
-    super(lines.join('\n'));
-  }
-}
-
-/** A failure to explain to the user (never with a stack trace): exit 1 unless told otherwise. */
-export { FloeError } from '../errors.js';
+/** Exit codes, bad invocations (exit 2) and failures to explain to the user (exit 1 unless told otherwise). */
+export { EXIT, FloeError, UsageError } from '../errors.js';
 
 function truthy(value: string | undefined): boolean {
   return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
@@ -46,7 +36,11 @@ export function parseCommandArgs<O extends Options>(
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const first = message.replace(/^TypeError \[[A-Z_]+\]: /, '').split('\n')[0] ?? message;
-    throw new UsageError([first.replace(/\. To specify a positional argument.*$/, '')], command);
+    const line = first.replace(/\. To specify a positional argument.*$/, '');
+    // An unknown --flag close to a known one: name it (--profil → --profile).
+    const unknown = /^Unknown option '--([^'=]+)'/.exec(line)?.[1];
+    const meant = unknown === undefined ? undefined : closest(unknown, Object.keys(options));
+    throw new UsageError([meant ? `${line}: did you mean --${meant}?` : line], command);
   }
 }
 

@@ -4,6 +4,7 @@ import { sanitize } from '../text/sanitize.js';
 import { COMMANDS, suggestCommand, usage } from './commands.js';
 import { onSignal } from './interrupt.js';
 import { EXIT, FloeError, UsageError } from './io.js';
+import { quietOnClosedPipes } from './output.js';
 
 declare const __FLOE_VERSION__: string;
 export const VERSION = typeof __FLOE_VERSION__ === 'string' ? __FLOE_VERSION__ : '0.0.0-dev';
@@ -27,6 +28,7 @@ function report(error: unknown): number {
 }
 
 export async function main(argv: string[]): Promise<void> {
+  quietOnClosedPipes();
   process.on('SIGINT', () => onSignal(EXIT.INTERRUPTED));
   process.on('SIGTERM', () => onSignal(143));
   let code: number;

@@ -1,10 +1,10 @@
 // floe completion bash|zsh|fish: a completion script generated from the command table and each
 // command's --help (its flags), with the fixed values of the flags that have them; profile names come
 // from "floe profiles names" when the shell completes.
-import { COMMANDS } from '../cli/commands.js';
 import { EXIT, parseCommandArgs, printHelp, UsageError } from '../cli/io.js';
+import type { CommandTable } from '../cli/usage.js';
 import { AUTH_TYPES, STORAGE_KINDS } from '../destination/fields.js';
-import { PRESET_IDS } from '../destination/presets.js';
+import { PRESET_IDS, PRESETS } from '../destination/presets.js';
 import { CATALOG_FLAVOURS } from '../sandbox/catalog/flavours/index.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
@@ -28,11 +28,14 @@ export interface CompletionSpec {
   commands: { name: string; summary: string; flags: string[]; words: string[] }[];
   /** Flags whose value is one of a fixed set. */
   values: Record<string, readonly string[]>;
+  /** The auth types each preset offers: --auth-type after --preset NAME completes only those. */
+  presetAuth: Record<string, readonly string[]>;
 }
 
-export async function completionSpec(): Promise<CompletionSpec> {
+/** The spec from the command table (main.ts's, handed to `run`) and each command's --help. */
+export async function completionSpec(table: CommandTable): Promise<CompletionSpec> {
   const commands = await Promise.all(
-    Object.entries(COMMANDS).map(async ([name, command]) => {
+    Object.entries(table).map(async ([name, command]) => {
       const module = (await command.load()) as { HELP?: string; ACTIONS?: readonly string[] };
       // The flags a help lists: in its usage line's brackets and at the start of its flag lines.
       const help = module.HELP ?? '';
@@ -52,6 +55,7 @@ export async function completionSpec(): Promise<CompletionSpec> {
       '--format': FORMATS,
       '--catalog': CATALOG_FLAVOURS,
     },
+    presetAuth: Object.fromEntries(PRESET_IDS.map((id) => [id, PRESETS[id].authTypes])),
   };
 }
 
@@ -65,8 +69,19 @@ _floe() {
     return
   fi
   case "$prev" in
-    --profile) COMPREPLY=($(compgen -W "$("\${COMP_WORDS[0]}" profiles names 2>/dev/null)" -- "$cur")); return ;;
+    --profile|-p) COMPREPLY=($(compgen -W "$("\${COMP_WORDS[0]}" profiles names 2>/dev/null)" -- "$cur")); return ;;
+    --auth-type)
+      local preset="" i
+      for ((i = 1; i < COMP_CWORD; i++)); do [ "\${COMP_WORDS[i]}" = --preset ] && preset="\${COMP_WORDS[i+1]}"; done
+      case "$preset" in
+${Object.entries(spec.presetAuth)
+  .map(([preset, types]) => `        ${preset}) words="${types.join(' ')}" ;;`)
+  .join('\n')}
+        *) words="${(spec.values['--auth-type'] ?? []).join(' ')}" ;;
+      esac
+      COMPREPLY=($(compgen -W "$words" -- "$cur")); return ;;
 ${Object.entries(spec.values)
+  .filter(([flag]) => flag !== '--auth-type')
   .map(
     ([flag, values]) => `    ${flag}) COMPREPLY=($(compgen -W "${values.join(' ')}" -- "$cur")); return ;;`,
   )
@@ -110,7 +125,7 @@ const FISH = (spec: CompletionSpec) => {
           : values
             ? ` -x -a ${fishQuote(values.join(' '))}`
             : '';
-      lines.push(`complete -c floe ${when} -l ${name}${value}`);
+      lines.push(`complete -c floe ${when} -l ${name}${flag === '--profile' ? ' -s p' : ''}${value}`);
     }
   }
   return `${lines.join('\n')}\n`;
@@ -120,7 +135,7 @@ export function completionScript(shell: Shell, spec: CompletionSpec): string {
   return shell === 'bash' ? BASH(spec) : shell === 'zsh' ? ZSH(spec) : FISH(spec);
 }
 
-export async function run(argv: string[]): Promise<number> {
+export async function run(argv: string[], table: CommandTable): Promise<number> {
   const { values: flags, positionals } = parseCommandArgs(
     'completion',
     argv,
@@ -139,6 +154,6 @@ export async function run(argv: string[]): Promise<number> {
       ],
       'completion',
     );
-  process.stdout.write(completionScript(shell, await completionSpec()));
+  process.stdout.write(completionScript(shell, await completionSpec(table)));
   return EXIT.OK;
 }

@@ -2,12 +2,15 @@
 // else the profile list and the usage. The chosen action runs its command module after Ink unmounts,
 // then the home screen comes back.
 
-import { type CommandModule, usage } from '../cli/commands.js';
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { openContext } from '../cli/context.js';
 import { canPrompt, EXIT, FloeError, UsageError } from '../cli/io.js';
+import { type CommandModule, usage } from '../cli/usage.js';
+import { configDir } from '../config/store.js';
 import { holdKeys } from '../text/keys.js';
 import type { HomeAction, HomeMessage } from '../ui/home/model.js';
-import { plainHome } from '../ui/home/model.js';
+import { exportedMessage, plainHome } from '../ui/home/model.js';
 import { loadScreen } from '../ui/load.js';
 
 type Command = 'setup' | 'test' | 'export' | 'jobs';
@@ -43,6 +46,13 @@ export function commandFor(action: HomeAction): [Command, string[]] | null {
  * (not logged in, incomplete profile, no keychain) is printed (it stays on the shell's screen) and
  * the home screen comes back saying it; anything else ends floe.
  */
+/** The config folder's exports/ (the default place of an export from a git work tree) is made 0700 on first use. */
+function prepareExportFolder(output: string): void {
+  const folder = dirname(output);
+  if (folder === join(configDir(), 'exports') && !existsSync(folder))
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+}
+
 export async function homeLoop(
   next: (selected: string | undefined, message?: HomeMessage) => Promise<HomeAction>,
   load: (command: Command) => Promise<CommandModule> = (command) => COMMANDS[command](),
@@ -59,7 +69,11 @@ export async function homeLoop(
     // Keys typed while the command starts wait for its screen, unchanged.
     holdKeys();
     try {
-      if ((await (await load(command[0])).run(command[1])) === EXIT.INTERRUPTED) return EXIT.INTERRUPTED;
+      if (action.type === 'export') prepareExportFolder(action.output);
+      const code = await (await load(command[0])).run(command[1]);
+      if (code === EXIT.INTERRUPTED) return EXIT.INTERRUPTED;
+      // The export's own line goes to the shell's screen, hidden until quit: the home screen says it.
+      if (action.type === 'export' && code === EXIT.OK) message = exportedMessage(action.output);
     } catch (error) {
       if (!(error instanceof FloeError)) throw error;
       stderr.write(`floe: ${error.message}\n${error.hint ? `${error.hint}\n` : ''}`);
@@ -68,7 +82,12 @@ export async function homeLoop(
   }
 }
 
-export async function run(argv: string[]): Promise<number> {
+export interface HomeOptions {
+  /** The demo's sandbox facts (addresses, credentials, replaced ports), shown on the home screen with s. */
+  facts?: string;
+}
+
+export async function run(argv: string[], options: HomeOptions = {}): Promise<number> {
   if (argv.length > 0) throw new UsageError([`unknown flag "${argv[0]}"`]);
   const ctx = openContext();
   if (!canPrompt()) {
@@ -76,5 +95,5 @@ export async function run(argv: string[]): Promise<number> {
     return EXIT.OK;
   }
   const { runHome } = await loadScreen(() => import('../ui/home/index.js'));
-  return homeLoop((selected, message) => runHome(ctx, selected, message));
+  return homeLoop((selected, message) => runHome(ctx, selected, message, options.facts));
 }

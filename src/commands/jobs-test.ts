@@ -31,6 +31,8 @@ export interface JobTestOptions {
   profile?: string;
   json: boolean;
   readOnly: boolean;
+  /** Each request's time-out (--timeout); 10 s by default, as floe test. */
+  timeoutMs?: number;
 }
 
 interface LocalProfile {
@@ -195,7 +197,10 @@ export async function testJob(session: Session, id: number, opts: JobTestOptions
     ask,
   });
   if (opts.json) {
-    const report = await runCheck(values, { timeoutMs: TIMEOUT_MS, readOnly: opts.readOnly });
+    const report = await runCheck(values, {
+      timeoutMs: opts.timeoutMs ?? TIMEOUT_MS,
+      readOnly: opts.readOnly,
+    });
     printJson({
       job: { id, name: job.name },
       destination: job.destination.name,
@@ -211,7 +216,7 @@ export async function testJob(session: Session, id: number, opts: JobTestOptions
     const { runTestScreen } = await loadScreen(() => import('../ui/test/index.js'));
     const { report, interrupted } = await runTestScreen(values, {
       title,
-      timeoutMs: TIMEOUT_MS,
+      timeoutMs: opts.timeoutMs ?? TIMEOUT_MS,
       readOnly: opts.readOnly,
     });
     if (interrupted) return EXIT.INTERRUPTED;
@@ -219,7 +224,7 @@ export async function testJob(session: Session, id: number, opts: JobTestOptions
   }
   process.stdout.write(`${notes.join('\n')}\n`);
   const report = await runCheck(values, {
-    timeoutMs: TIMEOUT_MS,
+    timeoutMs: opts.timeoutMs ?? TIMEOUT_MS,
     readOnly: opts.readOnly,
     onEvent: (event) => {
       if (event.type === 'step' && isFinal(event.step.state))

@@ -1,7 +1,9 @@
 // floe jobs: the jobs of an OLake UI project. Interactive browser on a terminal; `--json`, a table, or
 // one action (show, sync, pause, resume, cancel, tasks, logs, test) otherwise.
+
 import { canPrompt, EXIT, FloeError, parseCommandArgs, printHelp, printJson, UsageError } from '../cli/io.js';
 import { openManagement } from '../cli/management.js';
+import { parseTimeout } from '../cli/timeout.js';
 import { explained } from '../management/exit.js';
 import type { Session } from '../management/session.js';
 import { type SyncOutcome, syncAndConfirm } from '../management/sync.js';
@@ -18,7 +20,7 @@ export const HELP = `Usage: floe jobs [--json] [--project ID] [--url URL] [--ref
        floe jobs sync|pause|resume|cancel ID
        floe jobs tasks ID [--json]
        floe jobs logs ID [--task TASK] [--limit N] [--follow] [--diagnose] [--json]
-       floe jobs test ID [--profile NAME] [--read-only] [--json]
+       floe jobs test ID [--profile NAME] [--read-only] [--timeout SECONDS] [--json]
 
 Without an action: the interactive jobs browser on a terminal; a table (or --json) otherwise.
 Actions:
@@ -44,6 +46,7 @@ Flags:
   --profile NAME      for test: take hidden secrets from this profile (default: one with the same
                       catalog URL) and name the keys that differ from it
   --read-only         for test: skip the object-store writes (PUT/GET/DELETE of a probe object)
+  --timeout SECONDS   for test: timeout of each request (default 10, at most 300), as floe test
   --refresh SECONDS   browser refresh interval (default 10)
   --help              this help
 
@@ -147,6 +150,7 @@ export async function run(argv: string[]): Promise<number> {
       diagnose: { type: 'boolean' },
       profile: { type: 'string' },
       'read-only': { type: 'boolean' },
+      timeout: { type: 'string' },
       help: { type: 'boolean' },
     },
     true,
@@ -171,13 +175,14 @@ export async function run(argv: string[]): Promise<number> {
       ],
       'jobs',
     );
-  if ((flags.profile !== undefined || flags['read-only']) && action !== 'test')
+  if ((flags.profile !== undefined || flags['read-only'] || flags.timeout !== undefined) && action !== 'test')
     throw new UsageError(
       [
-        `--${flags.profile !== undefined ? 'profile' : 'read-only'} goes with "test", e.g. floe jobs test 3 --profile lake`,
+        `--${flags.profile !== undefined ? 'profile' : flags['read-only'] ? 'read-only' : 'timeout'} goes with "test", e.g. floe jobs test 3 --profile lake`,
       ],
       'jobs',
     );
+  const timeoutMs = parseTimeout(flags.timeout, 'jobs');
   if (flags.follow && flags.diagnose)
     throw new UsageError(
       ['--follow and --diagnose do not go together; diagnose a run once it ended'],
@@ -211,6 +216,7 @@ export async function run(argv: string[]): Promise<number> {
         diagnose: Boolean(flags.diagnose),
         profile: flags.profile,
         readOnly: Boolean(flags['read-only']),
+        timeoutMs,
       }),
     );
   } finally {
@@ -226,6 +232,7 @@ interface ActOptions {
   diagnose: boolean;
   profile?: string;
   readOnly: boolean;
+  timeoutMs: number;
 }
 
 async function act(session: Session, action: Action, id: number, opts: ActOptions): Promise<number> {
@@ -270,7 +277,12 @@ async function act(session: Session, action: Action, id: number, opts: ActOption
     case 'show':
       return showJob(client, project, id, opts.json);
     case 'test':
-      return testJob(session, id, { profile: opts.profile, json: opts.json, readOnly: opts.readOnly });
+      return testJob(session, id, {
+        profile: opts.profile,
+        json: opts.json,
+        readOnly: opts.readOnly,
+        timeoutMs: opts.timeoutMs,
+      });
     case 'pause':
     case 'resume':
       process.stdout.write(`✓ ${serverText(await client.setActive(project, id, action === 'resume'))}\n`);

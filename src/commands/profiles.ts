@@ -36,13 +36,15 @@ export async function run(argv: string[]): Promise<number> {
         authType: p.authType,
         catalogUrl: String(p.fields.catalogUrl ?? ''),
         secrets: p.secretStorage,
+        /** Where its secrets are, as the list says it: `none` when it stores none. */
+        shown: p.secretStorage !== 'env' && p.storedSecrets.length === 0 ? 'none' : p.secretStorage,
       };
     });
-    if (flags.json) printJson(rows);
+    if (flags.json) printJson(rows.map(({ shown: _, ...row }) => row));
     else if (rows.length === 0) process.stdout.write('No profiles yet. Create one with "floe setup".\n');
     else
       for (const r of rows)
-        process.stdout.write(`${r.name}\t${r.authType}\t${sanitize(r.catalogUrl)}\tsecrets: ${r.secrets}\n`);
+        process.stdout.write(`${r.name}\t${r.authType}\t${sanitize(r.catalogUrl)}\tsecrets: ${r.shown}\n`);
     return EXIT.OK;
   }
   if (action === 'names') {

@@ -24,7 +24,7 @@ import {
   startSandbox,
 } from '../sandbox/index.js';
 import { sandboxProfile } from '../sandbox/profile.js';
-import { keychainBackend } from '../secrets/keychain.js';
+import { keychainBackend, noSessionBus } from '../secrets/keychain.js';
 import { accounts, KeychainUnavailableError, type SecretBackend } from '../secrets/store.js';
 import { reflow } from '../text/reflow.js';
 
@@ -98,14 +98,17 @@ export function setupArgs(sandbox: Sandbox): string[] {
   return [...args, '--storage', values.storage];
 }
 
-/** Where the profile's secrets went: the keychain, or this process's FLOE_* variables. */
-export type SecretsPlace = 'keychain' | 'env';
+/** Where the profile's secrets went: the keychain, or the throwaway config folder's 0600 file. */
+export type SecretsPlace = 'keychain' | 'file';
 
-/** Creates or updates the "sandbox" profile; without a keychain, sets the FLOE_* variables instead. */
+/**
+ * Creates or updates the "sandbox" profile; without a keychain, its secrets go to the secrets file of
+ * the throwaway config folder (sandbox credentials, removed on quit). No FLOE_* variable is set: they
+ * would slip into every other profile made or tested in the demo.
+ */
 export async function prepareProfile(
   ctx: Context,
   sandbox: Sandbox,
-  env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ secrets: SecretsPlace; reason?: string }> {
   const values = sandboxValues(sandbox);
   try {
@@ -113,9 +116,8 @@ export async function prepareProfile(
     return { secrets: 'keychain' };
   } catch (error) {
     if (!(error instanceof KeychainUnavailableError)) throw error;
-    Object.assign(env, sandboxSecretEnv(sandbox));
-    ctx.config.saveProfile(PROFILE, values, 'env', []);
-    return { secrets: 'env', reason: error.reason };
+    await saveProfile(ctx, PROFILE, values, 'file');
+    return { secrets: 'file', reason: error.reason };
   }
 }
 
@@ -239,16 +241,28 @@ function wrapArgs(words: string[], indent: number, first = indent): string {
   return [...lines, line].join(` \\\n${' '.repeat(indent)}`);
 }
 
-/** How to point floe at a running sandbox from another terminal; `floe` is the command that runs it here. */
-export function usageLines(sandbox: Sandbox, floe: string = floeCommand()): string {
+/**
+ * Whether this host has no OS keychain to ask: Linux without a D-Bus session bus (SSH, containers). The
+ * lines to paste then store the sandbox's credentials in floe's 0600 file, or they would fail as printed.
+ */
+export function noKeychain(env: NodeJS.ProcessEnv = process.env, platform = process.platform): boolean {
+  return noSessionBus(env, platform);
+}
+
+/**
+ * How to point floe at a running sandbox from another terminal; `floe` is the command that runs it here,
+ * `keychain` whether this host has one (else the setup line stores the credentials in a 0600 file).
+ */
+export function usageLines(sandbox: Sandbox, floe: string = floeCommand(), keychain = !noKeychain()): string {
   const env = sandboxSecretEnv(sandbox);
   const assignments = Object.entries(env).map(([k, v]) => `${k}=${quote(v)}`);
+  const args = [...setupArgs(sandbox), ...(keychain ? [] : ['--insecure-storage'])];
   return [
     'Point floe at it (from another terminal):',
     `  ${wrapArgs(assignments, 2)} \\`,
-    `    ${floe} setup ${wrapArgs(setupArgs(sandbox).map(quote), 6, `    ${floe} setup `.length)}`,
+    `    ${floe} setup ${wrapArgs(args.map(quote), 6, `    ${floe} setup `.length)}`,
     `  ${floe} test --profile ${PROFILE}`,
-    `  ${floe} login --url ${sandbox.olake.url}        (password: ${SANDBOX.olake.password})`,
+    `  ${floe} login --url ${sandbox.olake.url}${keychain ? '        ' : ' --insecure-storage '}(password: ${SANDBOX.olake.password})`,
     `  ${floe} jobs`,
     '',
     'Ctrl-C stops the sandbox and removes its data.',
@@ -321,7 +335,7 @@ export async function run(argv: string[]): Promise<number> {
       process.stdout.write(`${usageLines(sandbox)}\n`);
       return await new Promise<never>(() => {});
     }
-    return await openHome(sandbox);
+    return await openHome(sandbox, jobs);
   } finally {
     process.off('exit', goodbye);
     await sandbox.stop();
@@ -363,17 +377,17 @@ export function throwawayKeychain(
  * The home screen on the sandbox, in a throwaway setup: a config folder inside the sandbox's data
  * (removed with it) and keychain entries under DEMO_KEYCHAIN_SERVICE, removed here on quit.
  */
-async function openHome(sandbox: Sandbox): Promise<number> {
+async function openHome(sandbox: Sandbox, jobs: number): Promise<number> {
   process.env.FLOE_CONFIG_DIR = join(sandbox.directory, 'config');
   const keychain = throwawayKeychain();
   try {
-    return await prepareAndOpenHome(openContext({ keychain }), sandbox);
+    return await prepareAndOpenHome(openContext({ keychain }), sandbox, jobs);
   } finally {
     await keychain.forget();
   }
 }
 
-async function prepareAndOpenHome(ctx: Context, sandbox: Sandbox): Promise<number> {
+async function prepareAndOpenHome(ctx: Context, sandbox: Sandbox, jobs: number): Promise<number> {
   const profile = await prepareProfile(ctx, sandbox);
   const session = await prepareSession(ctx, sandbox);
   const reason = profile.reason ?? session.reason;
@@ -383,8 +397,7 @@ async function prepareAndOpenHome(ctx: Context, sandbox: Sandbox): Promise<numbe
     ...(reason === undefined ? [] : [`! The OS keychain cannot be used: ${reason}`]),
     profile.secrets === 'keychain'
       ? `✓ Profile "${PROFILE}" saved, its secrets in the OS keychain.`
-      : `  Profile "${PROFILE}" stores no secrets: FLOE_CREDENTIAL, FLOE_ACCESS_KEY and\n` +
-        '  FLOE_SECRET_KEY are set in this process only.',
+      : `✓ Profile "${PROFILE}" saved, its secrets in this run's own file (mode 0600), removed on quit.`,
     session.storage === 'keychain'
       ? `✓ Logged in to the OLake UI as ${SANDBOX.olake.username}, the session in the OS keychain.`
       : `  Logged in to the OLake UI as ${SANDBOX.olake.username} for this run only (FLOE_PASSWORD is\n` +
@@ -392,5 +405,5 @@ async function prepareAndOpenHome(ctx: Context, sandbox: Sandbox): Promise<numbe
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
   const home = await import('./home.js');
-  return home.run([]);
+  return home.run([], { facts: banner(sandbox, jobs) });
 }

@@ -1,4 +1,6 @@
 // floe setup: the guided wizard on a terminal, or the same answers as flags for scripts and CI.
+
+import type { Context } from '../cli/context.js';
 import { openContext } from '../cli/context.js';
 import {
   destinationFlagHelp,
@@ -24,10 +26,12 @@ import {
 } from '../destination/fields.js';
 import { PRESETS } from '../destination/presets.js';
 import { validate } from '../destination/schema.js';
-import { KeychainUnavailableError, type SecretStorage } from '../secrets/store.js';
+import { noSessionBus } from '../secrets/keychain.js';
+import { accounts, fromEnv, KeychainUnavailableError, type SecretStorage } from '../secrets/store.js';
 import { holdKeys } from '../text/keys.js';
 import { sanitize } from '../text/sanitize.js';
 import { loadScreen } from '../ui/load.js';
+import type { EnvValues } from '../ui/setup/origin.js';
 
 export const HELP = `Usage: floe setup [--profile NAME] [flags]
 
@@ -76,6 +80,45 @@ function secretValues(values: Values): Partial<Record<FieldId, string>> {
   return out;
 }
 
+/** The fields the user gave: those the profile holds and those set by a flag. */
+function givenFields(flags: Record<string, string | boolean | undefined>, base: Values): FieldId[] {
+  return FIELDS.filter(
+    (def) =>
+      (base.fields[def.id] !== undefined && base.fields[def.id] !== '') ||
+      (def.flag !== undefined && flags[def.flag] !== undefined) ||
+      (def.secretFlag !== undefined && flags[def.secretFlag] !== undefined) ||
+      def.flagAliases?.some((alias) => flags[alias] !== undefined),
+  ).map((def) => def.id);
+}
+
+/** The secret fields FLOE_* variables set, for the wizard to offer with their source. */
+function secretEnvValues(env: NodeJS.ProcessEnv = process.env): EnvValues {
+  const out: EnvValues = {};
+  for (const def of FIELDS) {
+    const value = def.secret && def.env ? fromEnv(def.env, env) : undefined;
+    if (def.env && value !== undefined) out[def.id] = { name: def.env, value };
+  }
+  return out;
+}
+
+/** The profile's own values where FLOE_* variables won the load: the stored secret, or none. */
+async function withoutEnv(
+  ctx: Context,
+  name: string,
+  stored: StoredProfile,
+  values: Values,
+  envIds: readonly FieldId[],
+): Promise<Values> {
+  const fields = { ...values.fields };
+  for (const id of envIds) {
+    delete fields[id];
+    if (stored.secretStorage === 'env' || !stored.storedSecrets?.includes(id)) continue;
+    const own = await ctx.vault.backend(stored.secretStorage).get(accounts.profileSecret(name, id));
+    if (own !== undefined) fields[id] = own;
+  }
+  return { ...values, fields };
+}
+
 /** A field whose need depends on the auth type: not worth naming while the auth type is unknown. */
 const authDependent = (values: Values, field: string) =>
   field in FIELD_BY_ID &&
@@ -104,11 +147,19 @@ export async function run(argv: string[]): Promise<number> {
   const ctx = openContext();
   const name = flags.profile;
   const existing = ctx.config.getProfile(name);
+  const wizard = canPrompt() && !flags.yes;
   let base = existing ? profileValues(existing) : emptyValues();
   if (existing) {
     try {
-      base = (await ctx.vault.loadProfileSecrets(name, base, existing.secretStorage, existing.storedSecrets))
-        .values;
+      const loaded = await ctx.vault.loadProfileSecrets(
+        name,
+        base,
+        existing.secretStorage,
+        existing.storedSecrets,
+      );
+      base = loaded.values;
+      // The wizard shows what the profile holds; FLOE_* variables are offered beside it, with their source.
+      if (wizard) base = await withoutEnv(ctx, name, existing, base, loaded.fromEnv);
     } catch (error) {
       if (!(error instanceof KeychainUnavailableError)) throw error;
       process.stderr.write(
@@ -123,14 +174,20 @@ export async function run(argv: string[]): Promise<number> {
     : flags['env-secrets']
       ? 'env'
       : (existing?.secretStorage ?? 'keychain');
-  const values = await valuesFromFlags(flags, base);
+  const values = await valuesFromFlags(flags, base, wizard ? {} : process.env);
 
-  if (canPrompt() && !flags.yes) {
+  if (wizard) {
     const { runSetupWizard } = await loadScreen(() => import('../ui/setup/index.js'));
     const result = await runSetupWizard({
       ctx,
       profileName: name,
       initial: existing || hasDestinationFlags(flags) ? values : undefined,
+      typed: givenFields(flags, base),
+      env: secretEnvValues(),
+      save: saveProfile,
+      ...(storage === 'keychain' && noSessionBus()
+        ? { keychainNote: 'unreachable here (no D-Bus): saving asks where' }
+        : {}),
       openOn: existing ? 'review' : 'preset',
       storage,
       insecureStorage: storage === 'file',
@@ -138,6 +195,10 @@ export async function run(argv: string[]): Promise<number> {
     if (result.interrupted) {
       await settled();
       return EXIT.INTERRUPTED;
+    }
+    if (result.left) {
+      process.stderr.write(`Setup left: nothing was saved (profile "${name}" is as it was).\n`);
+      return EXIT.OK;
     }
     if (!result.saved) return EXIT.FAILURE;
     // The wizard was on the alternate screen: what was saved stays in the shell's.

@@ -1,5 +1,6 @@
 // floe stack: writes a docker compose test stack (REST catalog, Postgres, MinIO, OLake) for a profile.
 import { openContext } from '../cli/context.js';
+import { floeCommand } from '../cli/invocation.js';
 import { EXIT, FloeError, parseCommandArgs, printHelp, UsageError } from '../cli/io.js';
 import { type LoadedProfile, loadProfile } from '../cli/profiles.js';
 import { FIELD_BY_ID } from '../destination/fields.js';
@@ -60,7 +61,7 @@ export async function run(argv: string[]): Promise<number> {
     `Stack for ${profile ? `profile "${profile.name}"` : 'no profile (defaults)'}: warehouse ${plan.settings.warehouse}, region ${plan.settings.region}`,
     ...plan.notes,
     '',
-    ...nextSteps(flags.output, plan, profile),
+    ...nextSteps(flags.output, plan, profile, floeCommand()),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
   return EXIT.OK;

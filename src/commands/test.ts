@@ -9,6 +9,7 @@ import { openContext } from '../cli/context.js';
 import { finishGuarded, guarded } from '../cli/interrupt.js';
 import { canPrompt, EXIT, FloeError, parseCommandArgs, printHelp, printJson, UsageError } from '../cli/io.js';
 import { type LoadedProfile, loadProfile, requireSecrets } from '../cli/profiles.js';
+import { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS, parseTimeout } from '../cli/timeout.js';
 import type { FieldId } from '../destination/fields.js';
 import { validate } from '../destination/schema.js';
 import { sanitize } from '../text/sanitize.js';
@@ -16,9 +17,6 @@ import { loadScreen } from '../ui/load.js';
 import { OLAKE_CHECK_NAMESPACE } from '../write/names.js';
 
 const CLEANING_UP = 'floe: interrupted; cleaning up what the test made…';
-
-const DEFAULT_TIMEOUT_SECONDS = 10;
-const MAX_TIMEOUT_SECONDS = 300;
 
 export const HELP = `Usage: floe test [--profile NAME] [--json] [--timeout SECONDS] [--read-only]
                  [--write [--namespace NAME] [--keep]]
@@ -81,19 +79,6 @@ export function parseNamespace(value: string | undefined): string[] {
   return levels;
 }
 
-function parseTimeout(value: string | undefined): number {
-  if (value === undefined) return DEFAULT_TIMEOUT_SECONDS * 1000;
-  const seconds = Number(value);
-  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > MAX_TIMEOUT_SECONDS)
-    throw new UsageError(
-      [
-        `--timeout: "${value}" is not a number of seconds above 0 and at most ${MAX_TIMEOUT_SECONDS}, e.g. --timeout 15`,
-      ],
-      'test',
-    );
-  return Math.round(seconds * 1000);
-}
-
 /**
  * With --json, a failure before the checks (usage, unknown or invalid profile, missing secret, no
  * keychain) still prints one JSON document, the report's shape with no steps and an `error`; the
@@ -120,12 +105,19 @@ export async function run(argv: string[], typed?: Partial<Record<FieldId, string
 }
 
 /**
- * The profile with `typed` secrets (just typed in the wizard, not stored) filling those found
- * nowhere else; the environment and the secret store still win.
+ * The profile with `typed` secrets (just typed in the wizard, not stored) filling every secret field
+ * that has no value, required or not (the S3 keys are optional); the environment and the secret store
+ * still win.
  */
-function withTyped(profile: LoadedProfile, typed: Partial<Record<FieldId, string>> = {}): LoadedProfile {
+export function withTyped(
+  profile: LoadedProfile,
+  typed: Partial<Record<FieldId, string>> = {},
+): LoadedProfile {
   const fields = { ...profile.values.fields };
-  for (const id of profile.missing) if (typed[id] !== undefined) fields[id] = typed[id];
+  for (const [id, value] of Object.entries(typed) as [FieldId, string][]) {
+    const own = fields[id];
+    if (own === undefined || own === '') fields[id] = value;
+  }
   return {
     ...profile,
     values: { ...profile.values, fields },
@@ -226,6 +218,11 @@ async function runTest(argv: string[], typed?: Partial<Record<FieldId, string>>)
   if (interrupted) {
     // A write check stopped by Ctrl-C is still cleaning up what it made: the exit waits for it.
     await finishGuarded();
+    // As q does, a line stays in the shell's screen: what finished before Ctrl-C.
+    const ok = report.steps.filter((s) => s.state === 'ok').length;
+    process.stdout.write(
+      `${summaryLine(report)} (Ctrl-C) for profile "${profile.name}": ${ok} of ${report.steps.length} checks had passed\n`,
+    );
     return EXIT.INTERRUPTED;
   }
   // The screen was on the alternate screen: the result stays in the shell's.

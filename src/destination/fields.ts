@@ -1,17 +1,17 @@
 // The destination's field registry: every field declared once, as data. The form, validation,
 // review screen, flags, import and export are all driven from this table; what differs per catalog
 // (Warehouse's meaning, Region, suggested and forced values) comes from the preset table (presets.ts).
-import {
-  GCP_PROJECT_MIN_VERSION,
-  GOOGLE_MIN_VERSION,
-  gsLocation,
-  PRESETS,
-  type PresetId,
-  s3Location,
-} from './presets.js';
+import { GCP_PROJECT_MIN_VERSION, GOOGLE_MIN_VERSION, gsLocation, PRESETS, s3Location } from './presets.js';
+import type { AuthType, FieldId, StorageKind, Values } from './values.js';
 
-export const AUTH_TYPES = ['none', 'token', 'oauth2', 'sigv4', 'google'] as const;
-export type AuthType = (typeof AUTH_TYPES)[number];
+export {
+  AUTH_TYPES,
+  type AuthType,
+  type FieldId,
+  STORAGE_KINDS,
+  type StorageKind,
+  type Values,
+} from './values.js';
 
 export const AUTH_TYPE_INFO: Record<AuthType, { label: string; help: string }> = {
   none: {
@@ -33,9 +33,6 @@ export const AUTH_TYPE_INFO: Record<AuthType, { label: string; help: string }> =
   },
 };
 
-export const STORAGE_KINDS = ['aws', 's3-compatible', 'gcs'] as const;
-export type StorageKind = (typeof STORAGE_KINDS)[number];
-
 export const STORAGE_INFO: Record<StorageKind, { label: string; help: string }> = {
   aws: { label: 'AWS S3', help: 'Amazon S3: the endpoint is derived from the region' },
   's3-compatible': {
@@ -50,42 +47,8 @@ export const STORAGE_INFO: Record<StorageKind, { label: string; help: string }> 
 
 const s3Storage = (v: Values) => v.storage !== 'gcs';
 
-export type FieldId =
-  | 'catalogUrl'
-  | 'warehouse'
-  | 'region'
-  | 'token'
-  | 'oauth2Uri'
-  | 'credential'
-  | 'scope'
-  | 'signingName'
-  | 'signingRegion'
-  | 'sigv4'
-  | 'gcpServiceAccountJson'
-  | 'gcpAuthScopes'
-  | 'gcpProjectId'
-  | 's3Endpoint'
-  | 'dataLocation'
-  | 'accessKey'
-  | 'secretKey'
-  | 'catalogName'
-  | 'icebergDb'
-  | 'arrowWrites'
-  | 'noIdentifierFields';
-
 /** Where a field is asked in the wizard. `auth` fields depend on the auth type. */
 export type Section = 'catalog' | 'auth' | 'storage' | 'advanced';
-
-/** Everything the user chose or typed. Strings for text fields, booleans for switches. */
-export interface Values {
-  /** The catalog preset (presets.ts); `rest` is the generic REST catalog. */
-  preset: PresetId;
-  authType: AuthType;
-  storage: StorageKind;
-  /** OLake version the destination targets: `latest` or `x.y.z`. */
-  targetVersion: string;
-  fields: Partial<Record<FieldId, string | boolean>>;
-}
 
 export type SecretEnv =
   | 'FLOE_TOKEN'

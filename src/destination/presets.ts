@@ -3,21 +3,9 @@
 // validation, flags, import and export read this table; nothing else lists catalogs.
 // Sources: ../shared/reference/catalogs.md §1.1; olake destination/iceberg/resources/spec.json and
 // config.go (Validate) at v0.9.4.
-import type { AuthType, FieldId, StorageKind, Values } from './fields.js';
+import type { AuthType, FieldId, PresetId, StorageKind, Values } from './values.js';
 
-export const PRESET_IDS = [
-  'rest',
-  'polaris',
-  'open-catalog',
-  'lakekeeper',
-  'nessie',
-  'unity',
-  'glue',
-  's3tables',
-  'biglake',
-  'r2',
-] as const;
-export type PresetId = (typeof PRESET_IDS)[number];
+export { PRESET_IDS, type PresetId } from './values.js';
 
 /** OLake's `catalog_type` values for REST catalogs (olake constants.RESTCatalogs). */
 export type OlakeFlavour = 'rest' | 'polaris' | 'lakekeeper' | 'nessie' | 'unity' | 's3tables' | 'biglake';

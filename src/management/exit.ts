@@ -1,5 +1,5 @@
 // Management failures as CLI errors: a 401 (not logged in, expired session, wrong password) exits 4.
-import { EXIT, FloeError } from '../cli/io.js';
+import { EXIT, FloeError } from '../errors.js';
 import { ManagementError } from './types.js';
 
 export const LOGIN_HINT = 'Run "floe login", or set FLOE_PASSWORD to log in again without a prompt.';

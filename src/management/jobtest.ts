@@ -48,8 +48,20 @@ export function profileWriter(values: Values): Writer {
 const sameUrl = (a: unknown, b: unknown) =>
   typeof a === 'string' && typeof b === 'string' && a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
 
+const present = (value: unknown) => value !== undefined && value !== null && value !== '' && value !== false;
+
+/** How a writer signs in to its catalog, read from OLake's keys (masked secrets count as present). */
+export function writerAuth(w: Writer): 'sigv4' | 'google' | 'oauth2' | 'token' | 'none' {
+  if (w.rest_signing_v_4 === true || w.rest_signing_v_4 === 'true') return 'sigv4';
+  if (present(w.gcp_service_account_json)) return 'google';
+  if (present(w.credential) || present(w.oauth2_uri)) return 'oauth2';
+  if (present(w.token)) return 'token';
+  return 'none';
+}
+
+/** The same catalog: the same URL and the same way of signing in (a bearer-token profile is not an OAuth2 job's). */
 export function sameCatalog(server: Writer, local: Writer): boolean {
-  return sameUrl(server.rest_catalog_url, local.rest_catalog_url);
+  return sameUrl(server.rest_catalog_url, local.rest_catalog_url) && writerAuth(server) === writerAuth(local);
 }
 
 /**

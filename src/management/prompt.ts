@@ -3,7 +3,7 @@
 // app's key reader: every key of a chunk counts (typed ahead, or sent by a script), a bracketed paste
 // adds its first line and never submits, and the keys after Enter stay in stdin for the next prompt
 // or screen.
-import { EXIT, FloeError } from '../cli/io.js';
+import { EXIT, FloeError } from '../errors.js';
 import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON, createKeyReader, printable } from '../text/keys.js';
 
 const cancelled = () => new FloeError('Cancelled.', undefined, EXIT.INTERRUPTED);

@@ -2,10 +2,10 @@
 // password for silent re-login, and the settings that say where both live. No prompts here; callers
 // pass in how to ask.
 import { CookieJar } from 'tough-cookie';
-import type { Context } from '../cli/context.js';
-import { UsageError } from '../cli/io.js';
-import type { ManagementSettings } from '../config/store.js';
+import type { ConfigStore, ManagementSettings } from '../config/store.js';
+import { UsageError } from '../errors.js';
 import { accounts, fromEnv, KeychainUnavailableError, type SecretBackend } from '../secrets/store.js';
+import type { Vault } from '../secrets/vault.js';
 import { ManagementClient, normalizeUrl } from './client.js';
 import { ManagementError } from './types.js';
 
@@ -15,6 +15,12 @@ export const DEFAULT_PROJECT = '123';
 
 /** Where the session lives: the keychain, the 0600 file, or nowhere ('env': only this process). */
 export type SessionStorage = NonNullable<ManagementSettings['secretStorage']>;
+
+/** What a session needs of the command's context (cli/context.ts's Context is one). */
+export interface Context {
+  config: ConfigStore;
+  vault: Vault;
+}
 
 export function backendFor(ctx: Context, storage: SessionStorage | undefined): SecretBackend | undefined {
   return storage === 'keychain' || storage === 'file' ? ctx.vault.backend(storage) : undefined;

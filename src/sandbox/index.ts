@@ -35,7 +35,10 @@ import {
 } from './catalog/index.js';
 import { SANDBOX } from './credentials.js';
 import { type OlakeUiEmulator, seedJobs, startOlakeUiEmulator } from './olake-ui/index.js';
-import { sandboxProfile } from './profile.js';
+import { type SandboxCatalogFacts, sandboxProfile } from './profile.js';
+
+export type { SandboxCatalogFacts } from './profile.js';
+
 import { S3RVER_ACCESS_KEY, S3RVER_SECRET_KEY, type S3Server, startS3Server } from './s3.js';
 
 export const DEFAULT_PORTS = { catalog: 8181, olake: 8000, s3: 0 } as const;
@@ -47,28 +50,6 @@ const HOST = '127.0.0.1';
 
 export { CATALOG_FLAVOURS, type CatalogFlavour, PRIVILEGES, type Privilege } from './catalog/index.js';
 export { SANDBOX } from './credentials.js';
-
-/** What a profile needs to reach the sandbox's catalog in one flavour. */
-export interface SandboxCatalogFacts {
-  /** The real server the flavour models. */
-  title: string;
-  /** The REST API's base path on the catalog port (the catalog URL is origin + basePath). */
-  basePath: string;
-  /** The `warehouse` the client sends (OLake's iceberg_s3_path). */
-  warehouse: string;
-  /** Where the data goes: s3rver's bucket; Polaris and Nessie also report it in their config. */
-  dataLocation: string;
-  /** The auth type a profile uses. */
-  auth: 'oauth2' | 'token' | 'sigv4';
-  /** oauth2: the token endpoint's path on the catalog's origin. */
-  tokenPath?: string;
-  /** oauth2: the scope to request. */
-  scope?: string;
-  /** sigv4: the signing name (the region is SANDBOX.region; the keys are s3rver's). */
-  signingName?: string;
-  /** Where /v1/config puts the prefix, as the server sends it (for the banner). */
-  prefix: string;
-}
 
 const S3TABLES_ARN = 'arn:aws:s3tables:us-east-1:123456789012:bucket/warehouse';
 

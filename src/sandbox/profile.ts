@@ -6,7 +6,28 @@ import { fillFromPreset } from '../destination/presets.js';
 import { normalize } from '../destination/schema.js';
 import type { CatalogFlavour } from './catalog/index.js';
 import { SANDBOX } from './credentials.js';
-import type { SandboxCatalogFacts } from './index.js';
+
+/** What a profile needs to reach the sandbox's catalog in one flavour. */
+export interface SandboxCatalogFacts {
+  /** The real server the flavour models. */
+  title: string;
+  /** The REST API's base path on the catalog port (the catalog URL is origin + basePath). */
+  basePath: string;
+  /** The `warehouse` the client sends (OLake's iceberg_s3_path). */
+  warehouse: string;
+  /** Where the data goes: s3rver's bucket; Polaris and Nessie also report it in their config. */
+  dataLocation: string;
+  /** The auth type a profile uses. */
+  auth: 'oauth2' | 'token' | 'sigv4';
+  /** oauth2: the token endpoint's path on the catalog's origin. */
+  tokenPath?: string;
+  /** oauth2: the scope to request. */
+  scope?: string;
+  /** sigv4: the signing name (the region is SANDBOX.region; the keys are s3rver's). */
+  signingName?: string;
+  /** Where /v1/config puts the prefix, as the server sends it (for the banner). */
+  prefix: string;
+}
 
 export interface SandboxEndpoints {
   flavour: CatalogFlavour;

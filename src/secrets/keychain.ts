@@ -12,6 +12,14 @@ interface Keytar {
 
 const TIMEOUT_MS = 3000;
 
+/**
+ * Linux without a D-Bus session bus (SSH, containers): no Secret Service can be asked, so screens can
+ * say so before a save fails, and lines to paste add --insecure-storage.
+ */
+export function noSessionBus(env: NodeJS.ProcessEnv = process.env, platform = process.platform): boolean {
+  return platform === 'linux' && !env.DBUS_SESSION_BUS_ADDRESS;
+}
+
 /** Turns keytar's errors into one sentence that says why and what to do. */
 export function explainKeychainError(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);

@@ -40,22 +40,32 @@ export function profileMatchesStack(profile: ProfileInput, plan: StackPlan): boo
   );
 }
 
-export function nextSteps(dir: string, plan: StackPlan, profile: ProfileInput | undefined): string[] {
+/**
+ * The commands to run next, as printed: `floe` is how floe runs from the user's shell (`npx floe` in a
+ * clone). The setup line reads the keys from the sourced .env at run time (--env-secrets), so it needs
+ * no keychain.
+ */
+export function nextSteps(
+  dir: string,
+  plan: StackPlan,
+  profile: ProfileInput | undefined,
+  floe = 'floe',
+): string[] {
   const compose = shellWord(join(dir, 'compose.yaml'));
   const steps = ['Next:', `  docker compose -f ${compose} up -d`];
   if (profile && profileMatchesStack(profile, plan))
-    steps.push(`  floe test --profile ${shellWord(profile.name)}`);
+    steps.push(`  ${floe} test --profile ${shellWord(profile.name)}`);
   else {
     const name = profile ? `${profile.name}-stack` : 'stack';
     const { settings } = plan;
     steps.push(
       `  set -a; . ${shellWord(sourceable(join(dir, '.env')))}; set +a    # FLOE_ACCESS_KEY and FLOE_SECRET_KEY for floe`,
       [
-        `  floe setup --profile ${shellWord(name)} --yes --auth-type none`,
+        `  ${floe} setup --profile ${shellWord(name)} --yes --env-secrets --auth-type none`,
         `--catalog-url ${HOST_URLS.catalog} --warehouse ${shellWord(settings.warehouse)}`,
         `--region ${settings.region} --storage s3-compatible --s3-endpoint ${HOST_URLS.s3}`,
       ].join(' \\\n      '),
-      `  floe test --profile ${shellWord(name)}`,
+      `  ${floe} test --profile ${shellWord(name)}`,
     );
   }
   return [

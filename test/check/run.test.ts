@@ -186,3 +186,51 @@ describe('runCheck', () => {
     });
   });
 });
+
+// Issue 19, item 12: with no DNS at all, the storage diagnosis does not advise path style or wildcard DNS.
+describe('a bucket host that does not resolve', () => {
+  const dnsChain =
+    (chain: 'catalog' | 'storage', code: string): Chain =>
+    async (_values, { emit }) => {
+      const id = `${chain}.connect`;
+      emit({ type: 'step', step: { id, chain, title: 'Connect', state: 'failed', detail: 'DNS' } });
+      emit({
+        type: 'diagnosis',
+        diagnosis: {
+          code,
+          step: id,
+          what: 'host does not resolve',
+          cause: 'Virtual-host style puts the bucket in the host name, which only works with wildcard DNS',
+          remedy: 'Choose S3-compatible storage with this S3 Endpoint, or add wildcard DNS for the endpoint',
+          evidence: {},
+        },
+      });
+    };
+  const ok: Chain = async (_values, { emit }) => {
+    emit({ type: 'step', step: { id: 'catalog.connect', chain: 'catalog', title: 'Connect', state: 'ok' } });
+  };
+
+  it('says DNS is down when the catalog host does not resolve either', async () => {
+    const report = await runCheck(VALUES, {
+      timeoutMs: 1000,
+      chains: {
+        catalog: dnsChain('catalog', 'CATALOG_DNS'),
+        storage: dnsChain('storage', 'S3_VIRTUAL_HOST_DNS'),
+      },
+    });
+    const bucket = report.diagnoses.find((d) => d.code === 'S3_VIRTUAL_HOST_DNS');
+    expect(bucket?.remedy).toMatch(/^Fix DNS first/);
+    expect(bucket?.remedy).not.toContain('Choose S3-compatible storage');
+    expect(bucket?.cause).toContain('does not resolve either');
+  });
+
+  it('keeps the path-style advice when the catalog host resolves', async () => {
+    const report = await runCheck(VALUES, {
+      timeoutMs: 1000,
+      chains: { catalog: ok, storage: dnsChain('storage', 'S3_VIRTUAL_HOST_DNS') },
+    });
+    expect(report.diagnoses.find((d) => d.code === 'S3_VIRTUAL_HOST_DNS')?.remedy).toContain(
+      'Choose S3-compatible storage',
+    );
+  });
+});

@@ -70,6 +70,17 @@ describe('floe completion', () => {
     expect(bashComplete(['floe', 'completion', ''])).toEqual(['bash', 'zsh', 'fish', '--help']);
   });
 
+  // Issue 19, item 13: -p completes profile names (not file names); --auth-type the preset's own.
+  it("bash completes -p with profile names and --auth-type with the chosen preset's types", () => {
+    expect(bashComplete(['floe', 'test', '-p', ''])).toEqual(['alpha', 'beta']);
+    expect(bashComplete(['floe', 'setup', '--preset', 'glue', '--auth-type', ''])).toEqual(['sigv4']);
+    expect(bashComplete(['floe', 'setup', '--preset', 'polaris', '--auth-type', ''])).toEqual([
+      'oauth2',
+      'token',
+    ]);
+    expect(bashComplete(['floe', 'setup', '--auth-type', 'n'])).toEqual(['none']);
+  });
+
   it('fish completes the same from its script', () => {
     const complete = (line: string) => {
       const r = shell('fish', ['--no-config', '-c', `source ${scripts.fish}; complete -C '${line}'`]);

@@ -57,7 +57,14 @@ describe('a hand-edited config.json', () => {
       join(dir, 'config.json'),
       JSON.stringify({
         schemaVersion: 1,
-        profiles: { 'ok\u001b]0;pwned\u0007': { ...VALUES, secretStorage: 'env', storedSecrets: [], updatedAt: new Date().toISOString() } },
+        profiles: {
+          'ok\u001b]0;pwned\u0007': {
+            ...VALUES,
+            secretStorage: 'env',
+            storedSecrets: [],
+            updatedAt: new Date().toISOString(),
+          },
+        },
       }),
       { mode: 0o600 },
     );

@@ -61,3 +61,14 @@ describe('Ctrl-C on a terminal', { timeout: 60_000 }, () => {
     expect(raw.match(/floe exited (\d+)/)?.[1]).toBe('130');
   });
 });
+
+// Issue 19, item 13: Ctrl-C on the test screen leaves a summary line in the shell, as q does.
+describe('Ctrl-C on the test screen', { timeout: 60_000 }, () => {
+  it('leaves a summary line in the shell', async () => {
+    const t = floe(configWithProfile(), { args: ['test', '--profile', 'refused'] });
+    await t.waitFor(/checks failed/);
+    await t.press('ctrlC');
+    expect(await t.exit()).toBe(130);
+    await t.waitFor(/\(Ctrl-C\) for profile "refused": \d+ of \d+ checks had passed/);
+  });
+});

@@ -1,6 +1,6 @@
 // The home screen on a real 80x24 terminal comes back from a test, an edit or an export with the
 // same profile selected, so pressing t again tests the same profile.
-import { existsSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigStore } from '../../src/config/store.js';
@@ -36,14 +36,43 @@ describe('the home screen keeps the selection', { timeout: 90_000 }, () => {
     await t.waitFor(/^› gamma/m);
     await t.press('x');
     await t.waitFor('destination.json');
-    // The pty runs in the repository: write the export into the temporary config folder instead.
-    await t.press(
-      ...Array<string>('destination.json'.length).fill('backspace'),
-      join(dir, 'out.json'),
-      'enter',
-    );
+    // Write the export into the temporary config folder, under another name.
+    await t.press('\u0015', join(dir, 'out.json'), 'enter');
     expect(selectedRow(await t.waitFor(/^› \w+ /m))).toBe('gamma');
     expect(existsSync(join(dir, 'out.json'))).toBe(true);
+    await t.press('q');
+    expect(await t.exit()).toBe(0);
+  });
+});
+
+// Issue 19, item 10: the export asks before replacing a file, says where it wrote and that the file
+// holds secrets; from a git work tree (the pty runs in the repository) it defaults to the config folder.
+describe('export from the home screen', { timeout: 90_000 }, () => {
+  it('defaults outside the git work tree, says where it wrote, and asks before replacing', async () => {
+    const dir = configWithThree();
+    const t = floe(dir, { env: { FLOE_TOKEN: 'x' } });
+    await t.waitFor(/^› alpha/m);
+    await t.press('x');
+    await t.waitFor('exports/alpha-destination.json');
+    await t.press('enter');
+    const out = join(dir, 'exports', 'alpha-destination.json');
+    await t.waitFor(/✓ Wrote[\s\S]*mode 0600; it holds the profile's secrets/);
+    expect(t.screen().join('').replace(/\s+/g, '')).toContain(`Wrote${out}`.replace(/\s+/g, ''));
+    expect(statSync(out).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dir, 'exports')).mode & 0o777).toBe(0o700);
+    writeFileSync(out, 'kept');
+    chmodSync(out, 0o600);
+
+    await t.press('x');
+    await t.waitFor('exports/alpha-destination.json');
+    await t.press('enter');
+    await t.waitFor('exists. Replace it? (y/N)');
+    await t.press('n');
+    await t.waitFor('exports/alpha-destination.json');
+    expect(readFileSync(out, 'utf8')).toBe('kept');
+    t.burst('enter', 'y');
+    await t.waitFor(/✓ Wrote/);
+    expect(readFileSync(out, 'utf8')).toContain('"writer"');
     await t.press('q');
     expect(await t.exit()).toBe(0);
   });

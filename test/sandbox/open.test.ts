@@ -70,17 +70,14 @@ describe('--open preparation', () => {
     expect(values.fields.s3Endpoint).toBe(sandbox.s3.url);
   });
 
-  it('without a keychain: no stored secrets, FLOE_* variables set here, an in-process session', async () => {
+  // Issue 19, item 2: the demo sets no FLOE_* variable for the profile, so none slips into the others.
+  it('without a keychain: secrets in the throwaway file, no FLOE_* variable set, an in-process session', async () => {
     const env: NodeJS.ProcessEnv = {};
     const ctx = context(env, 'broken');
-    const profile = await prepareProfile(ctx, sandbox, env);
-    expect(profile).toEqual({ secrets: 'env', reason: 'no Secret Service in this test.' });
-    expect(ctx.config.getProfile(PROFILE)).toMatchObject({ secretStorage: 'env', storedSecrets: [] });
-    expect(env).toMatchObject({
-      FLOE_CREDENTIAL: `${SANDBOX.oauth.clientId}:${SANDBOX.oauth.clientSecret}`,
-      FLOE_ACCESS_KEY: sandbox.s3.accessKey,
-      FLOE_SECRET_KEY: sandbox.s3.secretKey,
-    });
+    const profile = await prepareProfile(ctx, sandbox);
+    expect(profile).toEqual({ secrets: 'file', reason: 'no Secret Service in this test.' });
+    expect(ctx.config.getProfile(PROFILE)).toMatchObject({ secretStorage: 'file' });
+    expect(env).toEqual({});
     const loaded = await loadProfile(ctx, PROFILE);
     expect(loaded.missing).toEqual([]);
     expect(loaded.values).toEqual(sandboxValues(sandbox));
@@ -104,7 +101,7 @@ describe('--open preparation', () => {
       const keychain = ctx.vault.backend('keychain');
       const origin = new URL(sandbox.olake.url).origin;
       try {
-        expect(await prepareProfile(ctx, sandbox, env)).toEqual({ secrets: 'keychain' });
+        expect(await prepareProfile(ctx, sandbox)).toEqual({ secrets: 'keychain' });
         expect(await prepareSession(ctx, sandbox, env)).toEqual({ storage: 'keychain' });
         expect(env).toEqual({});
         expect(ctx.config.getProfile(PROFILE)?.secretStorage).toBe('keychain');

@@ -47,10 +47,22 @@ describe('floe sandbox --open on a terminal', () => {
         'This run has its own config folder and keychain entries, removed when you quit',
       );
       expect(floe.raw()).toContain('! The OS keychain cannot be used: ');
-      expect(floe.raw()).toContain('FLOE_SECRET_KEY are set in this process only.');
+      expect(floe.raw()).toContain("its secrets in this run's own file (mode 0600), removed on quit");
       expect(floe.raw()).toContain('for this run only (FLOE_PASSWORD is');
       const store = new ConfigStore(join(dir, 'config'));
-      expect(store.getProfile('sandbox')).toMatchObject({ secretStorage: 'env', storedSecrets: [] });
+      expect(store.getProfile('sandbox')).toMatchObject({ secretStorage: 'file' });
+
+      // Issue 19, item 8: the sandbox's facts are on the home screen (s), key by key and in one burst.
+      await floe.press('s');
+      await floe.waitFor('Its addresses and credentials');
+      await floe.waitFor('REST catalog   http://127.0.0.1:');
+      await floe.press('down', 'down', 'down', 'down', 'down', 'down', 'down', 'down', 'down', 'down');
+      await floe.waitFor(/login +admin/);
+      await floe.press('esc');
+      await floe.waitFor('Profiles');
+      floe.burst('s', 'x');
+      await floe.waitFor('Profiles');
+      expect(floe.screen().join('\n')).not.toContain('Its addresses and credentials');
       expect(store.getManagement()).toMatchObject({ secretStorage: 'env', username: 'admin' });
 
       await floe.press('t');

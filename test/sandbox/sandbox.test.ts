@@ -1,13 +1,17 @@
 // startSandbox on free ports, driven by the built CLI (npm run build) as a user would: a profile made
 // with the printed `floe setup` line passes every step of `floe test`, for each auth type the catalog
 // takes; `floe login` + `floe jobs --json` see the seeded jobs. Then busy ports and stop().
-import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkReportSchema } from '../../src/check/types.js';
-import { sandboxSecretEnv, setupArgs } from '../../src/commands/sandbox.js';
+import { noKeychain, sandboxSecretEnv, setupArgs, usageLines } from '../../src/commands/sandbox.js';
 import { SANDBOX, type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { floe, tempConfigDir } from '../management/support.js';
+import { BIN } from '../support/cli.js';
 
 /** The sandbox's own secrets must still be redacted from floe's output. */
 const CLIENT_SECRET = SANDBOX.oauth.clientSecret;
@@ -44,6 +48,36 @@ async function testProfile(profile: string, env: Record<string, string>) {
   const report = checkReportSchema.parse(JSON.parse(run.stdout));
   return { run, report };
 }
+
+/** Runs `printed` (lines as floe prints them) in sh, with `floe` on PATH running the built CLI and no D-Bus. */
+function runPrinted(printed: string, dir: string): { status: number | null; output: string } {
+  const bin = mkdtempSync(join(tmpdir(), 'floe-bin-'));
+  writeFileSync(join(bin, 'floe'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+  chmodSync(join(bin, 'floe'), 0o755);
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('FLOE_')));
+  delete env.DBUS_SESSION_BUS_ADDRESS;
+  const run = spawnSync('sh', ['-c', printed], {
+    env: { ...env, PATH: `${bin}:${env.PATH}`, FLOE_CONFIG_DIR: dir, CI: 'true' },
+    encoding: 'utf8',
+  });
+  return { status: run.status, output: run.stdout + run.stderr };
+}
+
+// Issue 19, item 9: the lines floe prints to paste run as printed, also on a host without a keychain.
+describe('the printed lines run as printed without a keychain', () => {
+  it("the sandbox's setup line", () => {
+    expect(noKeychain({}, 'linux')).toBe(true);
+    expect(noKeychain({ DBUS_SESSION_BUS_ADDRESS: 'unix:path=/x' }, 'linux')).toBe(false);
+    const lines = usageLines(sandbox, 'floe', false).split('\n');
+    const end = lines.findIndex((line, i) => i > 1 && !line.endsWith('\\'));
+    const printed = lines.slice(1, end + 1).join('\n');
+    expect(printed).toContain('--insecure-storage');
+    const dir = tempConfigDir();
+    const run = runPrinted(printed, dir);
+    expect(run.status, run.output).toBe(0);
+    expect(usageLines(sandbox, 'floe', false)).toMatch(/floe login --url \S+ --insecure-storage/);
+  });
+});
 
 describe('floe against the sandbox', () => {
   it('a profile made with the printed setup line passes every catalog and storage step', async () => {

@@ -185,10 +185,18 @@ describe('next steps', () => {
     expect(steps).toContain("docker compose -f 'my stack/compose.yaml' up -d");
     expect(steps).toContain("set -a; . 'my stack/.env'; set +a");
     expect(steps).toMatch(
-      /floe setup --profile stack --yes --auth-type none \\\n\s+--catalog-url http:\/\/localhost:8181 --warehouse s3:\/\/warehouse \\\n\s+--region us-east-1 --storage s3-compatible --s3-endpoint http:\/\/localhost:9000/,
+      /floe setup --profile stack --yes --env-secrets --auth-type none \\\n\s+--catalog-url http:\/\/localhost:8181 --warehouse s3:\/\/warehouse \\\n\s+--region us-east-1 --storage s3-compatible --s3-endpoint http:\/\/localhost:9000/,
     );
     expect(steps).toContain('floe test --profile stack');
     for (const secret of Object.values(plan.secrets)) expect(steps).not.toContain(secret);
+  });
+
+  // Issue 19, item 9: the lines run as printed: npx floe in a clone, and no keychain needed.
+  it('prints the command that runs floe here, and a setup line that needs no keychain', () => {
+    const steps = nextSteps('s', planStack(undefined), undefined, 'npx floe').join('\n');
+    expect(steps).toContain('  npx floe setup --profile stack --yes --env-secrets');
+    expect(steps).toContain('  npx floe test --profile stack');
+    expect(steps).not.toMatch(/^ {2}floe /m);
   });
 
   it('sources a .env in the current directory by a path, not a PATH lookup', () => {

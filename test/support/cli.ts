@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const BIN = new URL('../../bin/floe.js', import.meta.url).pathname;
+export const BIN = new URL('../../bin/floe.js', import.meta.url).pathname;
 
 export interface CliResult {
   status: number | null;

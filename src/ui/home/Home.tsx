@@ -1,6 +1,8 @@
+import { existsSync } from 'node:fs';
 import { Box, Text, useApp } from 'ink';
 import { useEffect, useReducer, useRef, useState } from 'react';
 import type { Context } from '../../cli/context.js';
+import { floeCommand } from '../../cli/invocation.js';
 import { KeychainUnavailableError } from '../../secrets/store.js';
 import { charOf, isInterrupt } from '../../text/keys.js';
 import { sanitize } from '../../text/sanitize.js';
@@ -13,6 +15,7 @@ import { useKeys } from '../components/useKeys.js';
 import { useLatestReducer } from '../components/useLatestReducer.js';
 import { useTerminalSize } from '../components/useTerminalSize.js';
 import {
+  defaultExportFile,
   deleteProfile,
   type HomeAction,
   type HomeMessage,
@@ -32,6 +35,8 @@ export interface HomeProps {
   selected?: string;
   /** Shown first: why the previous command failed. */
   message?: HomeMessage;
+  /** The demo's sandbox facts (addresses, credentials): s shows them. */
+  facts?: string;
 }
 
 const LIST_HINTS: Hint[] = [
@@ -50,7 +55,17 @@ const EMPTY_HINTS: Hint[] = [
   ['q', 'quit'],
 ];
 
-function hintsFor(state: HomeState): Hint[] {
+const FACTS_HINTS: Hint[] = [
+  ['↑/↓', 'scroll'],
+  ['any other key', 'back'],
+];
+
+/** How many lines of the sandbox facts fit under the title, above the hints and the position line. */
+function factsRows(rows: number, width: number): number {
+  return Math.max(rows - 1 - chromeRows(FACTS_HINTS, width) - 1, 3);
+}
+
+function hintsFor(state: HomeState, sandbox = false): Hint[] {
   if (state.mode.kind === 'prompt')
     return [
       ['Enter', state.mode.purpose === 'new' ? 'create' : 'write'],
@@ -61,7 +76,13 @@ function hintsFor(state: HomeState): Hint[] {
       ['y', 'delete'],
       ['any other key', 'keep'],
     ];
-  return state.rows.length === 0 ? EMPTY_HINTS : LIST_HINTS;
+  if (state.mode.kind === 'replace')
+    return [
+      ['y', 'replace'],
+      ['any other key', 'choose another file'],
+    ];
+  const hints = state.rows.length === 0 ? EMPTY_HINTS : LIST_HINTS;
+  return sandbox ? [...hints.slice(0, -1), ['s', 'sandbox'], ...hints.slice(-1)] : hints;
 }
 
 function promptLabel(state: HomeState): string {
@@ -78,6 +99,8 @@ function statusLines(state: HomeState): { text: string; color?: string }[] {
   const { mode } = state;
   if (mode.kind === 'confirm')
     lines.push({ text: `Delete profile "${mode.name}" and its stored secrets? (y/N)`, color: 'yellow' });
+  else if (mode.kind === 'replace')
+    lines.push({ text: `${sanitize(mode.output)} exists. Replace it? (y/N)`, color: 'yellow' });
   else if (mode.kind === 'prompt' && mode.error) lines.push({ text: `✗ ${mode.error}`, color: 'red' });
   else if (mode.kind === 'list' && state.rows[state.selected]) {
     const row = state.rows[state.selected]!;
@@ -91,7 +114,7 @@ function statusLines(state: HomeState): { text: string; color?: string }[] {
   return lines;
 }
 
-export function Home({ ctx, onAction, selected, message }: HomeProps) {
+export function Home({ ctx, onAction, selected, message, facts }: HomeProps) {
   const [state, dispatch, latest] = useLatestReducer(homeReducer, () =>
     initialHome(profileRows(ctx), selected, message),
   );
@@ -144,6 +167,8 @@ export function Home({ ctx, onAction, selected, message }: HomeProps) {
       if (key.name === 'return') {
         const outcome = submitPrompt(mode, now.rows);
         if ('error' in outcome) return dispatch({ type: 'promptError', error: outcome.error });
+        if (outcome.type === 'export' && existsSync(outcome.output))
+          return dispatch({ type: 'askReplace', name: outcome.name, output: outcome.output });
         return choose(outcome);
       }
       const line = promptLine(mode.value);
@@ -152,6 +177,18 @@ export function Home({ ctx, onAction, selected, message }: HomeProps) {
       caret.current = edit.line;
       if (edit.line.value === line.value) return redraw();
       return dispatch({ type: 'input', value: edit.line.value });
+    }
+    if (mode.kind === 'facts') {
+      const max = Math.max((facts ?? '').split('\n').length - factsRows(size.rows, width), 0);
+      if (key.name === 'up') return dispatch({ type: 'scrollFacts', by: -1, max });
+      if (key.name === 'down') return dispatch({ type: 'scrollFacts', by: 1, max });
+      if (input === 'q' && !facts) return choose({ type: 'quit' });
+      return dispatch({ type: 'back' });
+    }
+    if (mode.kind === 'replace') {
+      if (input === 'y' || input === 'Y')
+        return choose({ type: 'export', name: mode.name, output: mode.output, replace: true });
+      return dispatch({ type: 'startExport', file: mode.output });
     }
     if (mode.kind === 'confirm') {
       if (input === 'y' || input === 'Y') remove(mode.name);
@@ -162,16 +199,39 @@ export function Home({ ctx, onAction, selected, message }: HomeProps) {
     if (key.name === 'up') dispatch({ type: 'move', delta: -1 });
     else if (key.name === 'down') dispatch({ type: 'move', delta: 1 });
     else if (input === 'q') return choose({ type: 'quit' });
+    else if (facts && input === 's') dispatch({ type: 'showFacts' });
     else if (input === 'n') dispatch({ type: 'startNew' });
     else if (input === 'j') return choose({ type: 'jobs' });
     else if (row && (key.name === 'return' || input === 'e')) return choose({ type: 'edit', name: row.name });
     else if (row && input === 't') return choose({ type: 'test', name: row.name });
-    else if (row && input === 'x') dispatch({ type: 'startExport' });
+    else if (row && input === 'x')
+      dispatch({ type: 'startExport', file: defaultExportFile(row.name, process.cwd(), ctx.config.dir) });
     else if (row && input === 'd') dispatch({ type: 'askDelete' });
   });
 
   if (chosen) return null;
-  const hints = hintsFor(state);
+  if (state.mode.kind === 'facts' && facts) {
+    const lines = facts.split('\n');
+    const rows = factsRows(size.rows, width);
+    const first = state.mode.scroll;
+    const shown = lines.slice(first, first + rows).map((line, i) => ({ line, row: first + i }));
+    return (
+      <Screen
+        title="floe · the sandbox"
+        subtitle="Its addresses and credentials"
+        width={width}
+        hints={FACTS_HINTS}
+      >
+        {shown.map(({ line, row }) => (
+          <Text key={row}>{truncate(line, width) || ' '}</Text>
+        ))}
+        {lines.length > rows && (
+          <Text dimColor>{`  lines ${first + 1}–${first + shown.length} of ${lines.length}`}</Text>
+        )}
+      </Screen>
+    );
+  }
+  const hints = hintsFor(state, facts !== undefined);
   const status = statusLines(state);
   const management = managementLine(ctx);
   const below =
@@ -195,6 +255,7 @@ export function Home({ ctx, onAction, selected, message }: HomeProps) {
             it, and the object store the data goes to.
           </Text>
           <Text>Press n to create one with the setup wizard.</Text>
+          <Text>{`To try floe on a local catalog first: ${floeCommand()} sandbox --open`}</Text>
         </Box>
       ) : (
         <ProfileTable state={state} width={width} height={size.rows - 1 - chromeRows(hints, width) - below} />

@@ -12,11 +12,21 @@ export type { HomeAction } from './model.js';
  * Shows the home screen, `selected` highlighted, until the user picks an action; Ink has unmounted
  * when this resolves.
  */
-export function runHome(ctx: Context, selected?: string, message?: HomeMessage): Promise<HomeAction> {
-  return fullScreen(() => home(ctx, selected, message));
+export function runHome(
+  ctx: Context,
+  selected?: string,
+  message?: HomeMessage,
+  facts?: string,
+): Promise<HomeAction> {
+  return fullScreen(() => home(ctx, selected, message, facts));
 }
 
-async function home(ctx: Context, selected?: string, message?: HomeMessage): Promise<HomeAction> {
+async function home(
+  ctx: Context,
+  selected?: string,
+  message?: HomeMessage,
+  facts?: string,
+): Promise<HomeAction> {
   let action: HomeAction = { type: 'quit' };
   holdKeys();
   const app = render(
@@ -24,6 +34,7 @@ async function home(ctx: Context, selected?: string, message?: HomeMessage): Pro
       ctx={ctx}
       selected={selected}
       message={message}
+      facts={facts}
       onAction={(chosen) => {
         action = chosen;
       }}

@@ -1,5 +1,8 @@
 // The home screen's data and state (no React): the profiles as rows, the management login, and the
 // reducer for selection, the new-profile name prompt and the delete confirmation.
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
 import type { Context } from '../../cli/context.js';
 import { deleteProfile as deleteStoredProfile } from '../../cli/profiles.js';
 import { PROFILE_NAME, profileValues, type StoredProfile } from '../../config/store.js';
@@ -80,7 +83,8 @@ export function plainHome(ctx: Context): string {
 
 export type HomeAction =
   | { type: 'edit' | 'test'; name: string }
-  | { type: 'export'; name: string; output: string }
+  /** `output` is absolute; `replace`: the user agreed to replace the file there. */
+  | { type: 'export'; name: string; output: string; replace?: boolean }
   | { type: 'new'; name: string }
   | { type: 'jobs' }
   | { type: 'quit' }
@@ -97,7 +101,14 @@ export interface Prompt {
   error?: string;
 }
 
-export type Mode = { kind: 'list' } | Prompt | { kind: 'confirm'; name: string };
+export type Mode =
+  | { kind: 'list' }
+  | Prompt
+  | { kind: 'confirm'; name: string }
+  /** The export's file exists: replace it? */
+  | { kind: 'replace'; name: string; output: string }
+  /** The demo's sandbox facts, from line `scroll` on. */
+  | { kind: 'facts'; scroll: number };
 
 export interface HomeState {
   rows: ProfileRow[];
@@ -110,10 +121,15 @@ export interface HomeState {
 export type HomeEvent =
   | { type: 'move'; delta: number }
   | { type: 'startNew' }
-  | { type: 'startExport' }
+  /** `file`: the file offered (defaultExportFile). */
+  | { type: 'startExport'; file: string }
   | { type: 'input'; value: string }
   | { type: 'promptError'; error: string }
   | { type: 'askDelete' }
+  | { type: 'askReplace'; name: string; output: string }
+  | { type: 'showFacts' }
+  /** `max`: the last first line the facts can scroll to at this size. */
+  | { type: 'scrollFacts'; by: number; max: number }
   | { type: 'back' }
   | { type: 'deleted'; name: string; rows: ProfileRow[] }
   | { type: 'deleteFailed'; name: string; reason: string };
@@ -139,6 +155,32 @@ export function initialHome(rows: ProfileRow[], selected?: string, message?: Hom
 
 export const EXPORT_FILE = 'destination.json';
 
+/** The git work tree `dir` is in, if any (a folder with .git, there or above). */
+export function gitWorkTree(dir: string): string | undefined {
+  for (let at = resolve(dir); ; at = dirname(at)) {
+    if (existsSync(join(at, '.git'))) return at;
+    if (dirname(at) === at) return undefined;
+  }
+}
+
+/**
+ * Where an export from the home screen goes unless the user types another file: destination.json in
+ * the working folder, or, inside a git work tree (where it could be committed with its secrets), the
+ * config folder's exports/ (mode 0700).
+ */
+export function defaultExportFile(profile: string, cwd: string, configDir: string): string {
+  return gitWorkTree(cwd) ? join(configDir, 'exports', `${profile}-${EXPORT_FILE}`) : join(cwd, EXPORT_FILE);
+}
+
+/** What the home screen says after an export: where it wrote, that it holds secrets, and a .gitignore line if needed. */
+export function exportedMessage(output: string): HomeMessage {
+  const tree = gitWorkTree(dirname(output));
+  const ignore = tree
+    ? ` It is inside the git work tree ${tree}: add "${relative(tree, output)}" to its .gitignore.`
+    : '';
+  return { ok: true, text: `Wrote ${output} (mode 0600; it holds the profile's secrets).${ignore}` };
+}
+
 /** Why `name` cannot be a new profile's name, or null. */
 export function newNameProblem(name: string, rows: readonly ProfileRow[]): string | null {
   if (!PROFILE_NAME.test(name))
@@ -155,7 +197,7 @@ export function submitPrompt(prompt: Prompt, rows: readonly ProfileRow[]): HomeA
     return problem ? { error: problem } : { type: 'new', name: value };
   }
   if (value === '') return { error: `give a file to write, e.g. ${EXPORT_FILE}` };
-  return { type: 'export', name: prompt.profile!, output: value };
+  return { type: 'export', name: prompt.profile!, output: resolve(value.replace(/^~(?=\/)/, homedir())) };
 }
 
 export function homeReducer(state: HomeState, event: HomeEvent): HomeState {
@@ -178,9 +220,19 @@ export function homeReducer(state: HomeState, event: HomeEvent): HomeState {
       return {
         ...state,
         message: undefined,
-        mode: { kind: 'prompt', purpose: 'export', profile: row.name, value: EXPORT_FILE },
+        mode: { kind: 'prompt', purpose: 'export', profile: row.name, value: event.file },
       };
     }
+    case 'showFacts':
+      return { ...state, mode: { kind: 'facts', scroll: 0 } };
+    case 'scrollFacts':
+      if (mode.kind !== 'facts') return state;
+      return {
+        ...state,
+        mode: { kind: 'facts', scroll: Math.min(Math.max(mode.scroll + event.by, 0), event.max) },
+      };
+    case 'askReplace':
+      return { ...state, mode: { kind: 'replace', name: event.name, output: event.output } };
     case 'input':
       return mode.kind === 'prompt'
         ? { ...state, mode: { ...mode, value: event.value, error: undefined } }

@@ -31,6 +31,8 @@ export type LogViewAction =
   | { type: 'log-search-close' }
   | { type: 'log-follow'; cursor?: FollowCursor }
   | { type: 'logs-append'; task: Task; lines: LogLine[]; next: FollowCursor; keep: number }
+  /** The followed run is no longer running: following stops and the pane shows its final status. */
+  | { type: 'log-ended'; task: Task; status: string }
   | { type: 'diagnoses'; task: Task; diagnoses: Diagnosis[] };
 
 export const LOG_VIEW_ACTIONS = new Set<string>([
@@ -44,6 +46,7 @@ export const LOG_VIEW_ACTIONS = new Set<string>([
   'log-search-close',
   'log-follow',
   'logs-append',
+  'log-ended',
   'diagnoses',
 ]);
 
@@ -114,6 +117,9 @@ export function logViewReducer<T extends LogsSlice>(logs: T, action: LogViewActi
         view: { ...view, follow: action.next, line: undefined },
       };
     }
+    case 'log-ended':
+      if (logs.task.file_path !== action.task.file_path) return logs;
+      return { ...logs, task: { ...logs.task, status: action.status }, view: { ...view, follow: undefined } };
     case 'diagnoses':
       return logs.task.file_path === action.task.file_path ? set({ diagnoses: action.diagnoses }) : logs;
   }

@@ -6,6 +6,7 @@ import { diagnoseLog } from '../../management/diagnose.js';
 import { followStep, followTail } from '../../management/follow.js';
 import { readWholeLog } from '../../management/logs.js';
 import type { JobsApi, Task } from '../../management/types.js';
+import { sanitize } from '../../text/sanitize.js';
 import type { Action, JobsState } from './state.js';
 
 /** A diagnosis reads up to this many lines from the end of the run. */
@@ -41,9 +42,26 @@ export function useRunLogs({ api, latest, dispatch, call, pollMs, keep }: RunLog
       busy.current = true;
       const { project } = current;
       const { jobId } = current.detail;
-      call(() => followStep(api, project, jobId, task, cursor))
+      call(async () => {
+        const step = await followStep(api, project, jobId, task, cursor);
+        // Caught up: is the run still running? (what `floe jobs logs --follow` asks too)
+        const now = step.more
+          ? undefined
+          : (await api.listTasks(project, jobId)).find((t) => t.file_path === task.file_path);
+        const ended = !step.more && now?.status.toLowerCase() !== 'running';
+        return { step, ended, status: now?.status ?? 'no longer listed' };
+      })
         .then(
-          (step) => dispatch({ type: 'logs-append', task, lines: step.lines, next: step.next, keep }),
+          ({ step, ended, status }) => {
+            dispatch({ type: 'logs-append', task, lines: step.lines, next: step.next, keep });
+            if (!ended) return;
+            dispatch({ type: 'log-ended', task, status });
+            dispatch({
+              type: 'notice',
+              tone: 'ok',
+              text: `Run ended: ${sanitize(status)}; following stopped.`,
+            });
+          },
           (error: unknown) => {
             dispatch({ type: 'log-follow' });
             dispatch({

@@ -5,7 +5,7 @@ import { type Line, lineAtEnd } from '../components/line.js';
 import { Paragraph } from '../components/Paragraph.js';
 import { TextInput } from '../components/TextInput.js';
 import { isFileReference } from './json-file.js';
-import { displayValue, type Row, type RowId } from './model.js';
+import { displayValue, type Row, type RowId } from './rows.js';
 
 const MASK = '•';
 
@@ -14,6 +14,8 @@ interface FormProps {
   values: Partial<Record<RowId, string | boolean>>;
   focus: number;
   errors: Partial<Record<RowId, string>>;
+  /** Where a value came from when it is not the user's (`suggested`, `from FLOE_ACCESS_KEY, not saved`). */
+  sources?: Partial<Record<RowId, string | undefined>>;
   /** Lines shown under the rows (notes, and why Enter was refused). */
   notes: string[];
   width: number;
@@ -40,10 +42,18 @@ export function notesHeight(notes: readonly string[], width: number): number {
 }
 
 /** The fields of one wizard screen, scrolled so the focused one shows; rendered from the registry rows. */
-export function Form({ rows, values, focus, errors, notes, width, height, line }: FormProps) {
+export function Form({ rows, values, focus, errors, sources = {}, notes, width, height, line }: FormProps) {
   const labelWidth = Math.min(Math.max(...rows.map((r) => r.label.length)) + 1, 28);
   const valueWidth = Math.max(width - labelWidth - 3, 10);
-  const heights = rows.map((row, i) => rowHeight(row, i === focus, errors[row.id], width));
+  const helpOf = (row: Row) => {
+    const source = sources[row.id];
+    if (!source) return row.help;
+    if (source === 'suggested') return `Suggested by floe: type to replace it. ${row.help}`;
+    return `${source[0]!.toUpperCase()}${source.slice(1)}: type to replace it, or keep it on the review. ${row.help}`;
+  };
+  const heights = rows.map((row, i) =>
+    rowHeight({ ...row, help: helpOf(row) }, i === focus, errors[row.id], width),
+  );
   const view = listWindow(heights, focus, Math.max(height - notesHeight(notes, width), 3));
   return (
     <Box flexDirection="column" width={width}>
@@ -73,6 +83,16 @@ export function Form({ rows, values, focus, errors, notes, width, height, line }
                 </Box>
               ) : typeof value === 'boolean' ? (
                 <Text>{`${value ? '[x]' : '[ ]'} ${shown}`}</Text>
+              ) : shown && sources[row.id] ? (
+                // The source goes after the value when both fit; else the value, dimmed, comes first.
+                shown.length + sources[row.id]!.length + 3 <= valueWidth ? (
+                  <Text>
+                    {shown}
+                    <Text dimColor>{` · ${sources[row.id]}`}</Text>
+                  </Text>
+                ) : (
+                  <Text dimColor>{truncate(shown, valueWidth)}</Text>
+                )
               ) : shown ? (
                 <Text>{truncate(shown, valueWidth)}</Text>
               ) : (
@@ -81,7 +101,7 @@ export function Form({ rows, values, focus, errors, notes, width, height, line }
             </Box>
             {focused && (
               <Box paddingLeft={4} width={width}>
-                <Paragraph dimColor text={row.help} width={width - 4} />
+                <Paragraph dimColor text={helpOf(row)} width={width - 4} />
               </Box>
             )}
             {error && (

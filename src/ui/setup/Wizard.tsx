@@ -1,47 +1,19 @@
-import { Box, Text, useApp } from 'ink';
+import { useApp } from 'ink';
 import { useEffect, useReducer, useRef } from 'react';
-import { cleartextWarnings } from '../../catalog/transport.js';
 import type { Context } from '../../cli/context.js';
-import { saveProfile } from '../../cli/profiles.js';
-import {
-  AUTH_TYPE_INFO,
-  emptyValues,
-  STORAGE_INFO,
-  STORAGE_KINDS,
-  type Values,
-} from '../../destination/fields.js';
-import { PRESET_IDS, PRESETS } from '../../destination/presets.js';
+import { emptyValues, type FieldId, type Values } from '../../destination/fields.js';
 import { KeychainUnavailableError, type SecretStorage } from '../../secrets/store.js';
 import { charOf, isInterrupt } from '../../text/keys.js';
-import { sanitize } from '../../text/sanitize.js';
-import { ChoiceList } from '../components/ChoiceList.js';
-import { truncate, wrappedRows } from '../components/layout.js';
 import { editLine, type Line, lineAtEnd } from '../components/line.js';
-import { chromeRows, type Hint, Screen } from '../components/Screen.js';
 import { handOver, useKeys } from '../components/useKeys.js';
 import { useLatestReducer } from '../components/useLatestReducer.js';
 import { useTerminalSize } from '../components/useTerminalSize.js';
-import { Form } from './Form.js';
 import { isFileReference, readJsonArgument } from './json-file.js';
-import {
-  type Action,
-  authChoices,
-  type FormStep,
-  formNotes,
-  formRows,
-  initialState,
-  isChoiceStep,
-  isFormStep,
-  KEYCHAIN_CHOICES,
-  type Row,
-  type RowId,
-  reducer,
-  reviewLines,
-  rowValue,
-  STEPS,
-  secretEnvVars,
-  type WizardState,
-} from './model.js';
+import { reducer } from './model.js';
+import type { EnvValues } from './origin.js';
+import { formRows, isFormStep, type Row, type RowId, rowValue } from './rows.js';
+import { type Action, initialState, type WizardState } from './state.js';
+import { reviewView, WizardScreen } from './WizardScreen.js';
 
 export interface WizardResult {
   saved: boolean;
@@ -52,7 +24,18 @@ export interface WizardResult {
   storage?: SecretStorage;
   /** The user left with Ctrl-C (exit 130). */
   interrupted?: boolean;
+  /** The user left with Esc or q, nothing saved. */
+  left?: boolean;
 }
+
+/** Saves a validated profile (the command passes `saveProfile` of cli/profiles.ts). */
+export type SaveProfile = (
+  ctx: Context,
+  name: string,
+  values: Values,
+  storage: SecretStorage,
+  options: { signal: AbortSignal },
+) => Promise<unknown>;
 
 export interface SavedProfile {
   profileName: string;
@@ -64,6 +47,13 @@ export interface WizardProps {
   ctx: Context;
   profileName: string;
   initial?: Values;
+  /** The fields of `initial` the user gave (flags, the saved profile); the others are suggestions. */
+  typed?: readonly FieldId[];
+  /** FLOE_* variables for secret fields: shown with their source, saved only if kept on the review. */
+  env?: EnvValues;
+  save: SaveProfile;
+  /** Why the keychain will not work on this host (no D-Bus session bus), for the review to say. */
+  keychainNote?: string;
   /** An existing profile opens on its review, where any line can be edited. */
   openOn?: 'preset' | 'review';
   /** Where secrets go first: the keychain unless --insecure-storage asked for the file. */
@@ -74,23 +64,13 @@ export interface WizardProps {
   onDone(result: WizardResult, error?: unknown): void;
 }
 
-const QUIT: Hint = ['Ctrl-C', 'quit'];
-const FORM_TITLES: Record<FormStep, (v: Values) => string> = {
-  fields: (v) => `Catalog and authentication: ${AUTH_TYPE_INFO[v.authType].label}`,
-  storage: (v) => `Object storage: ${STORAGE_INFO[v.storage].label}`,
-  advanced: () => 'Advanced',
-};
-
-function secretsPlace(ctx: Context, storage: SecretStorage, values: Values): string {
-  if (storage === 'keychain') return 'the OS keychain';
-  if (storage === 'file') return `the plaintext file ${ctx.vault.backend('file').location} (mode 0600)`;
-  const vars = secretEnvVars(values);
-  return vars.length > 0 ? `not stored: set ${vars.join(', ')} at run time` : 'none needed';
-}
-
-export function Wizard({ ctx, profileName, initial, openOn, storage, onSaved, onDone }: WizardProps) {
+export function Wizard(props: WizardProps) {
+  const { ctx, profileName, initial, openOn, storage, save, onSaved, onDone } = props;
   const [state, dispatch, latest] = useLatestReducer(reducer, () =>
-    initialState(profileName, initial ?? emptyValues(), storage, openOn),
+    initialState(profileName, initial ?? emptyValues(), storage, openOn, {
+      typed: props.typed,
+      env: props.env,
+    }),
   );
   const { exit } = useApp();
   const interrupted = useRef(false);
@@ -120,7 +100,17 @@ export function Wizard({ ctx, profileName, initial, openOn, storage, onSaved, on
       held.current += key.raw;
       return;
     }
-    if (key.name === 'escape') return dispatch({ type: 'back' });
+    const left = () => (latest().step === 'cancelled' ? 'leave' : undefined);
+    if (key.name === 'escape') {
+      dispatch({ type: 'back' });
+      return left();
+    }
+    if (now.step === 'leave') {
+      const c = charOf(key);
+      if (c === 'y' || key.name === 'return') dispatch({ type: 'enter' });
+      else if (c === 'n' || c === 'q') dispatch({ type: 'back' });
+      return left();
+    }
     const leaving = key.name === 'up' || key.name === 'down' || key.name === 'tab' || key.name === 'return';
     if (leaving && !resolveFileReference(now, dispatch)) return;
     const field = leaving ? undefined : focusedText(latest(), caret.current);
@@ -139,7 +129,10 @@ export function Wizard({ ctx, profileName, initial, openOn, storage, onSaved, on
     else if (key.name === 'return') dispatch({ type: 'enter' });
     else if (now.step === 'review' && (charOf(key) === 'e' || key.name === 'right'))
       dispatch({ type: 'editLine' });
+    else if (now.step === 'review' && charOf(key) === 'k') dispatch({ type: 'keep' });
     else if (charOf(key) === ' ') dispatch({ type: 'toggle' });
+    // q leaves wherever no text field has focus (a text field takes it as a letter).
+    else if (charOf(key) === 'q') dispatch({ type: 'quit' });
     const after = latest().step;
     if (after === 'cancelled' || after === 'saved') return 'leave';
   });
@@ -151,7 +144,7 @@ export function Wizard({ ctx, profileName, initial, openOn, storage, onSaved, on
     let live = true;
     // Ctrl-C while saving aborts the save, which then undoes the secrets it wrote (setup waits for that).
     const abort = new AbortController();
-    saveProfile(ctx, profileName, pending, secretStorage, { signal: abort.signal }).then(
+    save(ctx, profileName, pending, secretStorage, { signal: abort.signal }).then(
       () => live && dispatch({ type: 'saved' }),
       (error: unknown) => {
         if (!live) return;
@@ -165,14 +158,15 @@ export function Wizard({ ctx, profileName, initial, openOn, storage, onSaved, on
       live = false;
       abort.abort();
     };
-  }, [ctx, profileName, step, pending, secretStorage, dispatch]);
+  }, [ctx, profileName, step, pending, secretStorage, save, dispatch]);
 
   const finished = useRef(false);
   useEffect(() => {
     if (finished.current) return;
     if (step === 'cancelled') {
       finished.current = true;
-      onDone({ saved: false, profileName, interrupted: interrupted.current });
+      const left = !interrupted.current && latest().quitting === true;
+      onDone({ saved: false, profileName, interrupted: interrupted.current, ...(left ? { left } : {}) });
       exit();
     } else if (step === 'saved' && pending) {
       finished.current = true;
@@ -189,7 +183,7 @@ export function Wizard({ ctx, profileName, initial, openOn, storage, onSaved, on
           exit();
         });
     }
-  }, [step, pending, secretStorage, profileName, onSaved, onDone, exit]);
+  }, [step, pending, secretStorage, profileName, onSaved, onDone, exit, latest]);
 
   return (
     <WizardScreen
@@ -198,6 +192,7 @@ export function Wizard({ ctx, profileName, initial, openOn, storage, onSaved, on
       width={width}
       height={size.rows - 1}
       line={focusedText(state, caret.current)?.line}
+      keychainNote={props.keychainNote}
     />
   );
 }
@@ -234,220 +229,4 @@ function resolveFileReference(state: WizardState, dispatch: (a: Action) => void)
   }
   dispatch({ type: 'edit', id: row.id, value: read.value });
   return true;
-}
-
-function reviewHints(): Hint[] {
-  return [['↑/↓', 'select'], ['e', 'edit'], ['Enter', 'save'], ['Esc', 'back'], QUIT];
-}
-
-/** How many review lines fit, and how far the review can scroll. */
-function reviewView(state: WizardState, width: number, height: number) {
-  const total = reviewLines(state.values).length;
-  const issueRows =
-    state.reviewIssues.reduce((sum, i) => sum + wrappedRows(`✗ ${i.message}`, width), 0) +
-    cleartextWarnings(state.values).reduce((sum, w) => sum + wrappedRows(`! ${w}`, width), 0);
-  const room = height - chromeRows(reviewHints(), width) - 2 - issueRows;
-  if (total <= room) return { scrolls: false, rows: total, max: 0 };
-  const rows = Math.max(height - chromeRows(reviewHints(), width) - 4 - issueRows, 1);
-  return { scrolls: true, rows, max: total - rows };
-}
-
-function WizardScreen({
-  state,
-  ctx,
-  width,
-  height,
-  line,
-}: {
-  state: WizardState;
-  ctx: Context;
-  width: number;
-  height: number;
-  /** The focused text field's value and cursor. */
-  line: Line | undefined;
-}) {
-  const { step, values } = state;
-  const title = `floe setup · profile "${state.profileName}"`;
-  const numbered = (STEPS as readonly string[]).indexOf(step);
-  const position = numbered >= 0 ? `step ${numbered + 1} of ${STEPS.length}` : undefined;
-  const back: Hint = ['Esc', 'back'];
-
-  if (isFormStep(step)) {
-    const rows = formRows(step, values);
-    const focus = Math.min(state.focus[step], rows.length - 1);
-    const focused = rows[focus];
-    const hints: Hint[] = [
-      ['↑/↓ Tab', 'move'],
-      ['Enter', focus === rows.length - 1 ? 'continue' : 'next'],
-      ...(focused?.type === 'boolean' ? ([['Space', 'toggle']] as Hint[]) : []),
-      back,
-      QUIT,
-      ['*', 'required'],
-    ];
-    const shownErrors = rows.filter((r) => state.errors[r.id]).length;
-    const notes = [
-      ...formNotes(step, values),
-      ...(state.blocked && shownErrors > 0
-        ? [
-            `✗ Cannot continue: ${shownErrors === 1 ? '1 field marked ✗ needs' : `${shownErrors} fields marked ✗ need`} a fix.`,
-          ]
-        : []),
-    ];
-    return (
-      <Screen
-        title={title}
-        position={position}
-        subtitle={FORM_TITLES[step](values)}
-        width={width}
-        hints={hints}
-      >
-        <Form
-          rows={rows}
-          values={Object.fromEntries(rows.map((r) => [r.id, rowValue(values, r)]))}
-          focus={focus}
-          errors={state.errors}
-          notes={notes}
-          width={width}
-          height={height - chromeRows(hints, width)}
-          line={line}
-        />
-      </Screen>
-    );
-  }
-
-  if (isChoiceStep(step) && step !== 'keychain') {
-    const choices =
-      step === 'preset'
-        ? PRESET_IDS.map((id) => ({
-            label: PRESETS[id].label,
-            help: `${PRESETS[id].help}\n${PRESETS[id].pitfall}`,
-          }))
-        : step === 'authType'
-          ? authChoices(values).map((t) => AUTH_TYPE_INFO[t])
-          : STORAGE_KINDS.map((k) => STORAGE_INFO[k]);
-    const subtitle =
-      step === 'preset'
-        ? 'Catalog: which Iceberg REST catalog OLake writes to'
-        : step === 'authType'
-          ? `Authentication type: how floe and OLake sign in to ${PRESETS[values.preset].label}`
-          : 'Object storage: where OLake writes data and metadata files';
-    const hints: Hint[] = [['↑/↓', 'choose'], ['Enter', 'next'], ...(step === 'preset' ? [] : [back]), QUIT];
-    return (
-      <Screen title={title} position={position} subtitle={subtitle} width={width} hints={hints}>
-        <ChoiceList
-          choices={choices}
-          selected={state.cursor[step]}
-          width={width}
-          compact={step === 'preset'}
-        />
-      </Screen>
-    );
-  }
-
-  if (step === 'review') {
-    const lines = reviewLines(values);
-    const labelWidth = Math.max(...lines.map((l) => l.label.length)) + 2;
-    const view = reviewView(state, width, height);
-    const hints = reviewHints();
-    const start = Math.min(state.reviewScroll, view.max);
-    const shown = view.scrolls ? lines.slice(start, start + view.rows) : lines;
-    const below = lines.length - start - shown.length;
-    return (
-      <Screen
-        title={title}
-        position={position}
-        subtitle="Review: check the values, then save"
-        width={width}
-        hints={hints}
-      >
-        {view.scrolls && <Text dimColor>{start > 0 ? `  ↑ ${start} more` : ' '}</Text>}
-        {shown.map((line, i) => {
-          const selected = start + i === state.reviewCursor;
-          return (
-            <Text key={line.label} color={selected ? 'cyan' : undefined}>
-              {`${selected ? '›' : ' '} ${line.label.padEnd(labelWidth)}`}
-              {truncate(sanitize(line.value), Math.max(width - labelWidth - 2, 10))}
-            </Text>
-          );
-        })}
-        {view.scrolls && <Text dimColor>{below > 0 ? `  ↓ ${below} more` : ' '}</Text>}
-        <Box marginTop={1}>
-          <Text>{truncate(`Secrets: ${secretsPlace(ctx, state.storage, values)}`, width)}</Text>
-        </Box>
-        {cleartextWarnings(values).map((warning) => (
-          <Text key={warning} color="yellow">{`! ${warning}`}</Text>
-        ))}
-        {state.reviewIssues.map((issue) => (
-          <Text key={issue.field} color="red">{`✗ ${issue.message}`}</Text>
-        ))}
-      </Screen>
-    );
-  }
-
-  if (step === 'keychain') {
-    const vars = secretEnvVars(state.pending ?? values);
-    const choices = KEYCHAIN_CHOICES.map((choice) => {
-      if (choice === 'file')
-        return {
-          label: 'Store them in a file',
-          help: `Plaintext, not encrypted: mode 0600 at ${ctx.vault.backend('file').location}`,
-        };
-      if (choice === 'env')
-        return {
-          label: "Don't store them",
-          help:
-            vars.length > 0
-              ? `Nothing is stored; ${vars.join(', ')} must be set in the environment at run time`
-              : 'This profile has no secrets, so nothing needs to be stored',
-        };
-      return { label: 'Cancel', help: 'Save nothing and leave setup' };
-    });
-    return (
-      <Screen
-        title={title}
-        subtitle="Where the secrets go"
-        width={width}
-        hints={[['↑/↓', 'choose'], ['Enter', 'confirm'], back, QUIT]}
-      >
-        <Text color="yellow">{`✗ The OS keychain cannot be used: ${sanitize(state.keychainReason ?? '')}`}</Text>
-        <Box marginY={1}>
-          <Text>{`Where should the secrets of "${state.profileName}" go?`}</Text>
-        </Box>
-        <ChoiceList choices={choices} selected={state.cursor.keychain} width={width} />
-      </Screen>
-    );
-  }
-
-  if (step === 'saveError')
-    return (
-      <Screen
-        title={title}
-        subtitle="The profile was not saved"
-        width={width}
-        hints={[['Enter', 'retry'], back, QUIT]}
-      >
-        <Text color="red">{`✗ ${sanitize(state.saveError ?? '')}`}</Text>
-      </Screen>
-    );
-
-  if (step === 'saving')
-    return (
-      <Screen title={title} subtitle="Saving…" width={width} hints={[QUIT]}>
-        <Text>{`● Saving profile "${state.profileName}" (secrets: ${secretsPlace(ctx, state.storage, values)})`}</Text>
-      </Screen>
-    );
-
-  if (step === 'saved')
-    return (
-      <Screen title={title} subtitle={`✓ Saved profile "${state.profileName}"`} width={width} hints={[]}>
-        <Text>{`Settings: ${ctx.config.path}`}</Text>
-        <Text>{`Secrets: ${secretsPlace(ctx, state.storage, state.pending ?? values)}`}</Text>
-      </Screen>
-    );
-
-  return (
-    <Screen title={title} subtitle="Setup left" width={width} hints={[]}>
-      <Text>{`Nothing was saved: profile "${state.profileName}" is as it was.`}</Text>
-    </Screen>
-  );
 }

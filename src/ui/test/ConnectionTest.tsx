@@ -114,7 +114,6 @@ export function ConnectionTest({
   const [offset, setOffset] = useState(0);
 
   const finished = state.phase === 'done';
-  const lines = verbose ? tracePanel(state, width) : diagnosisPanel(state, width);
   const hints: [string, string][] = finished
     ? [
         ['r', 're-run'],
@@ -131,6 +130,8 @@ export function ConnectionTest({
   const groups = stepGroups(state.steps, size.rows);
   // The title column fits the rows shown: folded chains leave their width to the details.
   const titleColumn = titleWidth(groups.flatMap((g) => g.steps));
+  // A detail the step rows cut is shown whole at the top of the diagnoses panel.
+  const lines = verbose ? tracePanel(state, width) : diagnosisPanel(state, width, titleColumn);
   // The footer may wrap at 80 columns once the scroll hint joins it: the panel gives up that row.
   const footer = (scrolling: boolean) =>
     scrolling ? [...hints.slice(0, -1), scrollHint, hints[hints.length - 1]!] : hints;

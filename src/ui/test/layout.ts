@@ -1,7 +1,14 @@
 // What the test screen shows, as lines cut to the screen's width: the step rows and the lower panel
 // (diagnoses or the HTTP trace). Pure, so the 80x24 budget is computed and tested without Ink.
 import { type CheckState, isFinal } from '../../check/reducer.js';
-import { diagnosisLines, formatDuration, traceLines, truncate, wrapText } from '../../check/text.js';
+import {
+  diagnosisLines,
+  formatDuration,
+  STEP_GLYPH,
+  traceLines,
+  truncate,
+  wrapText,
+} from '../../check/text.js';
 import type { Step } from '../../check/types.js';
 import { sanitize } from '../../text/sanitize.js';
 
@@ -35,8 +42,7 @@ export function titleWidth(steps: Step[]): number {
 export function stepText(step: Step, width: number, titleColumn: number): string {
   const duration = isFinal(step.state) ? formatDuration(step.durationMs) : '';
   const title = truncate(sanitize(step.title), titleColumn).padEnd(titleColumn);
-  const state = step.state === 'skipped' || step.state === 'cancelled' ? step.state : '';
-  const detail = [state, step.detail && sanitize(step.detail)].filter(Boolean).join(': ');
+  const detail = stepDetail(step);
   return truncate(`${title} ${duration.padStart(DURATION_WIDTH)}  ${detail}`.trimEnd(), width);
 }
 
@@ -44,7 +50,18 @@ function wrapped(text: string, width: number, indent: string, tone?: Tone): Line
   return wrapText(text, width, indent).map((t) => ({ text: t, tone }));
 }
 
-export function diagnosisPanel(state: CheckState, width: number): Line[] {
+/** A finished step's detail as its row shows it: after the state, e.g. `skipped: no config`. */
+function stepDetail(step: Step): string {
+  const state = step.state === 'skipped' || step.state === 'cancelled' ? step.state : '';
+  return [state, step.detail && sanitize(step.detail)].filter(Boolean).join(': ');
+}
+
+/**
+ * The panel under the steps: warnings and diagnoses, then the whole detail of each step whose row cuts
+ * it (at 80 columns a detail gets ~22 characters), wrapped under its title. `titleColumn` is the step
+ * rows' title column (no step details without it).
+ */
+export function diagnosisPanel(state: CheckState, width: number, titleColumn?: number): Line[] {
   const lines: Line[] = [];
   for (const warning of state.warnings) lines.push(...wrapped(`! ${sanitize(warning)}`, width, '  ', 'warn'));
   for (const d of state.diagnoses) {
@@ -54,6 +71,17 @@ export function diagnosisPanel(state: CheckState, width: number): Line[] {
       for (const [i, part] of wrapText(text, width - LABEL_WIDTH).entries())
         lines.push({ text: (i === 0 ? `  ${label}` : '').padEnd(LABEL_WIDTH) + part });
   }
+  // After the diagnoses (scroll to them): each step detail its row cuts, whole, under its title.
+  if (titleColumn !== undefined)
+    for (const step of state.steps) {
+      const detail = stepDetail(step);
+      if (!detail || step.state === 'ok' || !stepText(step, width, titleColumn).endsWith('…')) continue;
+      lines.push({
+        text: truncate(`${STEP_GLYPH[step.state]} ${sanitize(step.title)}`, width),
+        tone: STATE_TONE[step.state],
+      });
+      lines.push(...wrapped(`  ${detail}`, width, '  '));
+    }
   if (state.phase === 'done' && state.cancelled)
     lines.push(
       ...wrapped(

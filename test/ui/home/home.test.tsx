@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CommandModule } from '../../../src/cli/commands.js';
 import { FloeError } from '../../../src/cli/io.js';
@@ -140,17 +141,16 @@ describe('home screen', () => {
   it('asks where to write the export, instead of printing secrets on screen', async () => {
     const { r, onAction } = await start(await withProfiles());
     await r.press(KEY.down, 'x');
-    expect(r.text()).toContain(
-      'Write "prod" as destination.json (with its secrets, mode 0600) to: › destination.json',
-    );
-    for (let i = 0; i < 'destination.json'.length; i++) await r.press(KEY.backspace);
-    await r.press(KEY.enter);
+    // The tests run in the repository, a git work tree: the file is offered in the config folder.
+    expect(r.text()).toContain('Write "prod" as destination.json (with its secrets, mode 0600) to: ›');
+    expect(r.text()).toContain('exports/prod-destination.json');
+    await r.press('\u0015', KEY.enter);
     expect(r.text()).toContain('give a file to write, e.g. destination.json');
     await r.press('out/prod.json', KEY.enter);
     expect(onAction).toHaveBeenCalledExactlyOnceWith({
       type: 'export',
       name: 'prod',
-      output: 'out/prod.json',
+      output: resolve('out/prod.json'),
     });
   });
 
@@ -191,6 +191,8 @@ describe('home screen', () => {
     const { r, onAction } = await start(ctx);
     expect(r.text()).toContain('No profiles yet.');
     expect(r.frame()).toContain('Press n to create one');
+    // Issue 19, item 13: the empty home screen mentions the sandbox.
+    expect(r.text()).toMatch(/To try floe on a local catalog first: (npx )?floe sandbox --open/);
     expect(r.frame()).toContain('OLake UI: not logged in (floe login)');
     await r.press('t', KEY.enter);
     expect(onAction).not.toHaveBeenCalled();

@@ -102,6 +102,25 @@ describe('the Logs pane', () => {
     await m.press('f');
     expect(m.frame()).not.toContain('following');
   });
+
+  // Issue 19, item 6: the follow view ends with the run, as `floe jobs logs --follow` does.
+  it('stops following when the run ends, reading its last lines and showing its final status', async () => {
+    const fake = api();
+    const m = await openRun(fake, 0, { followMs: 5 });
+    await m.press('f');
+    expect(m.frame()).toContain('following (f stops)');
+    fake.logs.get(RUNNING.file_path)?.push(line(2, 'Sync completed: 120 records'));
+    fake.tasks.set(1, [{ ...RUNNING, status: 'Completed' }, FAILED]);
+    for (let i = 0; i < 50 && m.frame().includes('following (f stops)'); i++)
+      await act(async () => {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      });
+    await settle();
+    expect(m.frame()).not.toContain('following (f stops)');
+    expect(m.frame()).toContain('Sync completed: 120 records');
+    expect(m.frame()).toMatch(/Run \S+ Completed/);
+    expect(m.frame()).toContain('Run ended: Completed; following stopped.');
+  });
 });
 
 describe('t: test the job’s destination', () => {

@@ -1,5 +1,6 @@
 // The wizard's review warns when a secret would travel over plain http:// to another host.
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { saveProfile } from '../../../src/cli/profiles.js';
 import { AUTH_TYPES } from '../../../src/destination/fields.js';
 import { Wizard, type WizardResult } from '../../../src/ui/setup/Wizard.js';
 import { expectFits, KEY, type Rendered, renderScreen, testContext } from './support.js';
@@ -13,7 +14,9 @@ afterEach(async () => {
 
 async function reviewOfTokenProfile(catalogUrl: string): Promise<string> {
   const done = vi.fn<(result: WizardResult) => void>();
-  rendered = await renderScreen(<Wizard ctx={testContext()} profileName="prod" onDone={done} />);
+  rendered = await renderScreen(
+    <Wizard save={saveProfile} ctx={testContext()} profileName="prod" onDone={done} />,
+  );
   const r = rendered;
   await r.press(KEY.enter);
   for (let i = 0; i < AUTH_TYPES.indexOf('token'); i++) await r.press(KEY.down);

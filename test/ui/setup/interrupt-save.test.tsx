@@ -1,6 +1,7 @@
 // Ctrl-C while the wizard is saving aborts the save, so the secrets it wrote are undone and the
 // config never switches to the half-saved profile.
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { saveProfile } from '../../../src/cli/profiles.js';
 import { AUTH_TYPES } from '../../../src/destination/fields.js';
 import { Wizard, type WizardResult } from '../../../src/ui/setup/Wizard.js';
 import { KEY, type Rendered, renderScreen, testContext, waitUntil } from './support.js';
@@ -37,7 +38,9 @@ describe('Ctrl-C during the save', () => {
       },
     };
     const done = vi.fn<(result: WizardResult) => void>();
-    rendered = await renderScreen(<Wizard ctx={stalled} profileName="prod" onDone={done} />);
+    rendered = await renderScreen(
+      <Wizard save={saveProfile} ctx={stalled} profileName="prod" onDone={done} />,
+    );
     const r = rendered;
     await r.press(KEY.enter);
     for (let i = 0; i < AUTH_TYPES.indexOf('token'); i++) await r.press(KEY.down);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Text } from 'ink';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { saveProfile } from '../../../src/cli/profiles.js';
 import { profileValues } from '../../../src/config/store.js';
 import { AUTH_TYPES, type AuthType, emptyValues, type Values } from '../../../src/destination/fields.js';
 import { useKeys } from '../../../src/ui/components/useKeys.js';
@@ -45,7 +46,13 @@ afterEach(async () => {
 async function start(ctx: TestContext, props: { initial?: Values; profileName?: string } = {}) {
   const done = vi.fn<(result: WizardResult, error?: unknown) => void>();
   rendered = await renderScreen(
-    <Wizard ctx={ctx} profileName={props.profileName ?? 'prod'} initial={props.initial} onDone={done} />,
+    <Wizard
+      save={saveProfile}
+      ctx={ctx}
+      profileName={props.profileName ?? 'prod'}
+      initial={props.initial}
+      onDone={done}
+    />,
   );
   return { r: rendered, done };
 }
@@ -304,7 +311,11 @@ describe('setup wizard', () => {
 
   it('scrolls the review when it is taller than the terminal', async () => {
     const done = vi.fn();
-    rendered = await renderScreen(<Wizard ctx={testContext()} profileName="prod" onDone={done} />, 80, 16);
+    rendered = await renderScreen(
+      <Wizard save={saveProfile} ctx={testContext()} profileName="prod" onDone={done} />,
+      80,
+      16,
+    );
     const r = rendered;
     await walkToReview(r, 'google');
     expect(r.frame()).toMatch(/↓ \d+ more/);
@@ -442,7 +453,11 @@ describe('setup wizard', () => {
 
   it('scrolls a form taller than the terminal and keeps the focused field in view', async () => {
     const done = vi.fn();
-    rendered = await renderScreen(<Wizard ctx={testContext()} profileName="prod" onDone={done} />, 80, 16);
+    rendered = await renderScreen(
+      <Wizard save={saveProfile} ctx={testContext()} profileName="prod" onDone={done} />,
+      80,
+      16,
+    );
     const r = rendered;
     await chooseAuth(r, 'oauth2');
     await fill(r, ['x', 'y', 'z', 'u', 'v', '']);

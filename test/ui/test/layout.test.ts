@@ -101,6 +101,38 @@ describe('test screen layout', () => {
     );
   });
 
+  // Issue 19, item 11: at 80 columns a step row cuts its detail to ~22 characters; the panel shows it whole.
+  it('shows the whole detail of a step whose row cuts it, wrapped at 80 columns', () => {
+    const detail =
+      '127.0.0.1:8181: DNS 0 addresses; connect ECONNREFUSED 127.0.0.1:8181 after 3 attempts within 10 s';
+    const failed: Step = {
+      id: 'catalog.connect',
+      chain: 'catalog',
+      title: 'Connect to the catalog host (TCP and TLS)',
+      state: 'failed',
+      durationMs: 12,
+      detail,
+    };
+    const short: Step = {
+      id: 'storage.list',
+      chain: 'storage',
+      title: 'List',
+      state: 'failed',
+      detail: 'no',
+    };
+    const passed: Step = { ...failed, id: 'catalog.config', state: 'ok' };
+    let state = checkReducer(initialCheckState, { type: 'start' });
+    for (const step of [failed, short, passed]) state = checkReducer(state, { type: 'step', step });
+    const column = titleWidth(state.steps);
+    expect(stepText(failed, 80, column)).toMatch(/…$/);
+    const lines = diagnosisPanel(state, 80, column).map((line) => line.text);
+    expect(lines[0]).toBe('✗ Connect to the catalog host (TCP and TLS)');
+    expect(lines.slice(1).join(' ').replace(/\s+/g, ' ')).toContain(detail);
+    expect(lines.every((line) => line.length <= 80)).toBe(true);
+    expect(lines.join('\n')).not.toContain('List');
+    expect(lines.filter((line) => line.startsWith('✗')).length).toBe(1);
+  });
+
   it('says when nothing went wrong only once the run is done', () => {
     const running = checkReducer(initialCheckState, { type: 'start' });
     expect(diagnosisPanel(running, 80)).toEqual([]);

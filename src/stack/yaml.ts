@@ -80,7 +80,8 @@ function node(raw: YamlValue): Yaml.Node {
   if (value === null || typeof value === 'boolean') return new Scalar(value);
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new Error(`cannot write ${value} in YAML`);
-    return new Scalar(value);
+    // JSON has no negative zero: written as 0, as JSON.stringify writes it.
+    return new Scalar(Object.is(value, -0) ? 0 : value);
   }
   if (typeof value === 'string') return stringNode(value, true);
   if (Array.isArray(value)) {

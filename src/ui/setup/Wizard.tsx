@@ -11,9 +11,10 @@ import { useTerminalSize } from '../components/useTerminalSize.js';
 import { isFileReference, readJsonArgument } from './json-file.js';
 import { reducer } from './model.js';
 import type { EnvValues } from './origin.js';
+import { reviewView } from './reviewLayout.js';
 import { formRows, isFormStep, type Row, type RowId, rowValue } from './rows.js';
 import { type Action, initialState, type WizardState } from './state.js';
-import { reviewView, WizardScreen } from './WizardScreen.js';
+import { WizardScreen } from './WizardScreen.js';
 
 export interface WizardResult {
   saved: boolean;

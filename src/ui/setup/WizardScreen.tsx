@@ -10,10 +10,9 @@ import {
   type Values,
 } from '../../destination/fields.js';
 import { PRESET_IDS, PRESETS } from '../../destination/presets.js';
-import type { SecretStorage } from '../../secrets/store.js';
 import { sanitize } from '../../text/sanitize.js';
 import { ChoiceList } from '../components/ChoiceList.js';
-import { truncate, wrappedRows } from '../components/layout.js';
+import { truncate } from '../components/layout.js';
 import type { Line } from '../components/line.js';
 import { Paragraph } from '../components/Paragraph.js';
 import { chromeRows, type Hint, Screen } from '../components/Screen.js';
@@ -21,6 +20,7 @@ import { Form } from './Form.js';
 import { authChoices } from './model.js';
 import { sourceTag } from './origin.js';
 import { reviewLines } from './review.js';
+import { ENV_NOTE, fromEnv, reviewHints, reviewView, secretsPlace } from './reviewLayout.js';
 import {
   type FormStep,
   formNotes,
@@ -40,51 +40,6 @@ const FORM_TITLES: Record<FormStep, (v: Values) => string> = {
   storage: (v) => `Object storage: ${STORAGE_INFO[v.storage].label}`,
   advanced: () => 'Advanced',
 };
-
-export function secretsPlace(
-  ctx: Context,
-  storage: SecretStorage,
-  values: Values,
-  keychainNote?: string,
-): string {
-  if (storage === 'keychain')
-    return keychainNote ? `the OS keychain, but ${keychainNote}` : 'the OS keychain';
-  if (storage === 'file') return `the plaintext file ${ctx.vault.backend('file').location} (mode 0600)`;
-  const vars = secretEnvVars(values);
-  return vars.length > 0 ? `not stored: set ${vars.join(', ')} at run time` : 'none needed';
-}
-
-/** Whether any value on the review came from the environment (k keeps it or stops keeping it). */
-function fromEnv(state: WizardState): boolean {
-  return Object.values(state.origins).some((o) => o === 'env' || o === 'kept');
-}
-
-export function reviewHints(state: WizardState): Hint[] {
-  return [
-    ['↑/↓', 'select'],
-    ['e', 'edit'],
-    ...(fromEnv(state) ? ([['k', 'keep FLOE_* value']] as Hint[]) : []),
-    ['Enter', 'save'],
-    ['Esc', 'back'],
-    LEAVE,
-  ];
-}
-
-const ENV_NOTE =
-  'Values from FLOE_* variables serve this run; only those marked "saved" go into the profile (k on a line).';
-
-/** How many review lines fit, and how far the review can scroll. */
-export function reviewView(state: WizardState, width: number, height: number) {
-  const total = reviewLines(state.values, state.origins).length;
-  const issueRows =
-    (fromEnv(state) ? wrappedRows(ENV_NOTE, width) : 0) +
-    state.reviewIssues.reduce((sum, i) => sum + wrappedRows(`✗ ${i.message}`, width), 0) +
-    cleartextWarnings(state.values).reduce((sum, w) => sum + wrappedRows(`! ${w}`, width), 0);
-  const room = height - chromeRows(reviewHints(state), width) - 2 - issueRows;
-  if (total <= room) return { scrolls: false, rows: total, max: 0 };
-  const rows = Math.max(height - chromeRows(reviewHints(state), width) - 4 - issueRows, 1);
-  return { scrolls: true, rows, max: total - rows };
-}
 
 export function WizardScreen({
   state,

@@ -188,7 +188,8 @@ class WriteRun {
       }
       const outcome = await this.runStep(id, body);
       if (!outcome.ok)
-        failed = `“${this.steps.get(id)?.title}” ${this.signal.aborted ? 'was cancelled' : 'failed'}`;
+        // The title without its parenthesis: the detail has to fit beside the step at 80 columns.
+        failed = `“${this.steps.get(id)?.title.replace(/ \(.*\)$/, '')}” ${this.signal.aborted ? 'was cancelled' : 'failed'}`;
     }
     await this.cleanup();
     this.report();

@@ -69,7 +69,12 @@ _floe() {
     return
   fi
   case "$prev" in
-    --profile|-p) COMPREPLY=($(compgen -W "$("\${COMP_WORDS[0]}" profiles names 2>/dev/null)" -- "$cur")); return ;;
+    --profile|-p) # Names are matched as text, never put through compgen -W's word expansion.
+      local name; COMPREPLY=()
+      while IFS= read -r name; do
+        [[ $name == "$cur"* ]] && COMPREPLY+=("$(printf '%q' "$name")")
+      done < <("\${COMP_WORDS[0]}" profiles names 2>/dev/null)
+      return ;;
     --auth-type)
       local preset="" i
       for ((i = 1; i < COMP_CWORD; i++)); do [ "\${COMP_WORDS[i]}" = --preset ] && preset="\${COMP_WORDS[i+1]}"; done

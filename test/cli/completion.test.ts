@@ -1,7 +1,7 @@
 // floe completion bash|zsh|fish: each script passes its shell's syntax check, and bash and fish
 // complete commands, flags, fixed flag values and the profile names of the config in use.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -79,6 +79,25 @@ describe('floe completion', () => {
       'token',
     ]);
     expect(bashComplete(['floe', 'setup', '--auth-type', 'n'])).toEqual(['none']);
+  });
+
+  it('bash never expands a profile name (a name like $(touch …) from a hand-edited file stays text)', () => {
+    const marker = join(dir, 'expanded');
+    const fake = join(dir, 'fake-floe');
+    writeFileSync(fake, `#!/bin/sh\nprintf '%s\\n' alpha '$(touch ${marker})' '\`touch ${marker}\`'\n`, {
+      mode: 0o755,
+    });
+    const script = `source ${scripts.bash}
+COMP_WORDS=('${fake}' 'test' '-p' ''); COMP_CWORD=3
+_floe; printf '%s\\n' "\${COMPREPLY[@]}"`;
+    const r = shell('bash', ['-c', script]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(existsSync(marker)).toBe(false);
+    expect(r.stdout.split('\n').filter(Boolean)).toEqual([
+      'alpha',
+      `\\$\\(touch\\ ${marker.replace(/\//g, '/')}\\)`,
+      expect.stringContaining('touch'),
+    ]);
   });
 
   it('fish completes the same from its script', () => {

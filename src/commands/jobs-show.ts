@@ -3,8 +3,8 @@
 import { EXIT, printJson } from '../cli/io.js';
 import type { ManagementClient } from '../management/client.js';
 import { configLine, redactConfig } from '../management/summary.js';
-import { serverText } from '../management/text.js';
 import type { JobDetail } from '../management/types.js';
+import { sanitize } from '../text/sanitize.js';
 import { humaniseCron } from '../ui/jobs/cron.js';
 
 function size(bytes: number): string {
@@ -51,7 +51,8 @@ export function detailLines(job: JobDetail): string[] {
     ['Created', `${job.created_at ?? '?'}${job.created_by ? ` by ${job.created_by}` : ''}`],
     ['Updated', `${job.updated_at ?? '?'}${job.updated_by ? ` by ${job.updated_by}` : ''}`],
   ];
-  return rows.map(([label, value]) => serverText(`${label.padEnd(12)} ${value}`));
+  // One line a row: a newline in a server's value cannot forge a row of its own.
+  return rows.map(([label, value]) => sanitize(`${label.padEnd(12)} ${value}`));
 }
 
 export async function showJob(

@@ -38,6 +38,9 @@ export function sanitizeDeep<T>(value: T, options?: SanitizeOptions): T {
   if (typeof value === 'string') return sanitize(value, options) as T;
   if (Array.isArray(value)) return value.map((v) => sanitizeDeep(v, options)) as T;
   if (value !== null && typeof value === 'object')
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, sanitizeDeep(v, options)])) as T;
+    // Keys too: a server's object keys (a job's advanced_settings) are shown like its values.
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [sanitize(k, options), sanitizeDeep(v, options)]),
+    ) as T;
   return value;
 }

@@ -47,4 +47,10 @@ describe('sanitize', () => {
       none: null,
     });
   });
+
+  it('sanitizes object keys too (a job’s advanced_settings are shown key=value)', () => {
+    expect(sanitizeDeep({ advanced_settings: { 'max\u001b]0;pwned\u0007': 4 } })).toEqual({
+      advanced_settings: { 'max^[]0;pwned^G': 4 },
+    });
+  });
 });

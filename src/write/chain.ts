@@ -55,14 +55,14 @@ const STORAGE_FAILURE = /S3Exception|NoSuchBucket|AccessDenied|Access Denied|Sto
 const PURGED = 'dropped the table with purge';
 
 /** Iceberg Java's commit.retry.num-retries default. */
-export const COMMIT_RETRIES = 4;
+const COMMIT_RETRIES = 4;
 /** Iceberg Java's commit.retry.min-wait-ms default; doubled each retry. */
 const RETRY_MIN_WAIT_MS = 100;
 
 type Outcome = { ok: true; detail: string } | { ok: false; diagnosis: Diagnosis | null };
 
 /** A unique name for the check table, e.g. floe_check_20261126t0512_3fa9c1. */
-export function checkTableName(now = new Date()): string {
+function checkTableName(now = new Date()): string {
   const stamp = now.toISOString().replace(/[-:]/g, '').slice(0, 13).toLowerCase();
   return `floe_check_${stamp}_${randomBytes(3).toString('hex')}`;
 }

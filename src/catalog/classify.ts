@@ -81,7 +81,8 @@ function errorInfo(res: HttpResponse): ErrorInfo {
     };
   }
   const message = o.message ?? o.Message;
-  const type = o.__type ?? res.headers['x-amzn-errortype'];
+  // AWS (`__type`, x-amzn-errortype) and Databricks (`error_code`) name the error beside the message.
+  const type = o.__type ?? o.error_code ?? res.headers['x-amzn-errortype'];
   return {
     code: typeof type === 'string' ? type.split(':')[0] : undefined,
     message: typeof message === 'string' ? message : undefined,

@@ -78,26 +78,6 @@ class StepFailure extends Error {
   }
 }
 
-function errorOf(res: HttpResponse): { type?: string; message?: string } {
-  try {
-    const body = JSON.parse(res.body) as Record<string, unknown>;
-    const e = (typeof body.error === 'object' && body.error !== null ? body.error : body) as Record<
-      string,
-      unknown
-    >;
-    return {
-      ...(typeof e.type === 'string'
-        ? { type: e.type }
-        : typeof e.error_code === 'string'
-          ? { type: e.error_code }
-          : {}),
-      ...(typeof e.message === 'string' ? { message: e.message } : {}),
-    };
-  } catch {
-    return {};
-  }
-}
-
 class WriteRun {
   private readonly steps = new Map<WriteStepId, Step>();
   private readonly scrubber: SecretScrubber;
@@ -278,12 +258,13 @@ class WriteRun {
     const base = diagnoseResponse(res.req, res, this.ctx(step));
     if (res.status !== 403 || base.code === 'CATALOG_CLOCK_SKEW' || base.code.startsWith('CATALOG_SIGV4'))
       return base;
-    const err = errorOf(res);
+    // The catalog's error type and message, as the read path read them (scrubbed) into the evidence.
+    const { errorCode, extra } = base.evidence;
     const advice = privilegeAdvice({
       preset: this.values.preset,
       operation,
-      ...(err.type ? { errorCode: err.type } : {}),
-      ...(err.message ? { message: this.scrubber.scrub(err.message) } : {}),
+      ...(errorCode ? { errorCode } : {}),
+      ...(extra?.message ? { message: extra.message } : {}),
       warehouse: typeof this.values.fields.warehouse === 'string' ? this.values.fields.warehouse : '',
       namespace: this.namespace.join('.'),
     });
@@ -625,9 +606,9 @@ class WriteRun {
         evidence: base.evidence,
       });
     if (res.status === 401 || res.status === 419) return base;
-    const message = errorOf(res).message;
+    const message = base.evidence.extra?.message;
     return writeDiagnosis('WRITE_COMMIT_REJECTED', 'write.commit', {
-      what: `${base.what}${message ? `: ${this.scrubber.scrub(message).slice(0, 300)}` : ''}`,
+      what: `${base.what}${message ? `: ${message}` : ''}`,
       evidence: base.evidence,
     });
   }

@@ -313,16 +313,17 @@ function warehouseDiagnosis(make: Make, answered: string, status: number, ctx: C
   };
 }
 
-/** The JSON body of a 2xx answer, or the diagnosis of why it is unusable. */
+/** The JSON body of a 2xx answer (read with `parse`), or the diagnosis of why it is unusable. */
 export function readJson(
   req: HttpRequest,
   res: HttpResponse,
   ctx: ClassifyContext,
+  parse: (text: string) => unknown = JSON.parse,
 ): { value: unknown } | { diagnosis: Diagnosis } {
   if (res.status < 200 || res.status >= 300 || res.truncated || !isJsonType(res.headers['content-type']))
     return { diagnosis: diagnoseResponse(req, res, ctx) };
   try {
-    return { value: JSON.parse(res.body) };
+    return { value: parse(res.body) };
   } catch (error) {
     return {
       diagnosis: diagnosis('CATALOG_NOT_JSON', ctx.step, {

@@ -7,7 +7,7 @@
 // purge and every object floe wrote removed. A failure or Ctrl-C still cleans up what was made.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type ClassifyContext, diagnoseFailure, diagnoseResponse } from '../catalog/classify.js';
+import { type ClassifyContext, diagnoseFailure, diagnoseResponse, readJson } from '../catalog/classify.js';
 import { HttpClient, type HttpRequest, type HttpResponse, NetworkFailure } from '../catalog/http.js';
 import { type CatalogSession, catalogPath, serves } from '../catalog/session.js';
 import type { SecretScrubber } from '../check/scrub.js';
@@ -286,18 +286,11 @@ class WriteRun {
     );
   }
 
+  /** The answer's JSON with 64-bit snapshot ids exact, or the step's failure as the read path words it. */
   private json(step: WriteStepId, res: HttpResponse & { req: HttpRequest }): unknown {
-    try {
-      return parseLossless(res.body);
-    } catch {
-      this.fail(
-        diagnoseResponse(
-          res.req,
-          { ...res, headers: { ...res.headers, 'content-type': 'text/plain' } },
-          this.ctx(step),
-        ),
-      );
-    }
+    const read = readJson(res.req, res, this.ctx(step), parseLossless);
+    if ('diagnosis' in read) this.fail(read.diagnosis);
+    return read.value;
   }
 
   private tableFacts(step: WriteStepId, res: HttpResponse & { req: HttpRequest }): TableFacts {

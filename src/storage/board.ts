@@ -1,5 +1,6 @@
 // The storage chain's five steps as the screen and `--json` see them: each step's latest state, emitted
 // on every change; the titles name the store's own operations (S3's, or the GCS JSON API's).
+import { randomUUID } from 'node:crypto';
 import type { Emit, Step, StepState } from '../check/types.js';
 import { STORAGE_STEPS, type StorageStepId } from './diagnoses.js';
 
@@ -37,6 +38,12 @@ export class StepBoard {
     }
   }
 
+  /** --read-only: the three writing steps are skipped. */
+  skipWrites(): void {
+    for (const id of ['storage.put', 'storage.get', 'storage.delete'] as const)
+      this.update(id, 'skipped', { detail: 'read-only' });
+  }
+
   isRunning(id: StorageStepId): boolean {
     return this.steps.get(id)?.state === 'running';
   }
@@ -44,4 +51,9 @@ export class StepBoard {
   current(): StorageStepId {
     return STEP_IDS.find((id) => !TERMINAL.has(this.steps.get(id)?.state ?? 'pending')) ?? 'storage.head';
   }
+}
+
+/** Where a check writes its probe object: under the data location's prefix, never over anything. */
+export function probeKey(prefix: string): string {
+  return `${prefix}.floe-probe/${randomUUID()}`;
 }

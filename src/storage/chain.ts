@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { SecretScrubber } from '../check/scrub.js';
 import type { Chain, ChainOptions, Emit } from '../check/types.js';
 import { maskSecret } from '../destination/fields.js';
-import { STEP_IDS, StepBoard } from './board.js';
+import { probeKey, STEP_IDS, StepBoard } from './board.js';
 import {
   openS3,
   probeError,
@@ -247,11 +247,10 @@ async function run(
     );
     if (!list.ok) return;
     if (opts.readOnly) {
-      for (const id of ['storage.put', 'storage.get', 'storage.delete'] as const)
-        board.update(id, 'skipped', { detail: 'read-only' });
+      board.skipWrites();
       return;
     }
-    const key = `${prefix}.floe-probe/${randomUUID()}`;
+    const key = probeKey(prefix);
     const body = Buffer.from(`floe storage probe ${new Date().toISOString()} ${randomUUID()}\n`);
     const put = await attempt(
       'storage.put',

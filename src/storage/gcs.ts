@@ -13,7 +13,7 @@ import { type SecretScrubber, safeUrl } from '../check/scrub.js';
 import type { ChainOptions, Emit } from '../check/types.js';
 import type { Values } from '../destination/fields.js';
 import { proxyFor, proxyLabel } from '../net/proxy.js';
-import type { StepBoard } from './board.js';
+import { probeKey, type StepBoard } from './board.js';
 import type { StorageStepId } from './diagnoses.js';
 import {
   diagnoseGcsError,
@@ -250,11 +250,10 @@ export async function runGcsCheck(
     );
     if (!list.ok) return;
     if (opts.readOnly) {
-      for (const id of ['storage.put', 'storage.get', 'storage.delete'] as const)
-        board.update(id, 'skipped', { detail: 'read-only' });
+      board.skipWrites();
       return;
     }
-    const key = `${prefix}.floe-probe/${randomUUID()}`;
+    const key = probeKey(prefix);
     const body = `floe storage probe ${new Date().toISOString()} ${randomUUID()}\n`;
     const put = await attempt(
       'storage.put',

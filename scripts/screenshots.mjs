@@ -195,7 +195,7 @@ try {
         FLOE_SECRET_KEY: polaris.s3.secretKey,
       },
     });
-    await denied.waitFor(/WRITE_PRIVILEGE_DENIED[\s\S]*Remedy/);
+    await denied.waitFor(/checks failed[\s\S]*WRITE_PRIVILEGE_DENIED[\s\S]*Remedy/);
     shot(denied, 'write-denied', 'floe test --write: Polaris refuses CREATE_TABLE_DIRECT');
     denied.kill();
   } finally {

@@ -1,9 +1,10 @@
 // Private files and folders whatever the umask (folders 0700, files 0600), atomic replacement through a
-// 0600 temp file in the same folder that is removed on every failure path, the inter-process lock
-// (proper-lockfile) every read-modify-write of the config or the secrets file runs under, and bounded
-// reads of key files (regular files only, at most 1 MiB, with a timeout).
+// 0600 temp file in the same folder that is removed on every failure path (and, when a killed process
+// left one, by the next run), the inter-process lock (proper-lockfile) every read-modify-write of the
+// config or the secrets file runs under, taken over at once when the process holding it has died, and
+// bounded reads of key files (regular files only, at most 1 MiB, with a timeout).
 import { randomBytes } from 'node:crypto';
-import {
+import fs, {
   chmodSync,
   closeSync,
   constants,
@@ -13,14 +14,17 @@ import {
   mkdirSync,
   openSync,
   readdirSync,
+  readFileSync,
   readlinkSync,
   readSync,
   renameSync,
   rmSync,
   type Stats,
+  writeFileSync,
   writeSync,
 } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import lockfile from 'proper-lockfile';
@@ -58,6 +62,16 @@ function tempPath(path: string): string {
 
 /** The disk (or quota) is full: nothing was replaced. */
 export class DiskFullError extends FloeError {}
+
+const diskFull = (error: unknown) =>
+  ['ENOSPC', 'EDQUOT'].includes((error as NodeJS.ErrnoException).code ?? '');
+
+function diskFullError(path: string, error: unknown): DiskFullError {
+  return new DiskFullError(
+    `The disk holding ${dirname(path)} is full (${(error as NodeJS.ErrnoException).code}): ${basename(path)} was not changed.`,
+    'Free some space there (df -h shows it), or point FLOE_CONFIG_DIR at another disk, then try again.',
+  );
+}
 
 /** Writes all of `data`: a short write (a full disk answers some bytes, then ENOSPC) is continued or fails. */
 function writeAll(fd: number, data: Buffer): void {
@@ -102,12 +116,7 @@ export function writePrivateFile(path: string, text: string): void {
   } catch (error) {
     if (fd !== undefined) closeSync(fd);
     rmSync(tmp, { force: true });
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOSPC' || code === 'EDQUOT')
-      throw new DiskFullError(
-        `The disk holding ${dirname(path)} is full (${code}): ${basename(path)} was not changed.`,
-        'Free some space there (df -h shows it), or point FLOE_CONFIG_DIR at another disk, then try again.',
-      );
+    if (diskFull(error)) throw diskFullError(path, error);
     throw error;
   }
   syncDir(dirname(path));
@@ -128,19 +137,37 @@ function refuseSymlink(path: string): void {
   );
 }
 
-/** Removes temp files left beside `path` by a process that died mid-write (this one's or an older form). */
-export function removeStaleTemps(path: string): void {
+/** Temp files of `path` (this form or an older one). */
+function tempsOf(path: string): string[] {
   const name = basename(path);
   let entries: string[];
   try {
     entries = readdirSync(dirname(path));
   } catch {
-    return;
+    return [];
   }
   const ours = new RegExp(
     `^(\\.${escapeRegExp(name)}\\.\\d+\\.[0-9a-f]+|${escapeRegExp(name)}\\.\\d+)\\.tmp$`,
   );
-  for (const entry of entries) if (ours.test(entry)) rmSync(join(dirname(path), entry), { force: true });
+  return entries.filter((entry) => ours.test(entry)).map((entry) => join(dirname(path), entry));
+}
+
+/**
+ * Removes what a process that died left beside `path`: temp files, and lock folders it was making or
+ * removing. Call it holding the lock of `path`.
+ */
+export function removeStaleTemps(path: string): void {
+  for (const temp of [...tempsOf(path), ...tempsOf(`${path}.lock`)])
+    rmSync(temp, { recursive: true, force: true });
+}
+
+/** Whether a process that died while changing `path` may have left a temp file or its lock behind. */
+export function leftBehind(path: string): boolean {
+  return (
+    tempsOf(path).length > 0 ||
+    tempsOf(`${path}.lock`).length > 0 ||
+    lstatSync(`${path}.lock`, { throwIfNoEntry: false }) !== undefined
+  );
 }
 
 function escapeRegExp(text: string): string {
@@ -150,10 +177,6 @@ function escapeRegExp(text: string): string {
 const LOCK_WAIT_MS = 15_000;
 
 export class LockTimeoutError extends FloeError {}
-
-function lockOptions(path: string) {
-  return { realpath: false, stale: 10_000, lockfilePath: `${path}.lock` };
-}
 
 function timedOut(path: string): LockTimeoutError {
   return new LockTimeoutError(
@@ -168,14 +191,112 @@ function sleepSync(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
-/** One try at the lock of `path`: its release function, or undefined while another process holds it. */
-function tryLock(path: string): (() => void) | undefined {
+/**
+ * The holder of a lock names itself ("<host> <pid>") in a file inside the lock folder, so that a lock left
+ * by a killed process is taken over by the next one at once instead of after the 10 s proper-lockfile
+ * waits for a lock to go stale. proper-lockfile is given a file system whose mkdir makes the folder with
+ * that file under a temp name and renames it into place, and whose rmdir renames it away before removing
+ * it: no instant, even for a SIGKILL, leaves a lock without its owner. (Renaming onto an empty folder
+ * would replace it: an empty lock folder is an older floe's, hence the check before.) What a killed
+ * process leaves under a temp name is removed with the other temp files.
+ */
+const OWNER = 'owner';
+
+function exists(code: string, path: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(`${code}: ${path}`), { code });
+}
+
+const lockFs = {
+  ...fs,
+  mkdirSync(lock: string): void {
+    if (lstatSync(lock, { throwIfNoEntry: false })) throw exists('EEXIST', lock);
+    const temp = tempPath(lock);
+    mkdirSync(temp, { mode: 0o700 });
+    try {
+      writeFileSync(join(temp, OWNER), `${hostname()} ${process.pid}\n`, { mode: 0o600 });
+    } catch {
+      // A full disk: the lock holds without its owner file (only the expiry frees it after a crash).
+      rmSync(join(temp, OWNER), { force: true });
+    }
+    try {
+      renameSync(temp, lock);
+    } catch (error) {
+      rmSync(temp, { recursive: true, force: true });
+      const code = (error as NodeJS.ErrnoException).code;
+      // Taken meanwhile, or our temp folder removed by the holder's tidying: held, try again later.
+      if (code === 'EEXIST' || code === 'ENOTEMPTY' || code === 'ENOENT') throw exists('EEXIST', lock);
+      throw error;
+    }
+  },
+  rmdirSync(lock: string): void {
+    discard(lock);
+  },
+};
+
+/** Removes a lock folder: renamed away first, so that it is never seen without its owner. */
+function discard(lock: string): void {
+  const trash = tempPath(lock);
   try {
-    return lockfile.lockSync(path, lockOptions(path));
+    renameSync(lock, trash);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ELOCKED') return undefined;
-    throw error;
+    if (!diskFull(error)) throw error;
+    // The folder holding it is full: removed in place (for an instant without its owner).
+    rmSync(lock, { recursive: true, force: true });
+    return;
   }
+  rmSync(trash, { recursive: true, force: true });
+}
+
+function lockOptions(path: string) {
+  return { realpath: false, stale: 10_000, lockfilePath: `${path}.lock`, fs: lockFs };
+}
+
+/** Removes a dead holder's lock; another process may have done it first. */
+function discardDead(lock: string): void {
+  try {
+    discard(lock);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+}
+
+/** Whether the lock's holder was a process of this host that no longer exists. */
+function holderDied(lock: string): boolean {
+  let owner: string;
+  try {
+    owner = readFileSync(join(lock, OWNER), 'utf8');
+  } catch {
+    return false;
+  }
+  const [host, pid] = owner.trim().split(' ');
+  if (host !== hostname() || !/^\d+$/.test(pid ?? '')) return false;
+  try {
+    process.kill(Number(pid), 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/**
+ * One try at the lock of `path`: its release function, or undefined while another process holds it. A
+ * lock whose holder died is removed first, with the same window as proper-lockfile's own stale takeover
+ * (two processes taking over the same dead lock at the same instant).
+ */
+function tryLock(path: string): (() => void) | undefined {
+  const lock = `${path}.lock`;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      return lockfile.lockSync(path, lockOptions(path));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ELOCKED' && holderDied(lock)) discardDead(lock);
+      else if (code === 'ELOCKED') return undefined;
+      else if (diskFull(error)) throw diskFullError(path, error);
+      else throw error;
+    }
+  }
+  return undefined;
 }
 
 const pause = () => 10 + Math.floor(Math.random() * 40);
@@ -226,6 +347,24 @@ export async function withLock<T>(path: string, fn: () => Promise<T>, wait: Lock
     await sleep(pause(), undefined, signal ? { signal } : {});
     release = tryLock(path);
   }
+  held.add(path);
+  try {
+    return await fn();
+  } finally {
+    held.delete(path);
+    release();
+  }
+}
+
+/**
+ * Runs `fn` holding the lock of `path` if no other process holds it now; otherwise returns undefined at
+ * once (for tidying up that can wait for the next run).
+ */
+export async function withLockIfFree<T>(path: string, fn: () => Promise<T>): Promise<T | undefined> {
+  if (held.has(path)) return fn();
+  ensurePrivateDir(dirname(path));
+  const release = tryLock(path);
+  if (!release) return undefined;
   held.add(path);
   try {
     return await fn();

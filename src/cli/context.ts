@@ -1,5 +1,6 @@
-// Opens the config store and the secret vault once per process.
+// Opens the config store and the secret vault once per process, first tidying what a killed floe left.
 import { ConfigStore, configDir } from '../config/store.js';
+import { recover } from '../secrets/shadow.js';
 import type { SecretBackend } from '../secrets/store.js';
 import { openVault, type Vault } from '../secrets/vault.js';
 
@@ -11,10 +12,12 @@ export interface Context {
 let context: Context | undefined;
 
 /** The process's context; the first call may give the keychain backend (the demo's throwaway one). */
-export function openContext(options: { keychain?: SecretBackend } = {}): Context {
+export async function openContext(options: { keychain?: SecretBackend } = {}): Promise<Context> {
   if (!context) {
     const config = new ConfigStore(configDir());
-    context = { config, vault: openVault(config.secretsPath, process.env, options.keychain) };
+    const opened = { config, vault: openVault(config.secretsPath, process.env, options.keychain) };
+    await recover(opened);
+    context = opened;
   }
   return context;
 }

@@ -23,12 +23,12 @@ export function passwordPrompt({ url, username, expired }: PasswordRequest): str
   );
 }
 
-export function openManagement(
+export async function openManagement(
   command: string,
   flags: { url?: string; project?: string },
   { prompt = canPrompt(), requireLogin = true }: OpenOptions = {},
 ): Promise<Session> {
-  const ctx = openContext();
+  const ctx = await openContext();
   return explained(() =>
     openSession(ctx, {
       url: urlFlag(flags.url, command),

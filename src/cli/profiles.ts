@@ -1,9 +1,11 @@
-// Loading and saving whole profiles: non-secret fields in the config file, secrets in the vault.
+// Loading and saving whole profiles: non-secret fields in the config file, secrets in the vault, changed
+// together through the save protocol of secrets/shadow.ts.
 
-import { removeStaleTemps, withLockSync } from '../config/files.js';
 import { profileNameProblem, profileValues, type StoredProfile } from '../config/store.js';
 import { FIELD_BY_ID, type FieldId, type Values } from '../destination/fields.js';
-import { KeychainUnavailableError, type SecretStorage } from '../secrets/store.js';
+import { newGeneration, profileEntries, sweep, switchSecrets, transaction } from '../secrets/shadow.js';
+import { accounts, type SecretStorage } from '../secrets/store.js';
+import { secretsToStore } from '../secrets/vault.js';
 import type { Context } from './context.js';
 import { guarded } from './interrupt.js';
 import { FloeError } from './io.js';
@@ -35,12 +37,7 @@ export async function loadProfile(ctx: Context, name: string | undefined): Promi
       `Profile "${resolved}" does not exist.`,
       `Known profiles: ${ctx.config.profileNames().join(', ') || 'none'}. Create it with "floe setup --profile ${resolved}".`,
     );
-  const loaded = await ctx.vault.loadProfileSecrets(
-    resolved,
-    profileValues(stored),
-    stored.secretStorage,
-    stored.storedSecrets,
-  );
+  const loaded = await ctx.vault.loadProfileSecrets(resolved, profileValues(stored), stored);
   return { name: resolved, stored, values: loaded.values, missing: loaded.missing };
 }
 
@@ -58,10 +55,11 @@ export function requireSecrets(profile: LoadedProfile): void {
 
 /**
  * Saves a validated profile as one step: under the config lock (so concurrent saves from other floe
- * processes are serialised and none is lost), the secrets are written first with the previous values
- * kept, the config is switched last, and any failure, Ctrl-C or SIGTERM before that undoes the secrets.
- * A keychain failure (KeychainUnavailableError) leaves the previous profile intact, so the caller can
- * offer a fallback. Returns the ids of the secrets stored.
+ * processes are serialised and none is lost), the secrets are written as new entries beside the ones in
+ * use, and the config write that names them is the commit (secrets/shadow.ts). Any failure, Ctrl-C or
+ * SIGTERM before it leaves the previous profile whole and removes what was written; a SIGKILL leaves it
+ * whole too, and the next run removes the rest. A keychain failure (KeychainUnavailableError) happens
+ * before anything is written, so the caller can offer a fallback. Returns the ids of the secrets stored.
  */
 export interface SaveProfileOptions {
   /** Aborting (Ctrl-C in a screen) undoes the save if it has not finished. */
@@ -79,34 +77,36 @@ export async function saveProfile(
 ): Promise<FieldId[]> {
   const problem = profileNameProblem(name);
   if (problem) throw new FloeError(problem);
-  return guarded(
+  const stored = secretsToStore(values, storage);
+  const generation = stored.length > 0 ? newGeneration() : undefined;
+  const fresh = new Map(
+    stored.map((id) => [accounts.profileSecret(name, id, generation), values.fields[id] as string]),
+  );
+  await guarded(
     (aborted, say) =>
-      ctx.config.locked(
+      transaction(
+        ctx,
         async () => {
           const previous = ctx.config.getProfile(name);
-          const stored = await ctx.vault.saveProfileSecrets(name, values, storage, {
+          await switchSecrets(ctx, {
+            storage,
+            fresh,
+            stale: previous ? profileEntries(name, previous) : [],
             signal: aborted,
-            commit: (ids) => {
-              ctx.config.saveProfile(name, values, storage, ids);
+            commit: (sweep) => {
+              ctx.config.saveProfile(name, values, storage, stored, {
+                ...(generation ? { generation } : {}),
+                sweep,
+              });
               say(`floe: interrupted; profile "${name}" is saved, finishing…`);
             },
           });
-          if (previous && previous.secretStorage !== storage) {
-            try {
-              await ctx.vault.deleteProfileSecrets(name, previous.secretStorage, previous.storedSecrets);
-            } catch (error) {
-              if (!(error instanceof KeychainUnavailableError)) throw error;
-              process.stderr.write(
-                `floe: the old keychain entries of "${name}" could not be removed: ${error.reason}\n`,
-              );
-            }
-          }
-          return stored;
         },
         { signal: aborted, ...(options.onWait ? { onWait: options.onWait } : {}) },
       ),
     options.signal,
   );
+  return stored;
 }
 
 /** For commands without a screen: says on stderr that the save waits for another process. */
@@ -114,15 +114,19 @@ export function reportLockWait(lockPath: string): void {
   process.stderr.write(`floe: another floe process is saving; waiting for it (${lockPath})…\n`);
 }
 
-/** Deletes a profile: its config entry, then its stored secrets (and stale temp files of the secrets file). */
+/**
+ * Deletes a profile: the config write that drops it lists its entries for removal, then they are removed.
+ * The keychain is asked first, so that an unreachable one leaves the profile and its secrets in place.
+ */
 export async function deleteProfile(ctx: Context, name: string): Promise<boolean> {
-  return ctx.config.locked(async () => {
+  return transaction(ctx, async () => {
     const stored = ctx.config.getProfile(name);
     if (!stored) return false;
-    await ctx.vault.deleteProfileSecrets(name, stored.secretStorage, stored.storedSecrets);
-    ctx.config.deleteProfile(name);
-    const secrets = ctx.config.secretsPath;
-    withLockSync(secrets, () => removeStaleTemps(secrets));
+    const entries = profileEntries(name, stored);
+    const inKeychain = entries.find((entry) => entry.storage === 'keychain');
+    if (inKeychain) await ctx.vault.backend('keychain').get(inKeychain.account);
+    ctx.config.deleteProfile(name, { add: entries });
+    await sweep(ctx);
     return true;
   });
 }

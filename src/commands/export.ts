@@ -147,7 +147,7 @@ export async function run(argv: string[]): Promise<number> {
       ],
       'export',
     );
-  const profile = await loadProfile(openContext(), flags.profile);
+  const profile = await loadProfile(await openContext(), flags.profile);
   const force = flags.force === true;
   if (format === 'olake') return exportOlake(profile, flags.output, flags.redact === true, force);
   const includeSecrets = flags['include-secrets'] === true;

@@ -89,7 +89,7 @@ export interface HomeOptions {
 
 export async function run(argv: string[], options: HomeOptions = {}): Promise<number> {
   if (argv.length > 0) throw new UsageError([`unknown flag "${argv[0]}"`]);
-  const ctx = openContext();
+  const ctx = await openContext();
   if (!canPrompt()) {
     process.stdout.write(`${plainHome(ctx)}\n\n${usage()}\n`);
     return EXIT.OK;

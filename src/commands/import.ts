@@ -107,7 +107,7 @@ export async function run(argv: string[]): Promise<number> {
     : flags['env-secrets']
       ? 'env'
       : 'keychain';
-  const ctx = openContext();
+  const ctx = await openContext();
   if (!(await mayReplace(ctx, flags.profile, Boolean(flags.force)))) {
     process.stderr.write(`Profile "${flags.profile}" kept as it was; nothing imported.\n`);
     return EXIT.FAILURE;

@@ -42,7 +42,7 @@ interface LocalProfile {
 
 /** The named profile, or the first one whose catalog URL is the server copy's. */
 async function localProfile(server: Writer, wanted: string | undefined): Promise<LocalProfile | undefined> {
-  const ctx = openContext();
+  const ctx = await openContext();
   if (wanted) {
     const profile = await loadProfile(ctx, wanted);
     return { name: profile.name, writer: profileWriter(profile.values) };

@@ -1,6 +1,6 @@
 // floe login: POST /login to the OLake UI, then keep the session cookie in the secret store.
 import { cleartextWarning } from '../catalog/transport.js';
-import { openContext } from '../cli/context.js';
+import { type Context, openContext } from '../cli/context.js';
 import { canPrompt, EXIT, FloeError, parseCommandArgs, printHelp, readStdin, UsageError } from '../cli/io.js';
 import { ManagementClient, normalizeUrl } from '../management/client.js';
 import { explained, LOGIN_HINT } from '../management/exit.js';
@@ -11,15 +11,15 @@ import {
   DEFAULT_URL,
   DEFAULT_USERNAME,
   describeStorage,
+  jarText,
   loadJar,
-  originOf,
   type SessionStorage,
-  saveJar,
   settingsFor,
+  storeLogin,
   urlFlag,
 } from '../management/session.js';
 import { ManagementError } from '../management/types.js';
-import { accounts, fromEnv, KeychainUnavailableError, type SecretBackend } from '../secrets/store.js';
+import { fromEnv, KeychainUnavailableError } from '../secrets/store.js';
 import { sanitize } from '../text/sanitize.js';
 
 export const HELP = `Usage: floe login [--url URL] [--username NAME] [--password-stdin] [--remember-password]
@@ -56,17 +56,16 @@ export async function run(argv: string[]): Promise<number> {
     printHelp(HELP);
     return EXIT.OK;
   }
-  const ctx = openContext();
+  const ctx = await openContext();
   const url = urlFlag(flags.url, 'login') ?? normalizeUrl(ctx.config.getManagement()?.url ?? DEFAULT_URL);
   return explained(() => (flags.status ? status(url) : login(url, flags)));
 }
 
 async function status(url: string): Promise<number> {
-  const ctx = openContext();
+  const ctx = await openContext();
   const settings = settingsFor(ctx, url);
-  const origin = originOf(url);
   const backend = backendFor(ctx, settings?.secretStorage);
-  const jar = backend ? await loadJar(backend, origin) : undefined;
+  const jar = backend && settings ? await loadJar(backend, settings) : undefined;
   if (settings?.secretStorage === 'env')
     throw new FloeError(
       `floe keeps no session for ${url}: you chose not to store it.`,
@@ -148,7 +147,7 @@ function initialStorage(flags: LoginFlags, previous: SessionStorage | undefined)
   return previous === 'file' || previous === 'env' ? previous : 'keychain';
 }
 
-async function fallbackStorage(reason: string, ctx: ReturnType<typeof openContext>): Promise<SessionStorage> {
+async function fallbackStorage(reason: string, ctx: Context): Promise<SessionStorage> {
   process.stderr.write(`The OS keychain cannot be used: ${sanitize(reason)}\n`);
   if (!canPrompt())
     throw new FloeError(
@@ -168,19 +167,8 @@ async function fallbackStorage(reason: string, ctx: ReturnType<typeof openContex
   return choice;
 }
 
-/** Removes what an earlier login left in a storage no longer used (best effort). */
-async function forget(backend: SecretBackend, origin: string, username: string): Promise<void> {
-  try {
-    await backend.delete(accounts.session(origin));
-    await backend.delete(accounts.password(origin, username));
-  } catch (error) {
-    if (!(error instanceof KeychainUnavailableError)) throw error;
-  }
-}
-
 async function login(url: string, flags: LoginFlags): Promise<number> {
-  const ctx = openContext();
-  const origin = originOf(url);
+  const ctx = await openContext();
   const previous = settingsFor(ctx, url);
   const username = flags.username ?? previous?.username ?? DEFAULT_USERNAME;
   const project = flags.project ?? previous?.project ?? DEFAULT_PROJECT;
@@ -199,12 +187,21 @@ async function login(url: string, flags: LoginFlags): Promise<number> {
     await client.close();
   }
 
+  // The session (with the password when it is remembered) and the settings are stored as one switch: a
+  // run stopped at any point leaves the previous login whole, or this one.
+  const secrets = { session: await jarText(client.jar), password };
+  const settings = (storage: SessionStorage, remember: boolean) => ({
+    url,
+    username,
+    project,
+    secretStorage: storage,
+    rememberPassword: remember,
+  });
   let storage = initialStorage(flags, previous?.secretStorage);
+  let remember = Boolean(flags['remember-password'] || previous?.rememberPassword);
   for (;;) {
-    const backend = backendFor(ctx, storage);
-    if (!backend) break;
     try {
-      await saveJar(backend, origin, client.jar);
+      await storeLogin(ctx, settings(storage, remember && storage !== 'env'), secrets);
       break;
     } catch (error) {
       if (!(error instanceof KeychainUnavailableError) || storage !== 'keychain') throw error;
@@ -215,26 +212,15 @@ async function login(url: string, flags: LoginFlags): Promise<number> {
     process.stderr.write(
       `! The session is stored in plain text in ${ctx.vault.backend('file').location} (mode 0600).\n`,
     );
-
-  const backend = backendFor(ctx, storage);
-  let remember = Boolean(flags['remember-password']);
-  if (!remember && typed && backend && !previous?.rememberPassword)
-    remember = await confirm('Keep the password too, to log in again silently when the session expires?');
-  else if (!flags['remember-password'] && previous?.rememberPassword) remember = true;
-  if (remember && !backend) {
+  if (remember && storage === 'env') {
     process.stderr.write('The password is not remembered: the session is not stored either.\n');
     remember = false;
   }
-  if (backend) {
-    const account = accounts.password(origin, username);
-    if (remember) await backend.set(account, password);
-    else await backend.delete(account);
+  if (!remember && typed && storage !== 'env') {
+    remember = await confirm('Keep the password too, to log in again silently when the session expires?');
+    if (remember) await storeLogin(ctx, settings(storage, true), secrets);
   }
 
-  const stale = backendFor(ctx, previous?.secretStorage);
-  if (stale && stale.kind !== backend?.kind) await forget(stale, origin, previous?.username ?? username);
-
-  ctx.config.setManagement({ url, username, project, secretStorage: storage, rememberPassword: remember });
   process.stdout.write(
     `✓ Logged in to ${url} as ${username}. Session ${describeStorage(ctx, storage)}` +
       `${remember ? '; password remembered for silent re-login' : ''}.\n`,

@@ -3,8 +3,8 @@
 import { openContext } from '../cli/context.js';
 import { EXIT, FloeError, parseCommandArgs, printHelp } from '../cli/io.js';
 import { normalizeUrl } from '../management/client.js';
-import { DEFAULT_URL, DEFAULT_USERNAME, originOf, settingsFor, urlFlag } from '../management/session.js';
-import { accounts, KeychainUnavailableError } from '../secrets/store.js';
+import { DEFAULT_URL, storeLogout, urlFlag } from '../management/session.js';
+import { KeychainUnavailableError } from '../secrets/store.js';
 
 export const HELP = `Usage: floe logout [--url URL]
 
@@ -25,27 +25,18 @@ export async function run(argv: string[]): Promise<number> {
     printHelp(HELP);
     return EXIT.OK;
   }
-  const ctx = openContext();
+  const ctx = await openContext();
   const url = urlFlag(flags.url, 'logout') ?? normalizeUrl(ctx.config.getManagement()?.url ?? DEFAULT_URL);
-  const origin = originOf(url);
-  const settings = settingsFor(ctx, url);
-  const username = settings?.username ?? DEFAULT_USERNAME;
-  const removed = { session: false, password: false };
-  for (const kind of ['keychain', 'file'] as const) {
-    const backend = ctx.vault.backend(kind);
-    try {
-      if (await backend.delete(accounts.session(origin))) removed.session = true;
-      if (await backend.delete(accounts.password(origin, username))) removed.password = true;
-    } catch (error) {
-      if (!(error instanceof KeychainUnavailableError)) throw error;
-      if (settings?.secretStorage === 'keychain')
-        throw new FloeError(
-          `The session stored in the OS keychain cannot be removed: ${error.reason}`,
-          'Fix the keychain and run "floe logout" again.',
-        );
-    }
+  let removed: { session: boolean; password: boolean };
+  try {
+    removed = await storeLogout(ctx, url);
+  } catch (error) {
+    if (!(error instanceof KeychainUnavailableError)) throw error;
+    throw new FloeError(
+      `The session stored in the OS keychain cannot be removed: ${error.reason}`,
+      'Fix the keychain and run "floe logout" again.',
+    );
   }
-  if (settings) ctx.config.setManagement({ ...settings, secretStorage: undefined, rememberPassword: false });
   process.stdout.write(
     removed.session || removed.password
       ? `✓ Forgot ${[removed.session && 'the session', removed.password && 'the remembered password'].filter(Boolean).join(' and ')} for ${url}.\n`

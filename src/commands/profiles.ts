@@ -27,7 +27,7 @@ export async function run(argv: string[]): Promise<number> {
     return EXIT.OK;
   }
   const [action = 'list', name] = positionals;
-  const ctx = openContext();
+  const ctx = await openContext();
   if (action === 'list') {
     const rows = ctx.config.profileNames().map((n) => {
       const p = ctx.config.getProfile(n)!;

@@ -61,7 +61,7 @@ export async function run(argv: string[]): Promise<number> {
     );
   if (extra.length > 0) throw new UsageError([`unexpected argument "${extra[0]}"`], 'pull');
   if (!flags.profile) throw new UsageError(['--profile NAME is required, e.g. --profile lake'], 'pull');
-  const ctx = openContext();
+  const ctx = await openContext();
   if (ctx.config.getProfile(flags.profile) && !flags.force)
     throw new FloeError(
       `Profile "${flags.profile}" already exists.`,

@@ -83,7 +83,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   if (flags.name !== undefined && flags.name.trim() === '')
     throw new UsageError(['--name must not be empty'], 'push');
-  const ctx = openContext();
+  const ctx = await openContext();
   const profile = await loadProfile(ctx, flags.profile);
   requireSecrets(profile);
   const result = validate(profile.values);

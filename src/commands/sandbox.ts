@@ -12,7 +12,7 @@ import { applicableFields, type Values } from '../destination/fields.js';
 import { PRESETS } from '../destination/presets.js';
 import { ManagementClient } from '../management/client.js';
 import type { SessionStorage } from '../management/session.js';
-import { originOf, saveJar } from '../management/session.js';
+import { jarText, storeLogin } from '../management/session.js';
 import {
   CATALOG_FLAVOURS,
   type CatalogFlavour,
@@ -25,7 +25,7 @@ import {
 } from '../sandbox/index.js';
 import { sandboxProfile } from '../sandbox/profile.js';
 import { keychainBackend, noSessionBus } from '../secrets/keychain.js';
-import { accounts, KeychainUnavailableError, type SecretBackend } from '../secrets/store.js';
+import { KeychainUnavailableError, type SecretBackend } from '../secrets/store.js';
 import { reflow } from '../text/reflow.js';
 
 export const PROFILE = 'sandbox';
@@ -132,29 +132,32 @@ export async function prepareSession(
 ): Promise<{ storage: SessionStorage; reason?: string }> {
   const { username, password, project } = SANDBOX.olake;
   const client = new ManagementClient({ url: sandbox.olake.url });
-  const origin = originOf(sandbox.olake.url);
+  const url = sandbox.olake.url;
   let storage: SessionStorage = 'keychain';
   let reason: string | undefined;
   try {
     await client.login(username, password);
-    const keychain = ctx.vault.backend('keychain');
-    await saveJar(keychain, origin, client.jar);
-    await keychain.set(accounts.password(origin, username), password);
-  } catch (error) {
-    if (!(error instanceof KeychainUnavailableError)) throw error;
-    storage = 'env';
-    reason = error.reason;
-    env.FLOE_PASSWORD = password;
+    const secrets = { session: await jarText(client.jar), password };
+    try {
+      await storeLogin(
+        ctx,
+        { url, username, project, secretStorage: 'keychain', rememberPassword: true },
+        secrets,
+      );
+    } catch (error) {
+      if (!(error instanceof KeychainUnavailableError)) throw error;
+      storage = 'env';
+      reason = error.reason;
+      env.FLOE_PASSWORD = password;
+      await storeLogin(
+        ctx,
+        { url, username, project, secretStorage: 'env', rememberPassword: false },
+        secrets,
+      );
+    }
   } finally {
     await client.close();
   }
-  ctx.config.setManagement({
-    url: sandbox.olake.url,
-    username,
-    project,
-    secretStorage: storage,
-    rememberPassword: storage === 'keychain',
-  });
   return reason === undefined ? { storage } : { storage, reason };
 }
 
@@ -381,7 +384,7 @@ async function openHome(sandbox: Sandbox, jobs: number): Promise<number> {
   process.env.FLOE_CONFIG_DIR = join(sandbox.directory, 'config');
   const keychain = throwawayKeychain();
   try {
-    return await prepareAndOpenHome(openContext({ keychain }), sandbox, jobs);
+    return await prepareAndOpenHome(await openContext({ keychain }), sandbox, jobs);
   } finally {
     await keychain.forget();
   }

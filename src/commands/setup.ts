@@ -113,7 +113,9 @@ async function withoutEnv(
   for (const id of envIds) {
     delete fields[id];
     if (stored.secretStorage === 'env' || !stored.storedSecrets?.includes(id)) continue;
-    const own = await ctx.vault.backend(stored.secretStorage).get(accounts.profileSecret(name, id));
+    const own = await ctx.vault
+      .backend(stored.secretStorage)
+      .get(accounts.profileSecret(name, id, stored.secretsGeneration));
     if (own !== undefined) fields[id] = own;
   }
   return { ...values, fields };
@@ -144,19 +146,14 @@ export async function run(argv: string[]): Promise<number> {
   }
   if (flags['insecure-storage'] && flags['env-secrets'])
     throw new UsageError(['--insecure-storage and --env-secrets exclude each other'], 'setup');
-  const ctx = openContext();
+  const ctx = await openContext();
   const name = flags.profile;
   const existing = ctx.config.getProfile(name);
   const wizard = canPrompt() && !flags.yes;
   let base = existing ? profileValues(existing) : emptyValues();
   if (existing) {
     try {
-      const loaded = await ctx.vault.loadProfileSecrets(
-        name,
-        base,
-        existing.secretStorage,
-        existing.storedSecrets,
-      );
+      const loaded = await ctx.vault.loadProfileSecrets(name, base, existing);
       base = loaded.values;
       // The wizard shows what the profile holds; FLOE_* variables are offered beside it, with their source.
       if (wizard) base = await withoutEnv(ctx, name, existing, base, loaded.fromEnv);

@@ -26,7 +26,7 @@ Flags:
   --help           this help`;
 
 async function chooseProfile(name: string | undefined): Promise<LoadedProfile | undefined> {
-  const ctx = openContext();
+  const ctx = await openContext();
   if (name === undefined && ctx.config.profileNames().length === 0) return undefined;
   const profile = await loadProfile(ctx, name);
   const missing = profile.missing.filter((id) => id === 'accessKey' || id === 'secretKey');

@@ -155,7 +155,7 @@ async function runTest(argv: string[], typed?: Partial<Record<FieldId, string>>)
     : undefined;
   const allowInsecureUriOverride = flags['allow-insecure-uri-override'] ?? false;
 
-  const profile = withTyped(await loadProfile(openContext(), flags.profile), typed);
+  const profile = withTyped(await loadProfile(await openContext(), flags.profile), typed);
   requireSecrets(profile);
   const checked = validate(profile.values);
   if (!checked.ok)

@@ -1,6 +1,8 @@
 // Profiles and settings (never secrets) in a JSON file: mode 0600, schema-versioned, written atomically
 // under the config lock. A corrupt file is kept as a backup and reported with its path, never silently
 // reset. zod's `mini` entry point (the same validators, tree-shaken) keeps the home screen's start-up light.
+// Besides profiles it names, never holds, secret entries: each profile's (and the session's) generation,
+// and `sweep`, the entries to remove (secrets/shadow.ts: the writing of this file is the commit point).
 import { readdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -15,6 +17,7 @@ import {
   ensurePrivateDir,
   type LockWait,
   withLock,
+  withLockIfFree,
   withLockSync,
   writePrivateFile,
 } from './files.js';
@@ -38,6 +41,8 @@ const profileSchema = z.object({
   secretStorage: z.enum(['keychain', 'file', 'env']),
   /** Secret fields that were stored (so a missing one can be reported by name). */
   storedSecrets: z._default(z.array(z.string()), []),
+  /** The generation in the accounts of its stored secrets; absent in profiles saved before generations. */
+  secretsGeneration: z.optional(z.string()),
   updatedAt: z.string(),
 });
 export type StoredProfile = z.infer<typeof profileSchema>;
@@ -48,13 +53,27 @@ const managementSchema = z.object({
   project: z._default(z.string(), '123'),
   secretStorage: z.optional(z.enum(['keychain', 'file', 'env'])),
   rememberPassword: z._default(z.boolean(), false),
+  /** The generation in the accounts of the session and password; absent before generations. */
+  secretsGeneration: z.optional(z.string()),
 });
 export type ManagementSettings = z.infer<typeof managementSchema>;
+
+const sweepEntrySchema = z.object({ storage: z.enum(['keychain', 'file']), account: z.string() });
+/** A secret entry (by account, never its value) that may exist and is to be removed. */
+export type SweepEntry = z.infer<typeof sweepEntrySchema>;
+
+/** Entries to list for removal (`add`) and entries no longer listed (`remove`, gone or in use). */
+export interface SweepChange {
+  add?: readonly SweepEntry[];
+  remove?: readonly SweepEntry[];
+}
 
 const fileSchema = z.object({
   schemaVersion: z.literal(SCHEMA_VERSION),
   profiles: z._default(z.record(z.string(), profileSchema), {}),
   management: z.optional(managementSchema),
+  /** Absent when empty (so a file with nothing to remove reads as it did before generations). */
+  sweep: z._default(z.array(sweepEntrySchema), []),
 });
 type ConfigFile = z.input<typeof fileSchema>;
 
@@ -80,6 +99,17 @@ export function profileNameProblem(name: string): string | undefined {
 interface ConfigData {
   profiles: Map<string, StoredProfile>;
   management: ManagementSettings | undefined;
+  sweep: SweepEntry[];
+}
+
+const sameEntry = (a: SweepEntry, b: SweepEntry) => a.storage === b.storage && a.account === b.account;
+
+function applySweep(list: SweepEntry[], change: SweepChange = {}): SweepEntry[] {
+  const kept = list.filter((entry) => !change.remove?.some((gone) => sameEntry(gone, entry)));
+  for (const entry of change.add ?? [])
+    if (!kept.some((known) => sameEntry(known, entry)))
+      kept.push({ storage: entry.storage, account: entry.account });
+  return kept;
 }
 
 /**
@@ -141,6 +171,7 @@ export class ConfigStore {
     return {
       profiles: new Map(Object.entries(parsed.data.profiles)),
       management: parsed.data.management,
+      sweep: parsed.data.sweep,
     };
   }
 
@@ -174,6 +205,7 @@ export class ConfigStore {
         schemaVersion: SCHEMA_VERSION,
         profiles: Object.fromEntries(data.profiles),
         ...(data.management ? { management: data.management } : {}),
+        ...(data.sweep.length > 0 ? { sweep: data.sweep } : {}),
       };
       writePrivateFile(this.path, JSON.stringify(file, undefined, '\t'));
       this.#data = data;
@@ -195,6 +227,14 @@ export class ConfigStore {
     );
   }
 
+  /** `locked`, when no other process holds the lock now; else undefined at once, without running `fn`. */
+  async lockedIfFree<T>(fn: () => Promise<T>): Promise<T | undefined> {
+    return withLockIfFree(this.path, async () => {
+      this.#data = this.#read();
+      return fn();
+    });
+  }
+
   /** Re-reads the file (for a screen that stays open while other processes change it). */
   reload(): void {
     this.#data = this.#read();
@@ -208,8 +248,17 @@ export class ConfigStore {
     return this.#data.profiles.get(name);
   }
 
-  /** Saves the non-secret part of `values`; secret fields are the caller's to put in a secret store. */
-  saveProfile(name: string, values: Values, secretStorage: SecretStorage, storedSecrets: string[]): void {
+  /**
+   * Saves the non-secret part of `values`; secret fields are the caller's to put in a secret store (under
+   * `generation`, when given). `sweep` changes the entries to remove in the same write.
+   */
+  saveProfile(
+    name: string,
+    values: Values,
+    secretStorage: SecretStorage,
+    storedSecrets: string[],
+    options: { generation?: string; sweep?: SweepChange } = {},
+  ): void {
     const problem = profileNameProblem(name);
     if (problem) throw new ConfigError(problem);
     const fields: Record<string, string | boolean> = {};
@@ -225,15 +274,21 @@ export class ConfigStore {
       fields,
       secretStorage,
       storedSecrets,
+      ...(options.generation ? { secretsGeneration: options.generation } : {}),
       updatedAt: new Date().toISOString(),
     };
-    this.#update((data) => data.profiles.set(name, profile));
+    this.#update((data) => {
+      data.profiles.set(name, profile);
+      data.sweep = applySweep(data.sweep, options.sweep);
+    });
   }
 
-  deleteProfile(name: string): boolean {
+  /** Removes the profile (its entries are the caller's: `sweep` lists them in the same write). */
+  deleteProfile(name: string, sweep?: SweepChange): boolean {
     let deleted = false;
     this.#update((data) => {
       deleted = data.profiles.delete(name);
+      data.sweep = applySweep(data.sweep, sweep);
     });
     return deleted;
   }
@@ -242,9 +297,21 @@ export class ConfigStore {
     return this.#data.management;
   }
 
-  setManagement(settings: ManagementSettings | undefined): void {
+  setManagement(settings: ManagementSettings | undefined, sweep?: SweepChange): void {
     this.#update((data) => {
       data.management = settings;
+      data.sweep = applySweep(data.sweep, sweep);
+    });
+  }
+
+  /** The secret entries to remove. */
+  sweepEntries(): readonly SweepEntry[] {
+    return this.#data.sweep;
+  }
+
+  changeSweep(change: SweepChange): void {
+    this.#update((data) => {
+      data.sweep = applySweep(data.sweep, change);
     });
   }
 }

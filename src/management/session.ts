@@ -1,9 +1,10 @@
 // The OLake UI session: the cookie jar kept in the secret store (one entry per origin), the remembered
-// password for silent re-login, and the settings that say where both live. No prompts here; callers
-// pass in how to ask.
+// password for silent re-login, and the settings that say where both live. A login or a logout changes
+// the settings and those entries together (secrets/shadow.ts). No prompts here; callers pass in how to ask.
 import { CookieJar } from 'tough-cookie';
 import type { ConfigStore, ManagementSettings } from '../config/store.js';
 import { UsageError } from '../errors.js';
+import { managementEntries, newGeneration, sweep, switchSecrets, transaction } from '../secrets/shadow.js';
 import { accounts, fromEnv, KeychainUnavailableError, type SecretBackend } from '../secrets/store.js';
 import type { Vault } from '../secrets/vault.js';
 import { ManagementClient, normalizeUrl } from './client.js';
@@ -53,18 +54,107 @@ export function settingsFor(ctx: Context, url: string): ManagementSettings | und
   return settings && originOf(settings.url) === originOf(url) ? settings : undefined;
 }
 
-export async function saveJar(backend: SecretBackend, origin: string, jar: CookieJar): Promise<void> {
-  await backend.set(accounts.session(origin), JSON.stringify(await jar.serialize()));
+/** The cookie jar as the text stored. */
+export async function jarText(jar: CookieJar): Promise<string> {
+  return JSON.stringify(await jar.serialize());
 }
 
-export async function loadJar(backend: SecretBackend, origin: string): Promise<CookieJar | undefined> {
-  const text = await backend.get(accounts.session(origin));
+/** The stored session of the settings' origin (`settings` from settingsFor). */
+export async function loadJar(
+  backend: SecretBackend,
+  settings: Pick<ManagementSettings, 'url' | 'secretsGeneration'>,
+): Promise<CookieJar | undefined> {
+  const text = await backend.get(accounts.session(originOf(settings.url), settings.secretsGeneration));
   if (!text) return undefined;
   try {
     return await CookieJar.deserialize(JSON.parse(text) as string);
   } catch {
     return undefined;
   }
+}
+
+/** What a login stores: the session, and the password when the settings remember it. */
+export interface LoginSecrets {
+  session: string;
+  password: string;
+}
+
+/**
+ * Stores a login as one switch (secrets/shadow.ts): the settings, and the session (with the password when
+ * remembered) as new entries in `settings.secretStorage`; whatever the previous settings named is removed
+ * afterwards. An unreachable keychain fails before anything changes.
+ */
+export async function storeLogin(
+  ctx: Context,
+  settings: Omit<ManagementSettings, 'secretsGeneration'>,
+  secrets: LoginSecrets,
+): Promise<void> {
+  const storage = settings.secretStorage;
+  const stores = storage === 'keychain' || storage === 'file';
+  const generation = newGeneration();
+  const origin = originOf(settings.url);
+  const fresh = new Map<string, string>();
+  if (stores) {
+    fresh.set(accounts.session(origin, generation), secrets.session);
+    if (settings.rememberPassword && settings.username !== undefined)
+      fresh.set(accounts.password(origin, settings.username, generation), secrets.password);
+  }
+  await transaction(ctx, () =>
+    switchSecrets(ctx, {
+      storage: stores ? storage : 'env',
+      fresh,
+      stale: managementEntries(ctx.config.getManagement()),
+      commit: (change) =>
+        ctx.config.setManagement(
+          { ...settings, ...(stores ? { secretsGeneration: generation } : {}) },
+          change,
+        ),
+    }),
+  );
+}
+
+/**
+ * Forgets the stored login for `url`: one config write stops naming its session and password (listing
+ * them for removal), then they are removed. Says which existed. When they are in the keychain and it
+ * cannot be reached, fails (KeychainUnavailableError) before anything changes.
+ */
+export async function storeLogout(
+  ctx: Context,
+  url: string,
+): Promise<{ session: boolean; password: boolean }> {
+  return transaction(ctx, async () => {
+    const settings = settingsFor(ctx, url);
+    if (!settings) return { session: false, password: false };
+    const entries = managementEntries(settings);
+    const inKeychain = entries.find((entry) => entry.storage === 'keychain');
+    if (inKeychain) await ctx.vault.backend('keychain').get(inKeychain.account);
+    const { secretsGeneration: _, ...kept } = settings;
+    ctx.config.setManagement(
+      { ...kept, secretStorage: undefined, rememberPassword: false },
+      { add: entries },
+    );
+    const removed = new Set((await sweep(ctx)).map((entry) => entry.account));
+    const origin = originOf(url);
+    return {
+      session: removed.has(accounts.session(origin, settings.secretsGeneration)),
+      password:
+        settings.username !== undefined &&
+        removed.has(accounts.password(origin, settings.username, settings.secretsGeneration)),
+    };
+  });
+}
+
+/**
+ * Puts a renewed session in place of the stored one, when the settings (read again under the lock) still
+ * keep one for this origin: a single entry, replaced whole, the remembered password unchanged.
+ */
+async function keepRenewedSession(ctx: Context, url: string, jar: CookieJar): Promise<void> {
+  await ctx.config.locked(async () => {
+    const settings = settingsFor(ctx, url);
+    const backend = backendFor(ctx, settings?.secretStorage);
+    if (!settings || !backend) return;
+    await backend.set(accounts.session(originOf(url), settings.secretsGeneration), await jarText(jar));
+  });
 }
 
 export interface Session {
@@ -120,9 +210,9 @@ export async function openSession(ctx: Context, options: OpenSessionOptions = {}
   const storage = settings?.secretStorage;
   const backend = backendFor(ctx, storage);
   let jar: CookieJar | undefined;
-  if (backend) {
+  if (backend && settings) {
     try {
-      jar = await loadJar(backend, origin);
+      jar = await loadJar(backend, settings);
     } catch (error) {
       if (!(error instanceof KeychainUnavailableError)) throw error;
       warn(`The stored session cannot be read: ${error.reason}`);
@@ -134,7 +224,7 @@ export async function openSession(ctx: Context, options: OpenSessionOptions = {}
   const storedPassword = async (): Promise<string | undefined> => {
     if (!backend || !settings?.rememberPassword) return undefined;
     try {
-      return await backend.get(accounts.password(origin, username));
+      return await backend.get(accounts.password(origin, username, settings.secretsGeneration));
     } catch (error) {
       if (!(error instanceof KeychainUnavailableError)) throw error;
       warn(`The remembered password cannot be read: ${error.reason}`);
@@ -153,7 +243,7 @@ export async function openSession(ctx: Context, options: OpenSessionOptions = {}
     hadSession = true;
     if (!backend) return;
     try {
-      await saveJar(backend, origin, client.jar);
+      await keepRenewedSession(ctx, url, client.jar);
     } catch (error) {
       if (!(error instanceof KeychainUnavailableError)) throw error;
       warn(`The new session is used but not stored: ${error.reason}`);

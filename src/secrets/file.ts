@@ -1,9 +1,15 @@
 // Plaintext secrets file, used only with the user's explicit consent (--insecure-storage or a yes
 // at the prompt). Mode 0600 in a 0700 folder; every change is a locked read-modify-write replaced
-// atomically through a 0600 temp file that never outlives a failure.
+// atomically through a 0600 temp file that never outlives a failure; `apply` makes several changes in
+// one such write.
 import { readFileSync } from 'node:fs';
 import { removeStaleTemps, withLock, writePrivateFile } from '../config/files.js';
 import type { SecretBackend } from './store.js';
+
+export interface FileBackend extends SecretBackend {
+  /** Sets (a value) and removes (undefined) entries in one write; returns the accounts that changed. */
+  apply(changes: ReadonlyMap<string, string | undefined>): Promise<string[]>;
+}
 
 function read(path: string): Map<string, string> {
   let text: string;
@@ -35,7 +41,7 @@ function update(path: string, change: (data: Map<string, string>) => boolean): P
   });
 }
 
-export function fileBackend(path: string): SecretBackend {
+export function fileBackend(path: string): FileBackend {
   return {
     kind: 'file',
     location: path,
@@ -47,5 +53,16 @@ export function fileBackend(path: string): SecretBackend {
       });
     },
     delete: async (account) => update(path, (data) => data.delete(account)),
+    apply: async (changes) => {
+      const changed: string[] = [];
+      await update(path, (data) => {
+        for (const [account, value] of changes) {
+          if (value === undefined ? data.delete(account) : data.get(account) !== value) changed.push(account);
+          if (value !== undefined) data.set(account, value);
+        }
+        return changed.length > 0;
+      });
+      return changed;
+    },
   };
 }

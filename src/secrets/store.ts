@@ -23,10 +23,20 @@ export class KeychainUnavailableError extends FloeError {
 
 export const SERVICE = 'floe';
 
+/**
+ * Account names of the entries. A save writes new values under a new generation (`profile@<gen>/…`) beside
+ * the ones in use, so that switching the config over is the one step that commits (secrets/shadow.ts);
+ * entries saved before generations have none (`profile/…`).
+ */
+const account = (kind: string, generation: string | undefined, rest: string) =>
+  generation ? `${kind}@${generation}/${rest}` : `${kind}/${rest}`;
+
 export const accounts = {
-  profileSecret: (profile: string, field: string) => `profile/${profile}/${field}`,
-  session: (origin: string) => `session/${origin}`,
-  password: (origin: string, username: string) => `password/${origin}/${username}`,
+  profileSecret: (profile: string, field: string, generation?: string) =>
+    account('profile', generation, `${profile}/${field}`),
+  session: (origin: string, generation?: string) => account('session', generation, origin),
+  password: (origin: string, username: string, generation?: string) =>
+    account('password', generation, `${origin}/${username}`),
 };
 
 export function fromEnv(

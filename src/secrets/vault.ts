@@ -1,88 +1,65 @@
-// Reads and writes a profile's secrets: the environment always wins, then the backend the profile
-// was saved with. Knows nothing about prompts; callers decide what to do when the keychain fails.
+// Reads and writes secret entries: a profile's secrets (the environment always wins, then the backend
+// the profile was saved with), and entries by account for the save protocol (shadow.ts). Knows nothing
+// about prompts; callers decide what to do when the keychain fails.
 import { FIELDS, type FieldId, type Values } from '../destination/fields.js';
-import { FloeError } from '../errors.js';
-import { fileBackend } from './file.js';
+import { type FileBackend, fileBackend } from './file.js';
 import { keychainBackend } from './keychain.js';
-import {
-  accounts,
-  fromEnv,
-  KeychainUnavailableError,
-  type SecretBackend,
-  type SecretStorage,
-} from './store.js';
+import { accounts, fromEnv, type SecretBackend, type SecretStorage } from './store.js';
 
-export interface SaveOptions {
-  /** Aborting (Ctrl-C) before the commit undoes every secret written so far. */
-  signal?: AbortSignal;
-  /** Switches the config to the new secrets (the last step); if it throws, the secrets are undone too. */
-  commit?: (stored: FieldId[]) => void | Promise<void>;
+/** Where a profile's secrets are: its storage, the ids stored, and their generation (StoredProfile has them). */
+export interface ProfileSecrets {
+  secretStorage: SecretStorage;
+  storedSecrets?: readonly string[];
+  secretsGeneration?: string | undefined;
 }
 
 export interface Vault {
   backend(kind: 'keychain' | 'file'): SecretBackend;
   /**
-   * Fills the secret fields of `values`. `expected` lists the secrets the profile stored: only those are
-   * asked of the backend (a profile that stored none never needs the keychain). `missing` lists the
-   * required or expected secrets found nowhere.
+   * Fills the secret fields of `values`. Only the secrets the profile stored are asked of the backend (a
+   * profile that stored none never needs the keychain). `missing` lists the required or stored secrets
+   * found nowhere.
    */
   loadProfileSecrets(
     profile: string,
     values: Values,
-    storage: SecretStorage,
-    expected?: readonly string[],
+    stored: ProfileSecrets,
   ): Promise<{ values: Values; missing: FieldId[]; fromEnv: FieldId[] }>;
   /**
-   * Stores the secret fields of `values` (none for `env`) as one transaction: the previous values are read
-   * first, and a failure, an abort or a failed `commit` restores them. Entries of secrets the profile no
-   * longer has are removed only after the commit. Returns the ids stored.
+   * Writes `entries` (account → value): the file in one write, the keychain one entry at a time, stopping
+   * at the first failure or when `signal` aborts.
    */
-  saveProfileSecrets(
-    profile: string,
-    values: Values,
-    storage: SecretStorage,
-    options?: SaveOptions,
-  ): Promise<FieldId[]>;
-  /** Removes the profile's entries (`stored`, or every secret field when not given). */
-  deleteProfileSecrets(profile: string, storage: SecretStorage, stored?: readonly string[]): Promise<void>;
+  write(
+    storage: 'keychain' | 'file',
+    entries: ReadonlyMap<string, string>,
+    signal?: AbortSignal,
+  ): Promise<void>;
+  /** Removes entries (the file in one write); returns the accounts that existed. */
+  remove(storage: 'keychain' | 'file', accounts: readonly string[]): Promise<string[]>;
 }
 
 const SECRET_FIELDS = FIELDS.filter((f) => f.secret);
 
-/** Removing a stale secret must not block saving a profile when the keychain is unreachable. */
-async function deleteIfReachable(backend: SecretBackend, account: string): Promise<void> {
-  try {
-    await backend.delete(account);
-  } catch (error) {
-    if (!(error instanceof KeychainUnavailableError)) throw error;
-  }
+/** The secret fields of `values` a save stores in `storage` (none for `env`). */
+export function secretsToStore(values: Values, storage: SecretStorage): FieldId[] {
+  if (storage === 'env') return [];
+  return SECRET_FIELDS.filter((def) => {
+    const value = values.fields[def.id];
+    return typeof value === 'string' && value !== '' && def.applies(values);
+  }).map((def) => def.id);
 }
-
-/** Puts back the values read before a save; says which entries could not be restored. */
-async function restore(backend: SecretBackend, previous: Map<string, string | undefined>): Promise<string[]> {
-  const failed: string[] = [];
-  for (const [account, value] of [...previous].reverse()) {
-    try {
-      if (value === undefined) await backend.delete(account);
-      else await backend.set(account, value);
-    } catch {
-      failed.push(account);
-    }
-  }
-  return failed;
-}
-
-export class SecretsRestoreError extends FloeError {}
 
 export function openVault(
   secretsFile: string,
   env: NodeJS.ProcessEnv = process.env,
   keychain: SecretBackend = keychainBackend(),
 ): Vault {
-  const backends = { keychain, file: fileBackend(secretsFile) };
+  const file: FileBackend = fileBackend(secretsFile);
+  const backends = { keychain, file };
   return {
     backend: (kind) => backends[kind],
-    async loadProfileSecrets(profile, values, storage, expected = []) {
+    async loadProfileSecrets(profile, values, stored) {
+      const { secretStorage: storage, storedSecrets: expected = [], secretsGeneration } = stored;
       const out: Values = { ...values, fields: { ...values.fields } };
       const envIds: FieldId[] = [];
       const applicable = SECRET_FIELDS.filter((def) => def.applies(values));
@@ -90,7 +67,7 @@ export function openVault(
         let value = def.env ? fromEnv(def.env, env) : undefined;
         if (value !== undefined) envIds.push(def.id);
         else if (storage !== 'env' && expected.includes(def.id))
-          value = await backends[storage].get(accounts.profileSecret(profile, def.id));
+          value = await backends[storage].get(accounts.profileSecret(profile, def.id, secretsGeneration));
         if (value !== undefined) out.fields[def.id] = value;
       }
       const missing = applicable
@@ -98,52 +75,21 @@ export function openVault(
         .map((def) => def.id);
       return { values: out, missing, fromEnv: envIds };
     },
-    async saveProfileSecrets(profile, values, storage, options = {}) {
-      const { signal, commit } = options;
-      const wanted = SECRET_FIELDS.filter((def) => {
-        const value = values.fields[def.id];
-        return storage !== 'env' && typeof value === 'string' && value !== '' && def.applies(values);
-      });
-      const stored = wanted.map((def) => def.id);
-      if (storage === 'env') {
-        signal?.throwIfAborted();
-        await commit?.(stored);
-        return stored;
+    async write(storage, entries, signal) {
+      if (storage === 'file') {
+        await file.apply(entries);
+        return;
       }
-      const backend = backends[storage];
-      const previous = new Map<string, string | undefined>();
-      try {
-        for (const def of wanted) {
-          signal?.throwIfAborted();
-          const account = accounts.profileSecret(profile, def.id);
-          previous.set(account, await backend.get(account));
-        }
-        for (const def of wanted) {
-          signal?.throwIfAborted();
-          const account = accounts.profileSecret(profile, def.id);
-          await backend.set(account, values.fields[def.id] as string);
-        }
+      for (const [account, value] of entries) {
         signal?.throwIfAborted();
-        await commit?.(stored);
-      } catch (error) {
-        const failed = await restore(backend, previous);
-        if (failed.length > 0)
-          throw new SecretsRestoreError(
-            `Profile "${profile}" was not saved, and ${failed.length} of its previous secrets in ${backend.location} could not be put back (${failed.join(', ')}).`,
-            `Store them again with "floe setup --profile ${profile}".`,
-          );
-        throw error;
+        await keychain.set(account, value);
       }
-      for (const def of SECRET_FIELDS)
-        if (!stored.includes(def.id))
-          await deleteIfReachable(backend, accounts.profileSecret(profile, def.id));
-      return stored;
     },
-    async deleteProfileSecrets(profile, storage, stored) {
-      if (storage === 'env') return;
-      for (const def of SECRET_FIELDS)
-        if (stored === undefined || stored.includes(def.id))
-          await backends[storage].delete(accounts.profileSecret(profile, def.id));
+    async remove(storage, list) {
+      if (storage === 'file') return file.apply(new Map(list.map((account) => [account, undefined])));
+      const removed: string[] = [];
+      for (const account of list) if (await keychain.delete(account)) removed.push(account);
+      return removed;
     },
   };
 }

@@ -14,6 +14,7 @@ import { type CatalogEmulator, startCatalogEmulator } from '../../src/sandbox/ca
 import { type OlakeUiEmulator, seedJobs, startOlakeUiEmulator } from '../../src/sandbox/olake-ui/index.js';
 import { S3RVER_ACCESS_KEY, type S3Server, startS3Server } from '../../src/sandbox/s3.js';
 import { itWithService } from '../support/services.js';
+import { loginAccounts, profileAccount } from '../support/stored.js';
 import {
   baseEnv,
   filesUnder,
@@ -327,12 +328,14 @@ describe.sequential('secret-leak audit', () => {
         expectClean(run, `setup ${profile}`);
       }
       const stored = keychain();
-      expect(stored.get('profile/audit-none/accessKey')).toBe(ACCESS_KEY);
-      expect(stored.get('profile/audit-none/secretKey')).toBe(SECRET_KEY);
-      expect(stored.get('profile/audit-token/token')).toBe(TOKEN);
-      expect(stored.get('profile/audit-oauth2/credential')).toBe(CREDENTIAL);
-      expect(stored.get('profile/audit-sigv4/secretKey')).toBe(SECRET_KEY);
-      expect(stored.get('profile/audit-google/gcpServiceAccountJson')).toContain(PRIVATE_KEY_LINE);
+      expect(stored.get(profileAccount(configDir, 'audit-none', 'accessKey'))).toBe(ACCESS_KEY);
+      expect(stored.get(profileAccount(configDir, 'audit-none', 'secretKey'))).toBe(SECRET_KEY);
+      expect(stored.get(profileAccount(configDir, 'audit-token', 'token'))).toBe(TOKEN);
+      expect(stored.get(profileAccount(configDir, 'audit-oauth2', 'credential'))).toBe(CREDENTIAL);
+      expect(stored.get(profileAccount(configDir, 'audit-sigv4', 'secretKey'))).toBe(SECRET_KEY);
+      expect(stored.get(profileAccount(configDir, 'audit-google', 'gcpServiceAccountJson'))).toContain(
+        PRIVATE_KEY_LINE,
+      );
       expect(readFileSync(join(configDir, 'config.json'), 'utf8')).toContain('audit-google');
     },
   );
@@ -388,11 +391,13 @@ describe.sequential('secret-leak audit', () => {
         expectCleanTerminal(`wizard ${auth}`, terminal);
       }
       const stored = keychain();
-      expect(stored.get('profile/audit-wizard-token/token')).toBe(WIZARD_TOKEN);
-      expect(stored.get('profile/audit-wizard-oauth2/credential')).toBe(
+      expect(stored.get(profileAccount(configDir, 'audit-wizard-token', 'token'))).toBe(WIZARD_TOKEN);
+      expect(stored.get(profileAccount(configDir, 'audit-wizard-oauth2', 'credential'))).toBe(
         `${WIZARD_CLIENT_ID}:${WIZARD_CLIENT_SECRET}`,
       );
-      expect(stored.get('profile/audit-wizard-oauth2/secretKey')).toBe(WIZARD_SECRET_KEY);
+      expect(stored.get(profileAccount(configDir, 'audit-wizard-oauth2', 'secretKey'))).toBe(
+        WIZARD_SECRET_KEY,
+      );
     },
     90_000,
   );
@@ -519,7 +524,8 @@ describe.sequential('secret-leak audit', () => {
       const login = await floe('login', ['login', '--url', ui.url, '--password-stdin'], {}, `${PASSWORD}\n`);
       expect(login.code, login.stderr).toBe(0);
       expectClean(login, 'login');
-      expect(keychain().get(`session/${ui.url}`)).toBeDefined();
+      const { session } = loginAccounts(configDir);
+      expect(keychain().get(session)).toBeDefined();
 
       const jobs = await floe('jobs --json', ['jobs', '--json']);
       expect(jobs.code, jobs.stderr).toBe(0);
@@ -572,7 +578,8 @@ describe.sequential('secret-leak audit', () => {
       const logout = await floe('logout', ['logout']);
       expect(logout.code, logout.stderr).toBe(0);
       expectClean(logout, 'logout');
-      expect(keychain().get(`session/${ui.url}`)).toBeUndefined();
+      expect(keychain().get(session)).toBeUndefined();
+      expect([...keychain().keys()].filter((account) => account.includes(ui.url))).toEqual([]);
       const after = await floe('login --status after logout', ['login', '--status']);
       expect(after.code).toBe(4);
       expectClean(after, 'login --status after logout');

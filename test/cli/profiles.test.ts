@@ -2,25 +2,31 @@ import { describe, expect, it } from 'vitest';
 import type { Context } from '../../src/cli/context.js';
 import { saveProfile } from '../../src/cli/profiles.js';
 import { ConfigStore } from '../../src/config/store.js';
-import { KeychainUnavailableError } from '../../src/secrets/store.js';
+import { accounts, KeychainUnavailableError, type SecretBackend } from '../../src/secrets/store.js';
 import { openVault } from '../../src/secrets/vault.js';
 import { sample } from '../fixtures/samples.js';
 import { tempConfigDir } from '../support/cli.js';
 
 describe('saveProfile', () => {
-  it('moves a keychain profile to the file even when the keychain is gone', async () => {
+  it('moves a keychain profile to the file even when the keychain is gone; its old entry stays listed', async () => {
     const config = new ConfigStore(tempConfigDir());
-    const vault = openVault(config.secretsPath, {});
-    config.saveProfile('p', sample('token'), 'keychain', ['token']);
-    const unreachable: Context['vault'] = {
-      ...vault,
-      deleteProfileSecrets: async (name, storage) => {
-        if (storage === 'keychain') throw new KeychainUnavailableError('no D-Bus.');
-        return vault.deleteProfileSecrets(name, storage);
-      },
+    const refuse = () => Promise.reject(new KeychainUnavailableError('no D-Bus.'));
+    const gone: SecretBackend = {
+      kind: 'keychain',
+      location: 'nowhere',
+      get: refuse,
+      set: refuse,
+      delete: refuse,
     };
-    await saveProfile({ config, vault: unreachable }, 'p', sample('token'), 'file');
-    expect(config.getProfile('p')?.secretStorage).toBe('file');
-    expect(await vault.backend('file').get('profile/p/token')).toBe('dapi-sentinel-token');
+    const ctx: Context = { config, vault: openVault(config.secretsPath, {}, gone) };
+    config.saveProfile('p', sample('token'), 'keychain', ['token']);
+    await saveProfile(ctx, 'p', sample('token'), 'file');
+    const saved = config.getProfile('p')!;
+    expect(saved.secretStorage).toBe('file');
+    expect(
+      await ctx.vault.backend('file').get(accounts.profileSecret('p', 'token', saved.secretsGeneration)),
+    ).toBe('dapi-sentinel-token');
+    // Removed by the first run that reaches the keychain.
+    expect(config.sweepEntries()).toEqual([{ storage: 'keychain', account: 'profile/p/token' }]);
   });
 });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempConfigDir } from '../support/cli.js';
 import { itWithService } from '../support/services.js';
+import { profileAccount } from '../support/stored.js';
 
 const BASE = [
   'setup',
@@ -82,7 +83,8 @@ describe('floe setup without a terminal', () => {
       input: TOKEN,
     });
     expect(r.status, r.stderr).toBe(0);
-    const found = spawnSync('secret-tool', ['lookup', 'service', 'floe', 'account', 'profile/kc/token'], {
+    const account = profileAccount(dir, 'kc', 'token');
+    const found = spawnSync('secret-tool', ['lookup', 'service', 'floe', 'account', account], {
       encoding: 'utf8',
     });
     expect(found.stdout).toBe(TOKEN);
@@ -102,9 +104,7 @@ describe('floe setup without a terminal', () => {
     expect(runCli(['profiles', 'show', 'kc'], { env: { FLOE_CONFIG_DIR: dir } }).stdout).not.toContain(TOKEN);
 
     expect(runCli(['profiles', 'delete', 'kc'], { env: { FLOE_CONFIG_DIR: dir } }).status).toBe(0);
-    expect(
-      spawnSync('secret-tool', ['lookup', 'service', 'floe', 'account', 'profile/kc/token']).stdout.length,
-    ).toBe(0);
+    expect(spawnSync('secret-tool', ['lookup', 'service', 'floe', 'account', account]).stdout.length).toBe(0);
   });
 });
 

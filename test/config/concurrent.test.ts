@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { describe, expect, it } from 'vitest';
 import { spawnCli, tempConfigDir } from '../support/cli.js';
+import { profileAccount } from '../support/stored.js';
 
 const ROUNDS = 20;
 const WRITERS = 3;
@@ -43,23 +44,23 @@ describe('concurrent saves', () => {
     timeout: 240_000,
   }, async () => {
     const dir = tempConfigDir();
-    const expected: Record<string, string> = {};
+    const tokens: Record<string, string> = {};
     for (let round = 0; round < ROUNDS; round++) {
       const runs = Array.from({ length: WRITERS }, (_, w) => {
         const profile = `r${round}-w${w}`;
-        expected[`profile/${profile}/token`] = `token-${round}-${w}-sentinel`;
+        tokens[profile] = `token-${round}-${w}-sentinel`;
         return setup(dir, profile, `token-${round}-${w}-sentinel`);
       });
       for (const run of await Promise.all(runs)) expect(run.stderr).toMatch(/Saved profile/);
     }
     const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { profiles: object };
-    expect(Object.keys(config.profiles).sort()).toEqual(
-      Object.keys(expected)
-        .map((k) => k.split('/')[1])
-        .sort(),
-    );
+    expect(Object.keys(config.profiles).sort()).toEqual(Object.keys(tokens).sort());
     const secrets = JSON.parse(readFileSync(join(dir, 'secrets.json'), 'utf8')) as Record<string, string>;
-    expect(secrets).toEqual(expected);
+    expect(secrets).toEqual(
+      Object.fromEntries(
+        Object.entries(tokens).map(([profile, token]) => [profileAccount(dir, profile, 'token'), token]),
+      ),
+    );
   });
 });
 

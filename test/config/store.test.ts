@@ -1,8 +1,10 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { saveProfile } from '../../src/cli/profiles.js';
 import { ConfigError, ConfigStore, profileValues } from '../../src/config/store.js';
 import { fileBackend } from '../../src/secrets/file.js';
+import { accounts } from '../../src/secrets/store.js';
 import { openVault } from '../../src/secrets/vault.js';
 import { sample } from '../fixtures/samples.js';
 import { tempConfigDir } from '../support/cli.js';
@@ -13,8 +15,7 @@ describe('config store', () => {
     const store = new ConfigStore(dir);
     const vault = openVault(store.secretsPath, {});
     const values = sample('oauth2');
-    const stored = await vault.saveProfileSecrets('p', values, 'file');
-    store.saveProfile('p', values, 'file', stored);
+    const stored = await saveProfile({ config: store, vault }, 'p', values, 'file');
     expect([...stored].sort()).toEqual(['accessKey', 'credential', 'secretKey']);
     const text = readFileSync(store.path, 'utf8');
     expect(text).not.toContain('s3cr3t');
@@ -86,12 +87,17 @@ describe('vault', () => {
     const dir = tempConfigDir();
     const vault = openVault(join(dir, 's.json'), { FLOE_TOKEN: 'from-env' });
     const values = sample('token');
-    await vault.saveProfileSecrets('p', values, 'file');
+    await vault.write('file', new Map([[accounts.profileSecret('p', 'token'), 'from-file']]));
     const stripped = { ...values, fields: { ...values.fields, token: undefined } };
-    const loaded = await vault.loadProfileSecrets('p', stripped, 'file');
+    const stored = { secretStorage: 'file' as const, storedSecrets: ['token'] };
+    const loaded = await vault.loadProfileSecrets('p', stripped, stored);
     expect(loaded.values.fields.token).toBe('from-env');
     expect(loaded.fromEnv).toEqual(['token']);
-    const none = await openVault(join(dir, 'other.json'), {}).loadProfileSecrets('p', stripped, 'env');
+    const fromFile = await openVault(join(dir, 's.json'), {}).loadProfileSecrets('p', stripped, stored);
+    expect(fromFile.values.fields.token).toBe('from-file');
+    const none = await openVault(join(dir, 'other.json'), {}).loadProfileSecrets('p', stripped, {
+      secretStorage: 'env',
+    });
     expect(none.missing).toEqual(['token']);
   });
 

@@ -16,6 +16,7 @@ import {
   startOlakeUiEmulator,
 } from '../../src/sandbox/olake-ui/index.js';
 import { type S3Server, startS3Server } from '../../src/sandbox/s3.js';
+import { loginAccounts } from '../support/stored.js';
 import { floe, leaks, type Run, tempConfigDir } from './support.js';
 
 const PASSWORD = 'pw-File-5521';
@@ -126,7 +127,7 @@ describe('login without a usable keychain', () => {
       string,
       string
     >;
-    expect(Object.keys(secrets)).toEqual([`session/${ui.url}`]);
+    expect(Object.keys(secrets)).toEqual([loginAccounts(configDir).session]);
     const config = JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8'));
     expect(config.management.secretStorage).toBe('file');
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTerminal, type Terminal } from '../../scripts/lib/terminal.mjs';
 import { type OlakeUiEmulator, seedJobs, startOlakeUiEmulator } from '../../src/sandbox/olake-ui/index.js';
+import { loginAccounts } from '../support/stored.js';
 import { tempConfigDir } from './support.js';
 
 const PASSWORD = 'pw-Typed-3390';
@@ -42,8 +43,9 @@ describe('interactive login', () => {
     expect(t.raw()).toContain('stored in plain text');
     expect(t.raw()).not.toContain(PASSWORD);
     const secrets = JSON.parse(readFileSync(join(dir, 'secrets.json'), 'utf8')) as Record<string, string>;
-    expect(secrets[`password/${ui.url}/admin`]).toBe(PASSWORD);
-    expect(Object.keys(secrets)).toContain(`session/${ui.url}`);
+    const { session, password } = loginAccounts(dir);
+    expect(secrets[password]).toBe(PASSWORD);
+    expect(Object.keys(secrets).sort()).toEqual([password, session].sort());
   });
 
   it('can keep the session for this run only', async () => {

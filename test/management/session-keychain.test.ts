@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { type OlakeUiEmulator, seedJobs, startOlakeUiEmulator } from '../../src/sandbox/olake-ui/index.js';
 import { itWithService } from '../support/services.js';
+import { loginAccounts } from '../support/stored.js';
 import { floe, keychainAccounts, leaks, type Run, tempConfigDir } from './support.js';
 
 const it = itWithService(process.env.FLOE_TEST_KEYRING, 'the Secret Service (gnome-keyring)');
@@ -19,6 +20,9 @@ async function run(args: string[], options: { input?: string; env?: Record<strin
   runs.push(result);
   return result;
 }
+
+/** The keychain entries of this test's OLake UI (whatever their generation). */
+const ours = () => keychainAccounts().filter((account) => account.includes(ui.url));
 
 const sessionCookies = (emu: OlakeUiEmulator) =>
   emu.requests.flatMap((r) =>
@@ -43,7 +47,7 @@ describe('the session in the OS keychain', () => {
     expect(login.stderr).toBe('');
     expect(login.code).toBe(0);
     expect(login.stdout).toContain(`Logged in to ${ui.url} as admin. Session stored in the OS keychain`);
-    expect(keychainAccounts()).toContain(`session/${ui.url}`);
+    expect(keychainAccounts()).toContain(loginAccounts(configDir).session);
     const config = JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8'));
     expect(config.management).toMatchObject({
       url: ui.url,
@@ -107,7 +111,9 @@ describe('the session in the OS keychain', () => {
   it('re-logs in silently with a remembered password', async () => {
     const login = await run(['login', '--password-stdin', '--remember-password'], { input: PASSWORD });
     expect(login.code).toBe(0);
-    expect(keychainAccounts()).toContain(`password/${ui.url}/admin`);
+    expect(keychainAccounts()).toContain(loginAccounts(configDir).password);
+    // The login before it is gone: one session, one password.
+    expect(ours()).toHaveLength(2);
     ui.expireSessions();
     const jobs = await run(['jobs', '--json']);
     expect(jobs.code).toBe(0);
@@ -117,24 +123,22 @@ describe('the session in the OS keychain', () => {
     const logout = await run(['logout']);
     expect(logout.code).toBe(0);
     expect(logout.stdout).toContain('Forgot the session and the remembered password');
-    const left = keychainAccounts();
-    expect(left).not.toContain(`session/${ui.url}`);
-    expect(left).not.toContain(`password/${ui.url}/admin`);
+    expect(ours()).toEqual([]);
     expect((await run(['jobs', '--json'])).code).toBe(4);
     expect((await run(['login', '--status'])).code).toBe(4);
   });
 
   it('moves the session out of the keychain when it is stored in the file instead', async () => {
     expect((await run(['login', '--password-stdin'], { input: PASSWORD })).code).toBe(0);
-    expect(keychainAccounts()).toContain(`session/${ui.url}`);
+    expect(ours()).toEqual([loginAccounts(configDir).session]);
     const moved = await run(['login', '--password-stdin', '--insecure-storage'], { input: PASSWORD });
     expect(moved.code).toBe(0);
-    expect(keychainAccounts()).not.toContain(`session/${ui.url}`);
+    expect(ours()).toEqual([]);
     const secrets = JSON.parse(readFileSync(join(configDir, 'secrets.json'), 'utf8')) as Record<
       string,
       string
     >;
-    expect(Object.keys(secrets)).toEqual([`session/${ui.url}`]);
+    expect(Object.keys(secrets)).toEqual([loginAccounts(configDir).session]);
     expect((await run(['jobs', '--json'])).code).toBe(0);
     expect((await run(['logout'])).code).toBe(0);
     expect(JSON.parse(readFileSync(join(configDir, 'secrets.json'), 'utf8'))).toEqual({});

@@ -5,7 +5,7 @@ import type { Context } from '../../src/cli/context.js';
 import { passwordPrompt } from '../../src/cli/management.js';
 import { ConfigStore } from '../../src/config/store.js';
 import { ManagementClient } from '../../src/management/client.js';
-import { loadJar, openSession, type PasswordRequest, saveJar } from '../../src/management/session.js';
+import { jarText, loadJar, openSession, type PasswordRequest } from '../../src/management/session.js';
 import { ManagementError } from '../../src/management/types.js';
 import { type OlakeUiEmulator, seedJobs, startOlakeUiEmulator } from '../../src/sandbox/olake-ui/index.js';
 import { accounts } from '../../src/secrets/store.js';
@@ -26,7 +26,7 @@ beforeAll(async () => {
 afterAll(() => ui.close());
 
 describe('openSession', () => {
-  it('uses the stored jar, and renews it silently with the remembered password', async () => {
+  it('uses the stored jar (saved before generations), and renews it silently with the remembered password', async () => {
     const ctx = context();
     ctx.config.setManagement({
       url: ui.url,
@@ -38,7 +38,7 @@ describe('openSession', () => {
     const file = ctx.vault.backend('file');
     const seeded = new ManagementClient({ url: ui.url });
     await seeded.login('ops', 'pw-ops');
-    await saveJar(file, new URL(ui.url).origin, seeded.jar);
+    await file.set(accounts.session(new URL(ui.url).origin), await jarText(seeded.jar));
     await file.set(accounts.password(new URL(ui.url).origin, 'ops'), 'pw-ops');
 
     const before = logins();
@@ -49,7 +49,7 @@ describe('openSession', () => {
     ui.expireSessions();
     expect(await session.client.listJobs(session.project)).toHaveLength(4);
     expect(logins()).toBe(before + 1);
-    const stored = await loadJar(file, new URL(ui.url).origin);
+    const stored = await loadJar(file, { url: ui.url });
     expect(await stored?.getCookieString(`${ui.url}/`)).toBe(
       await session.client.jar.getCookieString(`${ui.url}/`),
     );

@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Context } from '../../src/cli/context.js';
-import { loadProfile } from '../../src/cli/profiles.js';
+import { deleteProfile, loadProfile } from '../../src/cli/profiles.js';
 import { PROFILE, prepareProfile, prepareSession, sandboxValues } from '../../src/commands/sandbox.js';
 import { ConfigStore } from '../../src/config/store.js';
 import { validate } from '../../src/destination/schema.js';
-import { openSession } from '../../src/management/session.js';
+import { openSession, storeLogout } from '../../src/management/session.js';
 import { SANDBOX, type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { accounts, KeychainUnavailableError, type SecretBackend } from '../../src/secrets/store.js';
 import { openVault } from '../../src/secrets/vault.js';
@@ -32,8 +32,7 @@ function context(env: NodeJS.ProcessEnv, keychain: 'real' | 'broken'): Context {
   const dir = mkdtempSync(join(tmpdir(), 'floe-sandbox-open-'));
   configDirs.push(dir);
   const config = new ConfigStore(dir);
-  const vault = openVault(config.secretsPath, env);
-  if (keychain === 'real') return { config, vault };
+  if (keychain === 'real') return { config, vault: openVault(config.secretsPath, env) };
   const refuse = () => Promise.reject(new KeychainUnavailableError('no Secret Service in this test.'));
   const broken: SecretBackend = {
     kind: 'keychain',
@@ -42,15 +41,7 @@ function context(env: NodeJS.ProcessEnv, keychain: 'real' | 'broken'): Context {
     set: refuse,
     delete: refuse,
   };
-  return {
-    config,
-    vault: {
-      ...vault,
-      backend: (kind) => (kind === 'keychain' ? broken : vault.backend(kind)),
-      saveProfileSecrets: (name, values, storage, options) =>
-        storage === 'keychain' ? refuse() : vault.saveProfileSecrets(name, values, storage, options),
-    },
-  };
+  return { config, vault: openVault(config.secretsPath, env, broken) };
 }
 
 async function jobsThroughSession(ctx: Context, env: NodeJS.ProcessEnv): Promise<number> {
@@ -105,18 +96,20 @@ describe('--open preparation', () => {
         expect(await prepareSession(ctx, sandbox, env)).toEqual({ storage: 'keychain' });
         expect(env).toEqual({});
         expect(ctx.config.getProfile(PROFILE)?.secretStorage).toBe('keychain');
-        expect(await keychain.get(accounts.profileSecret(PROFILE, 'secretKey'))).toBe(sandbox.s3.secretKey);
+        const generation = ctx.config.getProfile(PROFILE)?.secretsGeneration;
+        expect(await keychain.get(accounts.profileSecret(PROFILE, 'secretKey', generation))).toBe(
+          sandbox.s3.secretKey,
+        );
         expect((await loadProfile(ctx, PROFILE)).values).toEqual(sandboxValues(sandbox));
-        expect(await keychain.get(accounts.session(origin))).toContain('olake-session');
-        expect(ctx.config.getManagement()).toMatchObject({
-          secretStorage: 'keychain',
-          rememberPassword: true,
-        });
+        const settings = ctx.config.getManagement();
+        expect(await keychain.get(accounts.session(origin, settings?.secretsGeneration))).toContain(
+          'olake-session',
+        );
+        expect(settings).toMatchObject({ secretStorage: 'keychain', rememberPassword: true });
         expect(await jobsThroughSession(ctx, env)).toBe(JOBS);
       } finally {
-        await ctx.vault.deleteProfileSecrets(PROFILE, 'keychain');
-        await keychain.delete(accounts.session(origin));
-        await keychain.delete(accounts.password(origin, SANDBOX.olake.username));
+        await deleteProfile(ctx, PROFILE);
+        await storeLogout(ctx, sandbox.olake.url);
       }
     },
   );

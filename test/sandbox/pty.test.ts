@@ -3,6 +3,7 @@
 // data and exits 0 — and the user's own config and keychain entries are exactly as before.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import keytar from 'keytar';
 import { describe, expect, it } from 'vitest';
 import { startTerminal } from '../../scripts/lib/terminal.mjs';
 import { DEMO_KEYCHAIN_SERVICE } from '../../src/commands/sandbox.js';
@@ -85,8 +86,13 @@ describe('floe sandbox --open on a terminal', () => {
       const own = keychainBackend();
       const demo = keychainBackend(DEMO_KEYCHAIN_SERVICE);
       const token = accounts.profileSecret('sandbox', 'token');
-      const secretKey = accounts.profileSecret('sandbox', 'secretKey');
       await own.set(token, 'users-own-token');
+      /** Accounts of `service` for the sandbox profile's secret key or the OLake UI at `origin`. */
+      const sandboxEntries = async (service: string, origin: string) =>
+        (await keytar.findCredentials(service))
+          .map((entry) => entry.account)
+          .filter((account) => /^profile@\w+\/sandbox\/secretKey$/.test(account) || account.includes(origin))
+          .sort();
       const floe = startTerminal({
         args: ['sandbox', '--open', '--jobs', '5'],
         env: { FLOE_CONFIG_DIR: user.dir },
@@ -95,15 +101,15 @@ describe('floe sandbox --open on a terminal', () => {
         await floe.waitFor('Profiles');
         expect(floe.raw()).toContain('✓ Profile "sandbox" saved, its secrets in the OS keychain.');
         const olake = /OLake UI +(http:\/\/\S+)/.exec(floe.raw())?.[1] as string;
-        const session = accounts.session(new URL(olake).origin);
-        expect(await demo.get(secretKey)).toBeTypeOf('string');
-        expect(await demo.get(session)).toContain('olake-session');
+        const origin = new URL(olake).origin;
+        const running = await sandboxEntries(DEMO_KEYCHAIN_SERVICE, origin);
+        expect(running).toHaveLength(3);
+        expect(running.filter((account) => account.startsWith('session@'))).toHaveLength(1);
+        expect(await demo.get(running.find((a) => a.startsWith('session@'))!)).toContain('olake-session');
         await floe.press('q');
         expect(await floe.exit()).toBe(0);
-        expect(await demo.get(secretKey)).toBeUndefined();
-        expect(await demo.get(session)).toBeUndefined();
-        expect(await own.get(secretKey)).toBeUndefined();
-        expect(await own.get(session)).toBeUndefined();
+        expect(await sandboxEntries(DEMO_KEYCHAIN_SERVICE, origin)).toEqual([]);
+        expect(await sandboxEntries('floe', origin)).toEqual([]);
         expect(await own.get(token)).toBe('users-own-token');
         expect(readFileSync(join(user.dir, 'config.json'), 'utf8')).toBe(user.before);
       } finally {

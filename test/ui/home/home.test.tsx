@@ -5,6 +5,8 @@ import { FloeError } from '../../../src/cli/io.js';
 import { saveProfile } from '../../../src/cli/profiles.js';
 import { homeLoop, run } from '../../../src/commands/home.js';
 import { emptyValues, type Values } from '../../../src/destination/fields.js';
+import { accounts } from '../../../src/secrets/store.js';
+import { openVault } from '../../../src/secrets/vault.js';
 import { Home } from '../../../src/ui/home/Home.js';
 import type { HomeAction } from '../../../src/ui/home/model.js';
 import {
@@ -53,8 +55,8 @@ async function withProfiles(keychain: 'works' | 'unavailable' = 'works'): Promis
     rememberPassword: false,
   });
   if (keychain === 'works') return ctx;
-  const broken = testContext('unavailable');
-  return { ...ctx, vault: { ...ctx.vault, deleteProfileSecrets: broken.vault.deleteProfileSecrets } };
+  const broken = testContext('unavailable').vault.backend('keychain');
+  return { ...ctx, vault: openVault(ctx.config.secretsPath, {}, broken) };
 }
 
 let rendered: Rendered | undefined;
@@ -156,7 +158,12 @@ describe('home screen', () => {
 
   it('deletes a profile and its secrets only after confirmation', async () => {
     const ctx = await withProfiles();
-    expect(await ctx.vault.backend('file').get('profile/dev/secretKey')).toBe(`${SENTINEL}-s3`);
+    const account = accounts.profileSecret(
+      'dev',
+      'secretKey',
+      ctx.config.getProfile('dev')?.secretsGeneration,
+    );
+    expect(await ctx.vault.backend('file').get(account)).toBe(`${SENTINEL}-s3`);
     const { r, onAction } = await start(ctx);
     await r.press('d');
     expect(r.frame()).toContain('Delete profile "dev" and its stored secrets? (y/N)');
@@ -165,7 +172,7 @@ describe('home screen', () => {
     await r.press('d', 'y');
     await waitUntil(() => r.frame().includes('Deleted profile "dev"'));
     expect(ctx.config.getProfile('dev')).toBeUndefined();
-    expect(await ctx.vault.backend('file').get('profile/dev/secretKey')).toBeUndefined();
+    expect(await ctx.vault.backend('file').get(account)).toBeUndefined();
     expect(r.frame()).toMatch(/› prod/);
     expect(r.frame()).toContain('1 profile');
     await r.press(KEY.down, 'd', 'y');

@@ -22,16 +22,11 @@ describe('Ctrl-C during the save', () => {
       vault: {
         ...ctx.vault,
         // A keychain write that never ends until the save is aborted.
-        saveProfileSecrets: (
-          _profile: string,
-          _values: unknown,
-          _storage: unknown,
-          options?: { signal?: AbortSignal },
-        ) =>
+        write: (_storage: unknown, _entries: unknown, signal?: AbortSignal) =>
           new Promise<never>((_, reject) => {
             saving = true;
-            options?.signal?.addEventListener('abort', () => {
-              aborted = options.signal?.reason;
+            signal?.addEventListener('abort', () => {
+              aborted = signal?.reason;
               reject(new Error('undone'));
             });
           }),
@@ -58,5 +53,8 @@ describe('Ctrl-C during the save', () => {
     expect(done).toHaveBeenCalledWith({ saved: false, profileName: 'prod', interrupted: true });
     await waitUntil(() => aborted !== undefined);
     expect(ctx.config.getProfile('prod')).toBeUndefined();
+    // What it may have written is removed, and no longer listed for removal.
+    expect(ctx.keychain.size).toBe(0);
+    expect(ctx.config.sweepEntries()).toEqual([]);
   });
 });

@@ -11,9 +11,8 @@ import { act, type ReactElement } from 'react';
 import { expect } from 'vitest';
 import type { Context } from '../../../src/cli/context.js';
 import { ConfigStore } from '../../../src/config/store.js';
-import { FIELDS, type Values } from '../../../src/destination/fields.js';
-import { accounts, KeychainUnavailableError } from '../../../src/secrets/store.js';
-import { openVault, type Vault } from '../../../src/secrets/vault.js';
+import { accounts, KeychainUnavailableError, type SecretBackend } from '../../../src/secrets/store.js';
+import { openVault } from '../../../src/secrets/vault.js';
 
 export const KEY = {
   up: '\u001B[A',
@@ -143,59 +142,40 @@ export interface TestContext extends Context {
 export function testContext(keychain: 'works' | 'unavailable' = 'works'): TestContext {
   const dir = mkdtempSync(join(tmpdir(), 'floe-ui-'));
   const config = new ConfigStore(dir);
-  const real = openVault(config.secretsPath, {});
   const memory = new Map<string, string>();
   const check = () => {
     if (keychain === 'unavailable') throw new KeychainUnavailableError(UNAVAILABLE_REASON);
   };
-  const secretIds = (values: Values) =>
-    FIELDS.filter((f) => f.secret && f.applies(values) && typeof values.fields[f.id] === 'string');
-  const vault: Vault = {
-    backend: (kind) =>
-      kind === 'file'
-        ? real.backend('file')
-        : {
-            kind: 'keychain',
-            location: 'the OS keychain',
-            get: async (account) => {
-              check();
-              return memory.get(account);
-            },
-            set: async (account, value) => {
-              check();
-              memory.set(account, value);
-            },
-            delete: async (account) => {
-              check();
-              return memory.delete(account);
-            },
-          },
-    async loadProfileSecrets(profile, values, storage, expected) {
-      if (storage !== 'keychain') return real.loadProfileSecrets(profile, values, storage, expected);
+  const backend: SecretBackend = {
+    kind: 'keychain',
+    location: 'the OS keychain',
+    get: async (account) => {
       check();
-      const out: Values = { ...values, fields: { ...values.fields } };
-      for (const def of FIELDS.filter((f) => f.secret && f.applies(values))) {
-        const value = memory.get(accounts.profileSecret(profile, def.id));
-        if (value !== undefined) out.fields[def.id] = value;
-      }
-      return { values: out, missing: [], fromEnv: [] };
+      return memory.get(account);
     },
-    async saveProfileSecrets(profile, values, storage, options) {
-      if (storage !== 'keychain') return real.saveProfileSecrets(profile, values, storage, options);
+    set: async (account, value) => {
       check();
-      const ids = secretIds(values);
-      for (const def of ids)
-        memory.set(accounts.profileSecret(profile, def.id), values.fields[def.id] as string);
-      await options?.commit?.(ids.map((d) => d.id));
-      return ids.map((d) => d.id);
+      memory.set(account, value);
     },
-    async deleteProfileSecrets(profile, storage) {
-      if (storage !== 'keychain') return real.deleteProfileSecrets(profile, storage);
+    delete: async (account) => {
       check();
-      for (const key of [...memory.keys()]) if (key.startsWith(`profile/${profile}/`)) memory.delete(key);
+      return memory.delete(account);
     },
   };
-  return { config, vault, keychain: memory, dir };
+  return { config, vault: openVault(config.secretsPath, {}, backend), keychain: memory, dir };
+}
+
+/** The value a test context's profile stored for `field` (in its keychain or file), by the config's generation. */
+export async function storedSecret(
+  ctx: TestContext,
+  profile: string,
+  field: string,
+): Promise<string | undefined> {
+  const stored = new ConfigStore(ctx.dir).getProfile(profile);
+  if (!stored || stored.secretStorage === 'env') return undefined;
+  return ctx.vault
+    .backend(stored.secretStorage)
+    .get(accounts.profileSecret(profile, field, stored.secretsGeneration));
 }
 
 /** Lets pending promises and effects run (inside act) until `condition` holds; fails after 200 turns. */

@@ -13,6 +13,7 @@ import {
   KEY,
   type Rendered,
   renderScreen,
+  storedSecret,
   type TestContext,
   testContext,
   UNAVAILABLE_REASON,
@@ -112,12 +113,12 @@ describe('setup wizard', () => {
     expect(stored.authType).toBe(authType);
     expect(stored.secretStorage).toBe('keychain');
     expect(profileValues(stored).fields.catalogUrl).toBe('http://localhost:8181/api/catalog');
-    expect(ctx.keychain.get('profile/prod/secretKey')).toBe(`${SENTINEL}-s3`);
-    if (authType === 'token') expect(ctx.keychain.get('profile/prod/token')).toBe(SENTINEL);
+    expect(await storedSecret(ctx, 'prod', 'secretKey')).toBe(`${SENTINEL}-s3`);
+    if (authType === 'token') expect(await storedSecret(ctx, 'prod', 'token')).toBe(SENTINEL);
     if (authType === 'oauth2') expect(stored.fields.scope).toBe('PRINCIPAL_ROLE:ALL');
     if (authType === 'sigv4') expect(stored.fields.sigv4).toBe(true);
     if (authType === 'google')
-      expect(JSON.parse(ctx.keychain.get('profile/prod/gcpServiceAccountJson')!).client_email).toBe(
+      expect(JSON.parse((await storedSecret(ctx, 'prod', 'gcpServiceAccountJson'))!).client_email).toBe(
         'olake@p.iam.gserviceaccount.com',
       );
     expect(JSON.stringify(stored)).not.toContain(SENTINEL);
@@ -276,7 +277,7 @@ describe('setup wizard', () => {
     await fill(r, ['', '', '', '']);
     await r.press(KEY.enter);
     await waitUntil(() => done.mock.calls.length > 0);
-    expect(ctx.keychain.get('profile/prod/credential')).toBe(`client:${SENTINEL}`);
+    expect(await storedSecret(ctx, 'prod', 'credential')).toBe(`client:${SENTINEL}`);
     expect(ctx.config.getProfile('prod')?.fields.s3Endpoint).toBe('http://minio:9000');
     for (const frame of r.frames()) expect(frame).not.toContain(SENTINEL);
   });
@@ -303,7 +304,7 @@ describe('setup wizard', () => {
     await fill(r, ['', '', '', '', '']);
     await r.press(KEY.enter);
     await waitUntil(() => done.mock.calls.length > 0);
-    expect(JSON.parse(ctx.keychain.get('profile/prod/gcpServiceAccountJson')!)).toEqual(
+    expect(JSON.parse((await storedSecret(ctx, 'prod', 'gcpServiceAccountJson'))!)).toEqual(
       JSON.parse(GOOGLE_JSON),
     );
     for (const frame of r.frames()) expect(frame).not.toContain(SENTINEL);
@@ -426,7 +427,7 @@ describe('setup wizard', () => {
       await waitUntil(() => done.mock.calls.length > 0);
       expect(done.mock.calls[0]![0]).toMatchObject({ saved: true, storage: 'file' });
       expect(ctx.config.getProfile('prod')?.secretStorage).toBe('file');
-      expect(await ctx.vault.backend('file').get('profile/prod/token')).toBe(SENTINEL);
+      expect(await storedSecret(ctx, 'prod', 'token')).toBe(SENTINEL);
       expect(statSync(ctx.config.secretsPath).mode & 0o777).toBe(0o600);
       expect(r.frame()).toContain('Secrets: the plaintext file');
     });

@@ -1,0 +1,32 @@
+// A save killed (SIGKILL) at any point leaves config.json and the secrets it names consistent. Each save
+// path (test/support/saves.ts) runs under fault-at.mjs, killed at its 1st, 2nd, 3rd… change of the config
+// folder or the keychain, until a run reaches its end untouched. After each kill, floe runs again (it
+// tidies what the dead run left) and must show the state before the save or the one after it, whole: the
+// config and every secret it names old, or all new, never a mix; no secret value but that state's in the
+// secrets file or the keychain; no temp file and no lock left; `floe profiles` works.
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { type Servers, saves, startServers, sweep } from '../support/saves.js';
+import { itWithService } from '../support/services.js';
+
+const it = itWithService(process.env.FLOE_TEST_KEYRING, 'the Secret Service (gnome-keyring)');
+
+let servers: Servers;
+const SAVES = saves(() => servers);
+beforeAll(async () => {
+  servers = await startServers();
+});
+afterAll(async () => {
+  await servers?.first.close();
+  await servers?.second.close();
+});
+
+describe('a save killed at any point (SIGKILL) leaves the config and its secrets consistent', () => {
+  for (const [name, scenario] of Object.entries(SAVES))
+    it(name, async () => {
+      const { states, problems } = await sweep(scenario(), 'kill');
+      expect(problems).toEqual([]);
+      // Killed before the commit point, the save never happened; after it, it is whole: both were seen.
+      expect(states).toContain('before');
+      expect(states).toContain('after');
+    }, 600_000);
+});

@@ -1,0 +1,332 @@
+// The save paths of floe (every command that writes config.json or secrets) as scenarios for the crash
+// and disk-full sweeps (test/config/crash.test.ts, disk-full.test.ts): the state before the save, the
+// command, and what the next run of floe shows. `sweep` runs a save with a fault (fault-at.mjs) at its
+// 1st, 2nd, 3rd… change of the config folder or the keychain until a run reaches its end untouched, and
+// checks after each fault that the next run shows the state before the save or the one after it, whole.
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import keytar from 'keytar';
+import { expect } from 'vitest';
+import { type OlakeUiEmulator, startOlakeUiEmulator } from '../../src/sandbox/olake-ui/index.js';
+import { tempConfigDir } from './cli.js';
+import { cliEnv, copyFolder, type Fault, leftovers, runFloe } from './faults.js';
+
+const SERVICE = 'floe';
+const NO_KEYCHAIN = { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/floe' };
+
+/** One save path: the state before it, the command, and what a later run sees. */
+export interface Scenario {
+  /** Whether it uses the keychain (shared by every run, so its trials go one at a time). */
+  keychain: boolean;
+  /** Marks this scenario's secrets: a keychain entry is its own when its account or value holds one. */
+  marks: string[];
+  prepare(dir: string): Promise<void>;
+  act: { args: string[]; input?: string; env?: Record<string, string> };
+  /** The next run(s) of floe and what they show, as one text to compare. */
+  observe(dir: string): Promise<string>;
+}
+
+type Entry = { account: string; password: string };
+
+async function ownEntries(marks: string[]): Promise<Entry[]> {
+  const all = await keytar.findCredentials(SERVICE);
+  return all
+    .filter((e) => marks.some((m) => e.account.includes(m) || e.password.includes(m)))
+    .sort((a, b) => a.account.localeCompare(b.account));
+}
+
+/** Puts the scenario's keychain entries back to `entries`. */
+async function restoreKeychain(marks: string[], entries: Entry[]): Promise<void> {
+  for (const e of await ownEntries(marks)) await keytar.deletePassword(SERVICE, e.account);
+  for (const e of entries) await keytar.setPassword(SERVICE, e.account, e.password);
+}
+
+/** The secret values a folder's secrets file and the keychain hold for the scenario, sorted. */
+async function storedValues(dir: string, marks: string[], describe: (value: string) => string) {
+  const file = join(dir, 'secrets.json');
+  const inFile = existsSync(file) ? Object.values(JSON.parse(readFileSync(file, 'utf8')) as object) : [];
+  const inKeychain = (await ownEntries(marks)).map((e) => e.password);
+  return {
+    file: inFile.map((v) => describe(String(v))).sort(),
+    keychain: inKeychain.map(describe).sort(),
+  };
+}
+
+interface Outcome {
+  at: number;
+  state?: 'before' | 'after';
+  problems: string[];
+  /** The run ended without reaching call `at`: the sweep is over. */
+  untouched?: boolean;
+}
+
+/** Runs the save with the fault at call `at`, then the next run; says what it found. */
+async function trial(
+  scenario: Scenario,
+  template: string,
+  views: { before: string; after: string },
+  fault: Fault,
+  keychain: Entry[],
+): Promise<Outcome> {
+  const dir = copyFolder(template);
+  if (scenario.keychain) await restoreKeychain(scenario.marks, keychain);
+  const run = await runFloe(scenario.act.args, cliEnv(dir, scenario.act.env), scenario.act.input, fault);
+  const outcome: Outcome = { at: fault.at, problems: [] };
+  const problem = (text: string) =>
+    outcome.problems.push(`${run.hit ?? `call ${fault.at} not reached`}: ${text}`);
+  if (run.hit === undefined) {
+    outcome.untouched = true;
+    if (run.code !== 0) problem(`exit ${run.code}: ${run.stderr.trim()}`);
+  } else if (fault.mode === 'kill' && run.signal !== 'SIGKILL') problem(`not killed (${run.stderr.trim()})`);
+  else if (fault.mode === 'enospc' && run.code !== 0 && !/is full \(ENOSPC\)/.test(run.stderr))
+    problem(`exit ${run.code} without naming the full disk: ${run.stderr.trim()}`);
+  const seen = await scenario.observe(dir);
+  const left = leftovers(dir);
+  if (left.length > 0) problem(`left ${left.join(', ')} after the next run`);
+  if (seen === views.before && !outcome.untouched) outcome.state = 'before';
+  else if (seen === views.after) outcome.state = 'after';
+  else problem(`neither the state before nor the one after the save: ${seen}`);
+  return outcome;
+}
+
+/**
+ * Runs the scenario's save with the fault at call 1, 2, … until a run ends untouched (runs on the file
+ * alone go `parallel` at a time; the keychain is shared, so those go one by one). After each fault, the
+ * next run's view must be the view before or after the save, with nothing left behind. Returns which it
+ * was, in order, and every problem found (all of them, so a failing sweep shows its whole pattern).
+ */
+export async function sweep(scenario: Scenario, mode: Fault['mode'], parallel = 4) {
+  const template = tempConfigDir();
+  await scenario.prepare(template);
+  const keychain = scenario.keychain ? await ownEntries(scenario.marks) : [];
+  const before = await scenario.observe(template);
+  const reference = copyFolder(template);
+  const done = await runFloe(scenario.act.args, cliEnv(reference, scenario.act.env), scenario.act.input);
+  expect(done.code, done.stderr).toBe(0);
+  const after = await scenario.observe(reference);
+  expect(after).not.toBe(before);
+  const width = scenario.keychain ? 1 : parallel;
+  const outcomes: Outcome[] = [];
+  for (let at = 1; at < 400; at += width) {
+    const batch = await Promise.all(
+      Array.from({ length: width }, (_, i) =>
+        trial(scenario, template, { before, after }, { mode, at: at + i }, keychain),
+      ),
+    );
+    outcomes.push(...batch);
+    if (batch.some((o) => o.untouched)) break;
+  }
+  if (scenario.keychain) await restoreKeychain(scenario.marks, []);
+  const last = outcomes.findIndex((o) => o.untouched);
+  expect(last, 'the save never ended').toBeGreaterThan(0);
+  const faulted = outcomes.slice(0, last);
+  return {
+    states: faulted.map((o) => o.state),
+    problems: outcomes.slice(0, last + 1).flatMap((o) => o.problems),
+  };
+}
+
+const CATALOG = ['--catalog-url', 'http://127.0.0.1:8181/api/catalog', '--warehouse', 's3://warehouse'];
+
+/** A token profile on S3-compatible storage: three secrets (token, access key, secret key). */
+function profileValues(tag: string, version: 'OLD1' | 'NEW2') {
+  return {
+    token: `token-${tag}-${version}`,
+    accessKey: `AK${tag}${version}`,
+    secretKey: `secret-${tag}-${version}`,
+    region: version === 'OLD1' ? 'us-east-1' : 'eu-west-1',
+  };
+}
+
+function setupCommand(tag: string, version: 'OLD1' | 'NEW2', storage: 'file' | 'keychain') {
+  const v = profileValues(tag, version);
+  return {
+    args: [
+      'setup',
+      '--yes',
+      '--profile',
+      'p',
+      ...CATALOG,
+      '--region',
+      v.region,
+      '--storage',
+      's3-compatible',
+      '--s3-endpoint',
+      'http://127.0.0.1:9000',
+      '--access-key',
+      v.accessKey,
+      '--auth-type',
+      'token',
+      '--token-stdin',
+      ...(storage === 'file' ? ['--insecure-storage'] : []),
+    ],
+    input: v.token,
+    env: { FLOE_SECRET_KEY: v.secretKey, ...(storage === 'file' ? NO_KEYCHAIN : {}) },
+  };
+}
+
+async function run(dir: string, command: { args: string[]; input?: string; env?: Record<string, string> }) {
+  const result = await runFloe(command.args, cliEnv(dir, command.env), command.input);
+  expect(result.code, result.stderr).toBe(0);
+  return result;
+}
+
+/** What `floe profiles` and `floe profiles show p --json` say, and which secret values are stored. */
+function profileObserver(tag: string) {
+  return async (dir: string) => {
+    const show = await runFloe(['profiles', 'show', 'p', '--json'], cliEnv(dir));
+    // Without the profile, `floe profiles` must still work (and not list it).
+    const list = show.code === 0 ? undefined : await runFloe(['profiles'], cliEnv(dir));
+    if (list) expect(list.code, list.stderr).toBe(0);
+    const config = join(dir, 'config.json');
+    if (existsSync(config)) expect(() => JSON.parse(readFileSync(config, 'utf8'))).not.toThrow();
+    const stored = await storedValues(dir, [tag], (value) => value);
+    return JSON.stringify({
+      show: show.code === 0 ? JSON.parse(show.stdout) : show.stderr,
+      list: list?.stdout,
+      stored,
+    });
+  };
+}
+
+type Storage = 'file' | 'keychain';
+
+/** A save of profile "p": the profile before it (stored in `before`, or none) and the command. */
+function profileScenario(
+  before: Storage | 'none',
+  act: (tag: string) => Scenario['act'],
+  keychain: boolean,
+): Scenario {
+  const tag = `s${randomBytes(4).toString('hex')}`;
+  return {
+    keychain,
+    marks: [tag],
+    prepare: async (dir) => {
+      if (before !== 'none') await run(dir, setupCommand(tag, 'OLD1', before));
+    },
+    act: act(tag),
+    observe: profileObserver(tag),
+  };
+}
+
+function importCommand(tag: string): Scenario['act'] {
+  const v = profileValues(tag, 'NEW2');
+  const file = join(tempConfigDir(), 'destination.json');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      type: 'ICEBERG',
+      writer: {
+        catalog_type: 'rest',
+        rest_catalog_url: 'http://127.0.0.1:8181/api/catalog',
+        iceberg_s3_path: 's3://warehouse',
+        aws_region: v.region,
+        s3_endpoint: 'http://127.0.0.1:9000',
+        token: v.token,
+        aws_access_key: v.accessKey,
+        aws_secret_key: v.secretKey,
+      },
+    }),
+  );
+  return { args: ['import', file, '--profile', 'p', '--force', '--insecure-storage'], env: NO_KEYCHAIN };
+}
+
+const deleteCommand = (storage: Storage): Scenario['act'] => ({
+  args: ['profiles', 'delete', 'p'],
+  env: storage === 'file' ? NO_KEYCHAIN : {},
+});
+
+const PASSWORDS = { first: 'first-password-OLD1', second: 'second-password-NEW2' };
+
+/** The OLake UIs logged in to: the first before the save, the second by it (another host: 127.0.0.2). */
+export interface Servers {
+  first: OlakeUiEmulator;
+  second: OlakeUiEmulator;
+}
+
+export async function startServers(): Promise<Servers> {
+  return {
+    first: await startOlakeUiEmulator({ host: '127.0.0.1', users: { admin: PASSWORDS.first } }),
+    second: await startOlakeUiEmulator({ host: '127.0.0.2', users: { admin: PASSWORDS.second } }),
+  };
+}
+
+/** A stored value as the test compares it: a cookie jar by the host its cookie is for. */
+function describeSessionValue(value: string): string {
+  if (!value.startsWith('{')) return value;
+  const jar = JSON.parse(value) as { cookies: { key: string; domain: string }[] };
+  return jar.cookies.map((c) => `${c.key}@${c.domain}`).join(',');
+}
+
+function loginCommand(server: OlakeUiEmulator, password: string, storage: Storage): Scenario['act'] {
+  return {
+    args: [
+      'login',
+      '--url',
+      server.url,
+      '--password-stdin',
+      '--remember-password',
+      ...(storage === 'file' ? ['--insecure-storage'] : []),
+    ],
+    input: password,
+    env: storage === 'file' ? NO_KEYCHAIN : {},
+  };
+}
+
+/**
+ * A change of the OLake UI session: logged in to the first server (session and remembered password in
+ * `storage`) before it. The view: `floe login --status`, the settings, the stored sessions and passwords.
+ */
+function sessionScenario({ first, second }: Servers, storage: Storage, act: () => Scenario['act']): Scenario {
+  const marks = [first.url, second.url, PASSWORDS.first, PASSWORDS.second];
+  return {
+    keychain: storage === 'keychain',
+    marks,
+    prepare: async (dir) => {
+      await run(dir, loginCommand(first, PASSWORDS.first, storage));
+    },
+    act: act(),
+    observe: async (dir) => {
+      const status = await runFloe(['login', '--status'], cliEnv(dir));
+      const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+      const { url, username, secretStorage, rememberPassword } = config.management ?? {};
+      return JSON.stringify({
+        status: [status.code, status.stdout.replaceAll(dir, '<config folder>')],
+        settings: { url, username, secretStorage, rememberPassword },
+        stored: await storedValues(dir, marks, describeSessionValue),
+      });
+    },
+  };
+}
+
+/** Every save path, with the state before it (`servers` is asked for when a scenario is made). */
+export function saves(started: () => Servers): Record<string, () => Scenario> {
+  const session = (storage: Storage, act: (servers: Servers) => Scenario['act']) => () => {
+    const servers = started();
+    return sessionScenario(servers, storage, () => act(servers));
+  };
+  return {
+    'floe setup over a profile, secrets in the file': () =>
+      profileScenario('file', (tag) => setupCommand(tag, 'NEW2', 'file'), false),
+    'floe setup over a profile, secrets in the keychain': () =>
+      profileScenario('keychain', (tag) => setupCommand(tag, 'NEW2', 'keychain'), true),
+    'floe setup of a new profile': () =>
+      profileScenario('none', (tag) => setupCommand(tag, 'NEW2', 'file'), false),
+    'floe setup moving the secrets from the file to the keychain': () =>
+      profileScenario('file', (tag) => setupCommand(tag, 'NEW2', 'keychain'), true),
+    'floe import --force over a profile': () => profileScenario('file', importCommand, false),
+    'floe profiles delete, secrets in the file': () =>
+      profileScenario('file', () => deleteCommand('file'), false),
+    'floe profiles delete, secrets in the keychain': () =>
+      profileScenario('keychain', () => deleteCommand('keychain'), true),
+    'floe login to another server, session in the file': session('file', ({ second }) =>
+      loginCommand(second, PASSWORDS.second, 'file'),
+    ),
+    'floe login to another server, session in the keychain': session('keychain', ({ second }) =>
+      loginCommand(second, PASSWORDS.second, 'keychain'),
+    ),
+    'floe logout, session in the keychain': session('keychain', () => ({ args: ['logout'] })),
+    'floe logout, session in the file': session('file', () => ({ args: ['logout'], env: NO_KEYCHAIN })),
+  };
+}

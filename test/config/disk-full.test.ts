@@ -1,13 +1,26 @@
-// A full disk never truncates a file floe keeps: the save fails naming the disk, the old config.json
-// and secrets.json stay whole, and no temp file is left. The disk is a real 64 KiB tmpfs (mounting
-// needs root, as in CI; elsewhere the test says why it does not run).
+// A full disk never truncates a file floe keeps, nor leaves config.json and the secrets it names at odds:
+// the save fails naming the disk, the old config.json and secrets.json stay whole, and no temp file is
+// left. First on a real 64 KiB tmpfs, for every save path (mounting needs root, as in CI; elsewhere those
+// tests say why they do not run); then with ENOSPC injected at each write of every save path in turn
+// (test/support/saves.ts), the next run must show the state before the save or the one after it.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  fstatSync,
+  ftruncateSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it as plainIt } from 'vitest';
 import { DiskFullError, writePrivateFile } from '../../src/config/files.js';
 import { floe } from '../management/support.js';
+import { type Servers, saves, startServers, sweep } from '../support/saves.js';
 import { itWithService } from '../support/services.js';
 
 const mountPoint = mkdtempSync(join(tmpdir(), 'floe-tinyfs-'));
@@ -18,18 +31,31 @@ const status =
   mounted.status === 0 ? 'ready' : `cannot mount a tmpfs (${mounted.stderr.trim() || 'not root'})`;
 const it = itWithService(status, 'a 64 KiB tmpfs');
 
-afterAll(() => {
-  if (status === 'ready') execFileSync('umount', [mountPoint]);
-  rmSync(mountPoint, { recursive: true, force: true });
+let servers: Servers;
+const SAVES = saves(() => servers);
+beforeAll(async () => {
+  servers = await startServers();
 });
 
-/** Fills the disk but for about `free` bytes. */
+afterAll(async () => {
+  if (status === 'ready') execFileSync('umount', [mountPoint]);
+  rmSync(mountPoint, { recursive: true, force: true });
+  await servers?.first.close();
+  await servers?.second.close();
+});
+
+/** Fills the disk, then frees `free` bytes of it (whole 4 KiB pages). */
 function fill(dir: string, free: number) {
   const filler = join(dir, 'filler');
   rmSync(filler, { force: true });
-  const total = 64 * 1024;
-  const used = readdirSync(dir).length * 4096;
-  writeFileSync(filler, Buffer.alloc(Math.max(0, total - used - free - 4096)));
+  const fd = openSync(filler, 'w');
+  try {
+    for (;;) writeSync(fd, Buffer.alloc(4096));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
+  }
+  ftruncateSync(fd, Math.max(0, fstatSync(fd).size - free));
+  closeSync(fd);
 }
 
 describe('a full disk', () => {
@@ -90,5 +116,105 @@ describe('a full disk', () => {
     expect(readFileSync(join(configDir, 'config.json'), 'utf8')).toBe(config);
     expect(readFileSync(join(configDir, 'secrets.json'), 'utf8')).toBe(secrets);
     expect(readdirSync(configDir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    rmSync(configDir, { recursive: true, force: true });
   });
+});
+
+const NO_KEYCHAIN = { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/floe' };
+
+/** The files of a config folder, by name, with their text (no temp file may be among them). */
+function snapshot(dir: string): Record<string, string> {
+  return Object.fromEntries(
+    readdirSync(dir)
+      .filter((name) => name !== 'filler')
+      .map((name) => [name, readFileSync(join(dir, name), 'utf8')]),
+  );
+}
+
+describe('every other save path on a full disk', () => {
+  const TOKEN = 'SENTINEL-disk-token-0002';
+  const profileArgs = [
+    'setup',
+    '--yes',
+    '--profile',
+    'p',
+    '--catalog-url',
+    'http://127.0.0.1:8181/api/catalog',
+    '--warehouse',
+    's3://warehouse',
+    '--region',
+    'us-east-1',
+    '--auth-type',
+    'token',
+    '--token-stdin',
+    '--insecure-storage',
+  ];
+  const destination = JSON.stringify({
+    type: 'ICEBERG',
+    writer: {
+      catalog_type: 'rest',
+      rest_catalog_url: 'http://127.0.0.1:8181/api/catalog',
+      iceberg_s3_path: 's3://warehouse',
+      aws_region: 'eu-west-1',
+      token: 'SENTINEL-disk-token-0003',
+    },
+  });
+  const paths: Record<string, (configDir: string) => { args: string[]; input?: string }> = {
+    'floe import --force': () => ({
+      args: ['import', '-', '--profile', 'p', '--force', '--insecure-storage'],
+      input: destination,
+    }),
+    'floe profiles delete': () => ({ args: ['profiles', 'delete', 'p'] }),
+    'floe login': () => ({
+      args: [
+        'login',
+        '--url',
+        servers.second.url,
+        '--password-stdin',
+        '--remember-password',
+        '--insecure-storage',
+      ],
+      input: 'second-password-NEW2',
+    }),
+    'floe logout': () => ({ args: ['logout'] }),
+  };
+  for (const [name, command] of Object.entries(paths))
+    it(`${name}: exit 1 naming the disk; config.json and secrets.json as they were; nothing left`, async () => {
+      const configDir = join(mountPoint, name.replace(/\W+/g, '-'));
+      const run = (args: string[], input = '') => floe(args, { configDir, input, env: NO_KEYCHAIN });
+      expect((await run(profileArgs, TOKEN)).code).toBe(0);
+      const login = ['login', '--url', servers.first.url, '--password-stdin', '--remember-password'];
+      expect((await run([...login, '--insecure-storage'], 'first-password-OLD1')).code).toBe(0);
+      const before = snapshot(configDir);
+      fill(configDir, 0);
+      const { args, input } = command(configDir);
+      const full = await run(args, input);
+      expect(full.code, full.stderr).toBe(1);
+      expect(full.stderr).toContain(`The disk holding ${configDir} is full`);
+      expect(snapshot(configDir)).toEqual(before);
+      rmSync(join(configDir, 'filler'));
+      expect((await run(['profiles'])).code).toBe(0);
+      expect(snapshot(configDir)).toEqual(before);
+      rmSync(configDir, { recursive: true, force: true });
+    });
+});
+
+describe('a save failed by a full disk (ENOSPC) at any write leaves the config and its secrets consistent', () => {
+  for (const name of [
+    'floe setup over a profile, secrets in the file',
+    'floe setup of a new profile',
+    'floe import --force over a profile',
+    'floe profiles delete, secrets in the file',
+    'floe login to another server, session in the file',
+    'floe logout, session in the file',
+  ])
+    plainIt(
+      name,
+      async () => {
+        const { states, problems } = await sweep(SAVES[name]!(), 'enospc');
+        expect(problems).toEqual([]);
+        expect(states).toContain('before');
+      },
+      600_000,
+    );
 });

@@ -8,9 +8,9 @@ import { KeychainUnavailableError } from '../secrets/store.js';
 
 export const HELP = `Usage: floe logout [--url URL]
 
-Forgets the stored OLake UI session cookie and the remembered password (from the OS keychain and
-from floe's secrets file). The OLake UI has no logout route: the server forgets the session when it
-expires.
+Forgets the stored OLake UI session cookie and the remembered password (from the OS keychain or
+floe's secrets file, where "floe login" kept them). The OLake UI has no logout route: the server
+forgets the session when it expires.
 
 Flags:
   --url URL   the OLake UI to log out of (default: the one "floe login" used)

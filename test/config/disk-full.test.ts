@@ -17,7 +17,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it as plainIt } from 'vitest';
+import { afterAll, beforeAll, describe, expect, onTestFinished, it as plainIt } from 'vitest';
 import { DiskFullError, writePrivateFile } from '../../src/config/files.js';
 import { floe } from '../management/support.js';
 import { type Servers, saves, startServers, sweep } from '../support/saves.js';
@@ -103,6 +103,7 @@ describe('a full disk', () => {
         ],
         { configDir, input: token, env: { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/floe' } },
       );
+    onTestFinished(() => rmSync(configDir, { recursive: true, force: true }));
     const first = await setup('first', 'SENTINEL-disk-token-0001');
     expect(first.code, first.stderr).toBe(0);
     const config = readFileSync(join(configDir, 'config.json'), 'utf8');
@@ -116,7 +117,6 @@ describe('a full disk', () => {
     expect(readFileSync(join(configDir, 'config.json'), 'utf8')).toBe(config);
     expect(readFileSync(join(configDir, 'secrets.json'), 'utf8')).toBe(secrets);
     expect(readdirSync(configDir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
-    rmSync(configDir, { recursive: true, force: true });
   });
 });
 
@@ -159,7 +159,7 @@ describe('every other save path on a full disk', () => {
       token: 'SENTINEL-disk-token-0003',
     },
   });
-  const paths: Record<string, (configDir: string) => { args: string[]; input?: string }> = {
+  const paths: Record<string, () => { args: string[]; input?: string }> = {
     'floe import --force': () => ({
       args: ['import', '-', '--profile', 'p', '--force', '--insecure-storage'],
       input: destination,
@@ -181,21 +181,24 @@ describe('every other save path on a full disk', () => {
   for (const [name, command] of Object.entries(paths))
     it(`${name}: exit 1 naming the disk; config.json and secrets.json as they were; nothing left`, async () => {
       const configDir = join(mountPoint, name.replace(/\W+/g, '-'));
-      const run = (args: string[], input = '') => floe(args, { configDir, input, env: NO_KEYCHAIN });
-      expect((await run(profileArgs, TOKEN)).code).toBe(0);
-      const login = ['login', '--url', servers.first.url, '--password-stdin', '--remember-password'];
-      expect((await run([...login, '--insecure-storage'], 'first-password-OLD1')).code).toBe(0);
-      const before = snapshot(configDir);
-      fill(configDir, 0);
-      const { args, input } = command(configDir);
-      const full = await run(args, input);
-      expect(full.code, full.stderr).toBe(1);
-      expect(full.stderr).toContain(`The disk holding ${configDir} is full`);
-      expect(snapshot(configDir)).toEqual(before);
-      rmSync(join(configDir, 'filler'));
-      expect((await run(['profiles'])).code).toBe(0);
-      expect(snapshot(configDir)).toEqual(before);
-      rmSync(configDir, { recursive: true, force: true });
+      try {
+        const run = (args: string[], input = '') => floe(args, { configDir, input, env: NO_KEYCHAIN });
+        expect((await run(profileArgs, TOKEN)).code).toBe(0);
+        const login = ['login', '--url', servers.first.url, '--password-stdin', '--remember-password'];
+        expect((await run([...login, '--insecure-storage'], 'first-password-OLD1')).code).toBe(0);
+        const before = snapshot(configDir);
+        fill(configDir, 0);
+        const { args, input } = command();
+        const full = await run(args, input);
+        expect(full.code, full.stderr).toBe(1);
+        expect(full.stderr).toContain(`The disk holding ${configDir} is full`);
+        expect(snapshot(configDir)).toEqual(before);
+        rmSync(join(configDir, 'filler'));
+        expect((await run(['profiles'])).code).toBe(0);
+        expect(snapshot(configDir)).toEqual(before);
+      } finally {
+        rmSync(configDir, { recursive: true, force: true });
+      }
     });
 });
 

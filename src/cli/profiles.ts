@@ -7,6 +7,7 @@ import { KeychainUnavailableError, type SecretStorage } from '../secrets/store.j
 import type { Context } from './context.js';
 import { guarded } from './interrupt.js';
 import { FloeError } from './io.js';
+import { err } from './output.js';
 
 export interface LoadedProfile {
   name: string;
@@ -96,9 +97,7 @@ export async function saveProfile(
               await ctx.vault.deleteProfileSecrets(name, previous.secretStorage, previous.storedSecrets);
             } catch (error) {
               if (!(error instanceof KeychainUnavailableError)) throw error;
-              process.stderr.write(
-                `floe: the old keychain entries of "${name}" could not be removed: ${error.reason}\n`,
-              );
+              err`floe: the old keychain entries of "${name}" could not be removed: ${error.reason}`;
             }
           }
           return stored;
@@ -111,7 +110,7 @@ export async function saveProfile(
 
 /** For commands without a screen: says on stderr that the save waits for another process. */
 export function reportLockWait(lockPath: string): void {
-  process.stderr.write(`floe: another floe process is saving; waiting for it (${lockPath})…\n`);
+  err`floe: another floe process is saving; waiting for it (${lockPath})…`;
 }
 
 /** Deletes a profile: its config entry, then its stored secrets (and stale temp files of the secrets file). */

@@ -1,7 +1,8 @@
 // floe logout: forget the stored OLake UI session and remembered password. The OLake UI has no logout
 // route, so the server-side session simply expires (30 days).
 import { openContext } from '../cli/context.js';
-import { EXIT, FloeError, parseCommandArgs, printHelp } from '../cli/io.js';
+import { EXIT, FloeError, parseCommandArgs } from '../cli/io.js';
+import { out, printHelp } from '../cli/output.js';
 import { normalizeUrl } from '../management/client.js';
 import { DEFAULT_URL, DEFAULT_USERNAME, originOf, settingsFor, urlFlag } from '../management/session.js';
 import { accounts, KeychainUnavailableError } from '../secrets/store.js';
@@ -46,10 +47,8 @@ export async function run(argv: string[]): Promise<number> {
     }
   }
   if (settings) ctx.config.setManagement({ ...settings, secretStorage: undefined, rememberPassword: false });
-  process.stdout.write(
-    removed.session || removed.password
-      ? `✓ Forgot ${[removed.session && 'the session', removed.password && 'the remembered password'].filter(Boolean).join(' and ')} for ${url}.\n`
-      : `No stored session for ${url}; nothing to forget.\n`,
-  );
+  if (removed.session || removed.password)
+    out`✓ Forgot ${[removed.session && 'the session', removed.password && 'the remembered password'].filter(Boolean).join(' and ')} for ${url}.`;
+  else out`No stored session for ${url}; nothing to forget.`;
   return EXIT.OK;
 }

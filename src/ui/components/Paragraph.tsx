@@ -1,8 +1,9 @@
 // Prose wrapped between words by floe (wrapText), not by Ink: Ink's wrapping keeps the space before a
 // word at the start of the next row when the previous word ends exactly at the edge. The rows are the
 // ones `wrappedRows` counts for layout.
-import { Text, type TextProps } from 'ink';
+
 import { wrapText } from '../../check/text.js';
+import { Text, type TextProps } from './Text.js';
 
 export function Paragraph({
   text,

@@ -77,13 +77,3 @@ export function keychainBackend(service = SERVICE): SecretBackend {
     delete: (account) => call((k) => k.deletePassword(service, account)),
   };
 }
-
-/** Proves the keychain works by writing, reading and deleting a probe entry. */
-export async function probeKeychain(backend: SecretBackend = keychainBackend()): Promise<void> {
-  const account = `probe/${process.pid}`;
-  await backend.set(account, 'ok');
-  const read = await backend.get(account);
-  await backend.delete(account);
-  if (read !== 'ok')
-    throw new KeychainUnavailableError('the keychain accepted a secret but did not return it.');
-}

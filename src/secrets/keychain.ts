@@ -2,7 +2,7 @@
 // keytar is an optional dependency loaded on first use; every call has a timeout so a hung unlock
 // prompt cannot freeze the CLI. Swapping keytar for another keyring library touches only this file.
 import { SEA_KEYTAR_ERROR } from './sea-keytar.js';
-import { KeychainUnavailableError, SERVICE, type SecretBackend } from './store.js';
+import { KeychainUnavailableError, type SecretBackend } from './store.js';
 
 interface Keytar {
   getPassword(service: string, account: string): Promise<string | null>;
@@ -68,7 +68,8 @@ async function call<T>(fn: (k: Keytar) => Promise<T>): Promise<T> {
   }
 }
 
-export function keychainBackend(service = SERVICE): SecretBackend {
+/** The entries of one keychain service (a config folder's is namespace.ts's folderKeychainService). */
+export function keychainBackend(service: string): SecretBackend {
   return {
     kind: 'keychain',
     location: 'the OS keychain',

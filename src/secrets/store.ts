@@ -21,8 +21,6 @@ export class KeychainUnavailableError extends FloeError {
   }
 }
 
-export const SERVICE = 'floe';
-
 export const accounts = {
   profileSecret: (profile: string, field: string) => `profile/${profile}/${field}`,
   session: (origin: string) => `session/${origin}`,

@@ -1,9 +1,10 @@
 // Reads and writes a profile's secrets: the environment always wins, then the backend the profile
 // was saved with. Knows nothing about prompts; callers decide what to do when the keychain fails.
+import { dirname } from 'node:path';
 import { FIELDS, type FieldId, type Values } from '../destination/fields.js';
 import { FloeError } from '../errors.js';
 import { fileBackend } from './file.js';
-import { keychainBackend } from './keychain.js';
+import { folderKeychain } from './namespace.js';
 import {
   accounts,
   fromEnv,
@@ -74,10 +75,11 @@ async function restore(backend: SecretBackend, previous: Map<string, string | un
 
 export class SecretsRestoreError extends FloeError {}
 
+/** `secretsFile` lies in the config folder; by default the keychain is that folder's own namespace. */
 export function openVault(
   secretsFile: string,
   env: NodeJS.ProcessEnv = process.env,
-  keychain: SecretBackend = keychainBackend(),
+  keychain: SecretBackend = folderKeychain(dirname(secretsFile)),
 ): Vault {
   const backends = { keychain, file: fileBackend(secretsFile) };
   return {

@@ -14,6 +14,7 @@ import { COMMANDS } from '../../src/cli/commands.js';
 import { type CatalogEmulator, startCatalogEmulator } from '../../src/sandbox/catalog/index.js';
 import { type OlakeUiEmulator, seedJobs, startOlakeUiEmulator } from '../../src/sandbox/olake-ui/index.js';
 import { S3RVER_ACCESS_KEY, type S3Server, startS3Server } from '../../src/sandbox/s3.js';
+import { folderKeychainService } from '../../src/secrets/namespace.js';
 import { BIN } from '../support/cli.js';
 import { itWithService } from '../support/services.js';
 import {
@@ -239,17 +240,19 @@ const SETUP_SOURCES: Record<Profile, { args: string[]; env: Record<string, strin
 };
 
 /**
- * Each account of service "floe" in the Secret Service with its secret, from `secret-tool search
- * --all` (items on stdout, labelled "floe/ACCOUNT"; their attributes go to stderr).
+ * Each account of the config folder's keychain service with its secret, from `secret-tool search --all`
+ * (items on stdout, labelled "SERVICE/ACCOUNT"; their attributes go to stderr).
  */
 function keychain(): Map<string, string> {
-  const out = spawnSync('secret-tool', ['search', '--all', 'service', 'floe'], {
+  const service = folderKeychainService(configDir);
+  const out = spawnSync('secret-tool', ['search', '--all', 'service', service], {
     encoding: 'utf8',
     timeout: 5000,
   });
   const found = new Map<string, string>();
   for (const block of out.stdout.split(/^\[/m)) {
-    const account = /^label = floe\/(.*)$/m.exec(block)?.[1];
+    const label = /^label = (.*)$/m.exec(block)?.[1];
+    const account = label?.startsWith(`${service}/`) ? label.slice(service.length + 1) : undefined;
     const secret = /^secret = (.*)$/m.exec(block)?.[1];
     if (account !== undefined && secret !== undefined) found.set(account, secret);
   }

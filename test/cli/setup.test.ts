@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { folderKeychainService } from '../../src/secrets/namespace.js';
 import { runCli, tempConfigDir } from '../support/cli.js';
 import { itWithService } from '../support/services.js';
 
@@ -82,7 +83,8 @@ describe('floe setup without a terminal', () => {
       input: TOKEN,
     });
     expect(r.status, r.stderr).toBe(0);
-    const found = spawnSync('secret-tool', ['lookup', 'service', 'floe', 'account', 'profile/kc/token'], {
+    const service = folderKeychainService(dir);
+    const found = spawnSync('secret-tool', ['lookup', 'service', service, 'account', 'profile/kc/token'], {
       encoding: 'utf8',
     });
     expect(found.stdout).toBe(TOKEN);
@@ -103,7 +105,7 @@ describe('floe setup without a terminal', () => {
 
     expect(runCli(['profiles', 'delete', 'kc'], { env: { FLOE_CONFIG_DIR: dir } }).status).toBe(0);
     expect(
-      spawnSync('secret-tool', ['lookup', 'service', 'floe', 'account', 'profile/kc/token']).stdout.length,
+      spawnSync('secret-tool', ['lookup', 'service', service, 'account', 'profile/kc/token']).stdout.length,
     ).toBe(0);
   });
 });

@@ -43,7 +43,7 @@ describe('the session in the OS keychain', () => {
     expect(login.stderr).toBe('');
     expect(login.code).toBe(0);
     expect(login.stdout).toContain(`Logged in to ${ui.url} as admin. Session stored in the OS keychain`);
-    expect(keychainAccounts()).toContain(`session/${ui.url}`);
+    expect(keychainAccounts(configDir)).toContain(`session/${ui.url}`);
     const config = JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8'));
     expect(config.management).toMatchObject({
       url: ui.url,
@@ -107,7 +107,7 @@ describe('the session in the OS keychain', () => {
   it('re-logs in silently with a remembered password', async () => {
     const login = await run(['login', '--password-stdin', '--remember-password'], { input: PASSWORD });
     expect(login.code).toBe(0);
-    expect(keychainAccounts()).toContain(`password/${ui.url}/admin`);
+    expect(keychainAccounts(configDir)).toContain(`password/${ui.url}/admin`);
     ui.expireSessions();
     const jobs = await run(['jobs', '--json']);
     expect(jobs.code).toBe(0);
@@ -117,7 +117,7 @@ describe('the session in the OS keychain', () => {
     const logout = await run(['logout']);
     expect(logout.code).toBe(0);
     expect(logout.stdout).toContain('Forgot the session and the remembered password');
-    const left = keychainAccounts();
+    const left = keychainAccounts(configDir);
     expect(left).not.toContain(`session/${ui.url}`);
     expect(left).not.toContain(`password/${ui.url}/admin`);
     expect((await run(['jobs', '--json'])).code).toBe(4);
@@ -126,10 +126,10 @@ describe('the session in the OS keychain', () => {
 
   it('moves the session out of the keychain when it is stored in the file instead', async () => {
     expect((await run(['login', '--password-stdin'], { input: PASSWORD })).code).toBe(0);
-    expect(keychainAccounts()).toContain(`session/${ui.url}`);
+    expect(keychainAccounts(configDir)).toContain(`session/${ui.url}`);
     const moved = await run(['login', '--password-stdin', '--insecure-storage'], { input: PASSWORD });
     expect(moved.code).toBe(0);
-    expect(keychainAccounts()).not.toContain(`session/${ui.url}`);
+    expect(keychainAccounts(configDir)).not.toContain(`session/${ui.url}`);
     const secrets = JSON.parse(readFileSync(join(configDir, 'secrets.json'), 'utf8')) as Record<
       string,
       string

@@ -16,7 +16,7 @@ import { HostileGenerator, type JsonSchema } from './hostile-schema.js';
 
 export type Mode = 'data' | 'error';
 
-interface Listening {
+export interface Listening {
   url: string;
   close(): Promise<void>;
   /** `METHOD path` of every request, in order. */
@@ -302,6 +302,13 @@ export interface HostileGcs extends Listening {
   failAt: 'token' | 'api';
 }
 
+function asciiJson(value: unknown): string {
+  return JSON.stringify(value).replace(
+    /[\u007f-\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
 /** A GCS JSON API (STORAGE_EMULATOR_HOST) and token endpoint answering hostile errors. */
 export async function startHostileGcs(): Promise<HostileGcs> {
   const gen = new HostileGenerator();
@@ -329,8 +336,10 @@ export async function startHostileGcs(): Promise<HostileGcs> {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
   return Object.assign(listening, {
+    // Every character beyond ASCII \u-escaped: the key file is valid JSON free of raw controls, its
+    // texts hostile once parsed.
     serviceAccountJson: () =>
-      JSON.stringify({
+      asciiJson({
         type: 'service_account',
         project_id: gen.string(),
         private_key_id: gen.string(),

@@ -77,7 +77,11 @@ export function controlProblems(raw: string, { terminal = false } = {}): string[
   const control = CONTROL.exec(text);
   if (control) problems.push(`a control character: ${describe(text, control.index)}`);
   const lines = text.split('\n');
-  const forged = lines.findIndex((line) => line.trimStart().startsWith(FORGED_ROW));
+  // A row that starts with the marker after a row that does not end with the newline made visible
+  // (`^J`: the screen wrapped there itself).
+  const forged = lines.findIndex(
+    (line, i) => line.trimStart().startsWith(FORGED_ROW) && !(lines[i - 1] ?? '').trimEnd().endsWith('^J'),
+  );
   if (forged !== -1)
     problems.push(
       `a row forged by a raw newline: ${JSON.stringify(lines.slice(Math.max(0, forged - 1), forged + 1).join('\n'))}`,

@@ -51,6 +51,11 @@ async function listen(handle: (req: IncomingMessage, body: string, res: ServerRe
   } satisfies Listening;
 }
 
+/** `target` with `extra`'s properties, getters and setters kept as such (Object.assign would read them once). */
+function withAccessors<T extends object, U extends object>(target: T, extra: U): T & U {
+  return Object.defineProperties(target, Object.getOwnPropertyDescriptors(extra)) as T & U;
+}
+
 function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
   const text = JSON.stringify(body);
   res.writeHead(status, {
@@ -127,7 +132,7 @@ export async function startHostileOlake(options: HostileOlakeOptions = {}): Prom
       );
     json(res, 200, { success: true, message: gen.string(), data: gen.instance(hit.schema) }, cookie);
   });
-  return Object.assign(listening, {
+  return withAccessors(listening, {
     answered,
     get mode() {
       return state.mode;
@@ -261,7 +266,7 @@ export async function startHostileCatalog(spec: Spec): Promise<HostileCatalog> {
       body.endpoints = [...operations.map((o) => o.endpoint), ...body.endpoints];
     json(res, op.status, body);
   });
-  return Object.assign(listening, {
+  return withAccessors(listening, {
     answered,
     operations,
     get mode() {
@@ -335,7 +340,7 @@ export async function startHostileGcs(): Promise<HostileGcs> {
   });
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-  return Object.assign(listening, {
+  return withAccessors(listening, {
     // Every character beyond ASCII \u-escaped: the key file is valid JSON free of raw controls, its
     // texts hostile once parsed.
     serviceAccountJson: () =>

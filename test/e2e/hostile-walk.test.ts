@@ -289,6 +289,20 @@ const WALK: Record<string, Case[]> = {
       input: 'pw\n',
       olake: 'data',
     },
+    // The username as given and as saved in config.json, in the success line and in --status.
+    {
+      args: [
+        'login',
+        '--url',
+        '%OLAKE%',
+        '--username',
+        '%HOSTILE%',
+        '--password-stdin',
+        '--insecure-storage',
+      ],
+      input: 'pw\n',
+      olake: 'data',
+    },
     { args: ['login', '--status'], olake: 'data' },
     { args: ['login', '--status'], olake: 'error', olakeStatus: 500 },
     { args: ['login', '--status'], dir: 'crafted' },

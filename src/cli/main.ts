@@ -16,12 +16,13 @@ function report(error: unknown): number {
   }
   if (error instanceof FloeError) {
     // Messages quote servers, files and the environment: printed sanitized, like all such text.
-    err`floe: ${block(error.message)}`;
-    if (error.hint) err`${block(error.hint)}`;
+    // One line each: a line break a server, a file or argv put in a message shows as ^J, never as a row.
+    err`floe: ${error.message}`;
+    if (error.hint) err`${error.hint}`;
     return error.exitCode;
   }
   const message = error instanceof Error ? error.message : String(error);
-  err`floe: unexpected error: ${block(message)}`;
+  err`floe: unexpected error: ${message}`;
   if (process.env.FLOE_DEBUG && error instanceof Error) err`${block(error.stack ?? '')}`;
   return EXIT.FAILURE;
 }

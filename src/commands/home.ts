@@ -77,8 +77,8 @@ export async function homeLoop(
       if (action.type === 'export' && code === EXIT.OK) message = exportedMessage(action.output);
     } catch (error) {
       if (!(error instanceof FloeError)) throw error;
-      stderr`floe: ${block(error.message)}`;
-      if (error.hint) stderr`${block(error.hint)}`;
+      stderr`floe: ${error.message}`;
+      if (error.hint) stderr`${error.hint}`;
       message = { ok: false, text: error.hint ? `${error.message} ${error.hint}` : error.message };
     }
   }

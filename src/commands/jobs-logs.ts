@@ -4,7 +4,7 @@
 import { diagnosisLines } from '../check/text.js';
 import type { Diagnosis } from '../check/types.js';
 import { EXIT } from '../cli/io.js';
-import { block, err, joined, line, out, printJson, type Shown } from '../cli/output.js';
+import { err, joined, line, out, printJson, type Shown } from '../cli/output.js';
 import { diagnoseLog } from '../management/diagnose.js';
 import { followStep, followTail } from '../management/follow.js';
 import { readWholeLog } from '../management/logs.js';
@@ -21,7 +21,7 @@ export const FOLLOW_IDLE_END_MS = 60 * 60 * 1000;
 const DIAGNOSE_MAX_LINES = 50_000;
 
 function logLine(entry: LogLine): Shown {
-  return line`${entry.time} ${entry.level.toUpperCase().padEnd(5)} ${block(entry.message)}`;
+  return line`${entry.time} ${entry.level.toUpperCase().padEnd(5)} ${entry.message}`;
 }
 
 export interface LogsTarget {
@@ -83,7 +83,7 @@ export async function followLogs(t: LogsTarget, limit: number, json: boolean): P
 function diagnosisText(diagnoses: Diagnosis[]): Shown[] {
   return diagnoses.flatMap((d) => {
     const { heading, rows } = diagnosisLines(d);
-    return [block(heading), ...rows.map(([label, text]) => line`  ${label.padEnd(9)}${block(text)}`)];
+    return [line`${heading}`, ...rows.map(([label, text]) => line`  ${label.padEnd(9)}${text}`)];
   });
 }
 

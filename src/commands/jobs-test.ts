@@ -6,7 +6,7 @@ import { runCheck } from '../check/run.js';
 import { reportText, stepLine } from '../check/text.js';
 import { openContext } from '../cli/context.js';
 import { canPrompt, EXIT, FloeError } from '../cli/io.js';
-import { block, err, line, out, printJson } from '../cli/output.js';
+import { err, line, out, printJson } from '../cli/output.js';
 import { loadProfile } from '../cli/profiles.js';
 import { promptPassword } from '../cli/prompt.js';
 import { FIELDS, type Values } from '../destination/fields.js';
@@ -231,6 +231,6 @@ export async function testJob(session: Session, id: number, opts: JobTestOptions
       if (event.type === 'step' && isFinal(event.step.state)) out`${stepLine(event.step)}`;
     },
   });
-  out`${block(reportText(report).join('\n'))}`;
+  for (const text of reportText(report)) out`${text}`;
   return report.ok ? EXIT.OK : EXIT.FAILURE;
 }

@@ -4,7 +4,7 @@ import { openContext } from '../cli/context.js';
 import { canPrompt, EXIT, FloeError, parseCommandArgs, readStdin, UsageError } from '../cli/io.js';
 import { err, line, out, printHelp } from '../cli/output.js';
 import { confirm, promptChoice, promptPassword } from '../cli/prompt.js';
-import { ManagementClient, normalizeUrl } from '../management/client.js';
+import { ManagementClient } from '../management/client.js';
 import { explained, LOGIN_HINT } from '../management/exit.js';
 import {
   backendFor,
@@ -15,6 +15,7 @@ import {
   loadJar,
   originOf,
   type SessionStorage,
+  savedUrl,
   saveJar,
   settingsFor,
   urlFlag,
@@ -57,7 +58,7 @@ export async function run(argv: string[]): Promise<number> {
     return EXIT.OK;
   }
   const ctx = openContext();
-  const url = urlFlag(flags.url, 'login') ?? normalizeUrl(ctx.config.getManagement()?.url ?? DEFAULT_URL);
+  const url = urlFlag(flags.url, 'login') ?? savedUrl(ctx);
   return explained(() => (flags.status ? status(url) : login(url, flags)));
 }
 

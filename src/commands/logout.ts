@@ -3,8 +3,7 @@
 import { openContext } from '../cli/context.js';
 import { EXIT, FloeError, parseCommandArgs } from '../cli/io.js';
 import { out, printHelp } from '../cli/output.js';
-import { normalizeUrl } from '../management/client.js';
-import { DEFAULT_URL, DEFAULT_USERNAME, originOf, settingsFor, urlFlag } from '../management/session.js';
+import { DEFAULT_USERNAME, originOf, savedUrl, settingsFor, urlFlag } from '../management/session.js';
 import { accounts, KeychainUnavailableError } from '../secrets/store.js';
 
 export const HELP = `Usage: floe logout [--url URL]
@@ -27,7 +26,7 @@ export async function run(argv: string[]): Promise<number> {
     return EXIT.OK;
   }
   const ctx = openContext();
-  const url = urlFlag(flags.url, 'logout') ?? normalizeUrl(ctx.config.getManagement()?.url ?? DEFAULT_URL);
+  const url = urlFlag(flags.url, 'logout') ?? savedUrl(ctx);
   const origin = originOf(url);
   const settings = settingsFor(ctx, url);
   const username = settings?.username ?? DEFAULT_USERNAME;

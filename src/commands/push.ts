@@ -5,7 +5,7 @@ import { SecretScrubber } from '../check/scrub.js';
 import { openContext } from '../cli/context.js';
 import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
 import { openManagement } from '../cli/management.js';
-import { block, err, line, out, printHelp } from '../cli/output.js';
+import { err, line, out, printHelp } from '../cli/output.js';
 import { loadProfile, requireSecrets } from '../cli/profiles.js';
 import { REDACTED, serializeDestination, toDestinationJson } from '../destination/olake.js';
 import { validate } from '../destination/schema.js';
@@ -126,10 +126,10 @@ export async function run(argv: string[]): Promise<number> {
       const status = test.connection_result.status.toUpperCase();
       const passed = status === 'SUCCEEDED';
       const said = test.connection_result.message;
-      out`${passed ? '✓' : '✗'} Connection test ${status}${said ? line`: ${block(redact(said))}` : ''}`;
+      out`${passed ? '✓' : '✗'} Connection test ${status}${said ? line`: ${redact(said)}` : ''}`;
       const whole = flags['full-log'] || test.logs.length <= SHORT_LOG;
       for (const entry of whole ? test.logs : [])
-        out`  ${entry.time} ${entry.level.toUpperCase().padEnd(5)} ${block(redact(entry.message))}`;
+        out`  ${entry.time} ${entry.level.toUpperCase().padEnd(5)} ${redact(entry.message)}`;
       if (!whole)
         out`  (${test.logs.length} log lines; full log: floe push --profile ${profile.name}${flags.name ? ` --name ${flags.name}` : ''} --version ${version} --full-log)`;
       if (!passed && !flags.force)

@@ -2,7 +2,7 @@
 import { openContext } from '../cli/context.js';
 import { floeCommand } from '../cli/invocation.js';
 import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
-import { block, out, printHelp } from '../cli/output.js';
+import { out, printHelp } from '../cli/output.js';
 import { type LoadedProfile, loadProfile } from '../cli/profiles.js';
 import { FIELD_BY_ID } from '../destination/fields.js';
 import { stackFiles, writeStackFiles } from '../stack/files.js';
@@ -61,6 +61,6 @@ export async function run(argv: string[]): Promise<number> {
   out`Stack for ${profile ? `profile "${profile.name}"` : 'no profile (defaults)'}: warehouse ${plan.settings.warehouse}, region ${plan.settings.region}`;
   for (const note of plan.notes) out`${note}`;
   out``;
-  out`${block(nextSteps(flags.output, plan, profile, floeCommand()).join('\n'))}`;
+  for (const step of nextSteps(flags.output, plan, profile, floeCommand())) out`${step}`;
   return EXIT.OK;
 }

@@ -8,7 +8,7 @@ import type { CheckEvent, WriteOptions } from '../check/types.js';
 import { openContext } from '../cli/context.js';
 import { finishGuarded, guarded } from '../cli/interrupt.js';
 import { canPrompt, EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
-import { block, err, out, printHelp, printJson } from '../cli/output.js';
+import { err, out, printHelp, printJson } from '../cli/output.js';
 import { type LoadedProfile, loadProfile, requireSecrets } from '../cli/profiles.js';
 import { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS, parseTimeout } from '../cli/timeout.js';
 import type { FieldId } from '../destination/fields.js';
@@ -199,7 +199,7 @@ async function runTest(argv: string[], typed?: Partial<Record<FieldId, string>>)
       undefined,
       CLEANING_UP,
     );
-    out`${block(reportText(report).join('\n'))}`;
+    for (const text of reportText(report)) out`${text}`;
     return report.ok ? EXIT.OK : EXIT.FAILURE;
   }
 

@@ -141,10 +141,10 @@ function expectInertRun(what: string, run: Run): void {
   expect(problems, `${what} (exit ${run.code})`).toEqual([]);
 }
 
-function expectInertTerminal(what: string, t: Terminal, { reached = true } = {}): void {
+function expectInertTerminal(what: string, t: Terminal, { reached = true, columns = 80 } = {}): void {
   if (process.env.HOSTILE_WALK_RAW)
     appendFileSync(process.env.HOSTILE_WALK_RAW, `\n===== ${what}\n${t.raw()}`);
-  const problems = controlProblems(t.raw(), { terminal: true });
+  const problems = controlProblems(t.raw(), { terminal: true, columns });
   // The walk reached hostile text: floe showed some of it (made visible) on this screen.
   if (reached && !t.raw().includes('^['))
     problems.push(
@@ -599,7 +599,7 @@ describe('the hostile walk on a terminal', { timeout: 180_000 }, () => {
         await settle(t, 1000);
         t.write('\u0003');
         await t.exit();
-        expectInertTerminal(`connection test screen (catalog ${catalogMode})`, t);
+        expectInertTerminal(`connection test screen (catalog ${catalogMode})`, t, { columns: BIG.cols });
       },
     );
 
@@ -617,7 +617,7 @@ describe('the hostile walk on a terminal', { timeout: 180_000 }, () => {
       await scroll(t);
       t.write('\u0003');
       await t.exit();
-      expectInertTerminal(`connection test screen ${JSON.stringify(c)}`, t);
+      expectInertTerminal(`connection test screen ${JSON.stringify(c)}`, t, { columns: BIG.cols });
     }
   });
 

@@ -64,7 +64,10 @@ function describe(raw: string, at: number): string {
 }
 
 /** What in `raw` (a stream a terminal would receive) could act on it; empty when it is inert. */
-export function controlProblems(raw: string, { terminal = false } = {}): string[] {
+export function controlProblems(
+  raw: string,
+  { terminal = false, columns }: { terminal?: boolean; columns?: number } = {},
+): string[] {
   const problems: string[] = [];
   // The raw sequences themselves, whatever the rest.
   for (const payload of PAYLOADS)
@@ -76,12 +79,17 @@ export function controlProblems(raw: string, { terminal = false } = {}): string[
   if (esc !== -1) problems.push(`an escape that is not floe's own: ${describe(text, esc)}`);
   const control = CONTROL.exec(text);
   if (control) problems.push(`a control character: ${describe(text, control.index)}`);
-  const lines = text.split('\n');
+  const lines = (terminal ? raw.replace(/\r\n/g, '\n') : raw).replace(OWN, '').split('\n');
   // A row that starts with the marker after a row that does not end with the newline made visible
-  // (`^J`: the screen wrapped there itself).
-  const forged = lines.findIndex(
-    (line, i) => line.trimStart().startsWith(FORGED_ROW) && !(lines[i - 1] ?? '').trimEnd().endsWith('^J'),
-  );
+  // (`^J`), unless a screen `columns` wide wrapped there itself: the marker's word did not fit after
+  // the row before (a screen may show a line break as a space, then wrap at it).
+  const forged = lines.findIndex((line, i) => {
+    if (!line.trimStart().startsWith(FORGED_ROW)) return false;
+    const before = (lines[i - 1] ?? '').trimEnd();
+    if (before.endsWith('^J')) return false;
+    const word = line.trimStart().split(' ')[0] ?? '';
+    return columns === undefined || before.length + 1 + word.length <= columns;
+  });
   if (forged !== -1)
     problems.push(
       `a row forged by a raw newline: ${JSON.stringify(lines.slice(Math.max(0, forged - 1), forged + 1).join('\n'))}`,

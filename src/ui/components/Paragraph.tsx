@@ -3,6 +3,7 @@
 // ones `wrappedRows` counts for layout.
 
 import { wrapText } from '../../check/text.js';
+import { sanitize } from '../../text/sanitize.js';
 import { Text, type TextProps } from './Text.js';
 
 export function Paragraph({
@@ -10,5 +11,10 @@ export function Paragraph({
   width,
   ...style
 }: { text: string; width: number } & Pick<TextProps, 'color' | 'dimColor' | 'bold'>) {
-  return <Text {...style}>{wrapText(text, Math.max(width, 1)).join('\n')}</Text>;
+  // The text's own line breaks show as ^J: the rows are floe's, from the wrapping.
+  return (
+    <Text multiline {...style}>
+      {wrapText(sanitize(text), Math.max(width, 1)).join('\n')}
+    </Text>
+  );
 }

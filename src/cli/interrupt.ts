@@ -1,6 +1,7 @@
 // Ctrl-C and SIGTERM during a guarded section (a profile save, the write check): the section is
 // aborted and undone or cleaned up, then the process exits. Outside a guarded section, or at a second
 // signal, a signal exits at once.
+import { err } from './output.js';
 
 const UNDOING_SAVE = 'floe: interrupted; undoing the unfinished save…';
 const active = new Map<AbortController, { settled: Promise<unknown>; message: string }>();
@@ -46,8 +47,7 @@ export function onSignal(code: number, exit: (code: number) => void = process.ex
     return;
   }
   exiting = true;
-  for (const message of new Set([...active.values()].map((section) => section.message)))
-    process.stderr.write(`${message}\n`);
+  for (const message of new Set([...active.values()].map((section) => section.message))) err`${message}`;
   for (const controller of active.keys()) controller.abort(new Error('interrupted'));
   void settled().then(() => {
     exiting = false;
@@ -58,7 +58,6 @@ export function onSignal(code: number, exit: (code: number) => void = process.ex
 /** Waits for the guarded sections still running (after a screen's Ctrl-C), saying what they do. */
 export async function finishGuarded(): Promise<void> {
   if (active.size === 0) return;
-  for (const message of new Set([...active.values()].map((section) => section.message)))
-    process.stderr.write(`${message}\n`);
+  for (const message of new Set([...active.values()].map((section) => section.message))) err`${message}`;
   await settled();
 }

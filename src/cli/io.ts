@@ -1,7 +1,7 @@
 // Shared CLI plumbing: exit codes, error types, TTY detection, argv parsing and stdin reads.
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { UsageError } from '../errors.js';
-import { reflow } from '../text/reflow.js';
+import { out } from './output.js';
 import { closest } from './usage.js';
 
 /** Exit codes, bad invocations (exit 2) and failures to explain to the user (exit 1 unless told otherwise). */
@@ -12,8 +12,8 @@ function truthy(value: string | undefined): boolean {
 }
 
 /** Prompting needs a TTY on both ends and no CI. */
-export function canPrompt(stdin = process.stdin, stdout = process.stdout, env = process.env): boolean {
-  return Boolean(stdin.isTTY && stdout.isTTY) && !truthy(env.CI);
+export function canPrompt(): boolean {
+  return Boolean(process.stdin.isTTY && out.isTTY) && !truthy(process.env.CI);
 }
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -60,13 +60,4 @@ export async function readStdin(what: string, maxBytes = 1024 * 1024): Promise<s
   return Buffer.concat(chunks)
     .toString('utf8')
     .replace(/\r?\n$/, '');
-}
-
-/** A command's --help on stdout, wrapped at word boundaries to 80 columns. */
-export function printHelp(text: string): void {
-  process.stdout.write(`${reflow(text.trimEnd())}\n`);
-}
-
-export function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }

@@ -1,29 +1,29 @@
 // Entry point of the bundled CLI: dispatches argv to a command (table in commands.ts) and maps
 // errors to exit codes.
-import { sanitize } from '../text/sanitize.js';
 import { COMMANDS, suggestCommand, usage } from './commands.js';
 import { onSignal } from './interrupt.js';
 import { EXIT, FloeError, UsageError } from './io.js';
-import { quietOnClosedPipes } from './output.js';
+import { block, err, out, quietOnClosedPipes } from './output.js';
 
 declare const __FLOE_VERSION__: string;
 export const VERSION = typeof __FLOE_VERSION__ === 'string' ? __FLOE_VERSION__ : '0.0.0-dev';
 
 function report(error: unknown): number {
   if (error instanceof UsageError) {
-    for (const line of error.lines) process.stderr.write(`floe: ${sanitize(line)}\n`);
-    process.stderr.write(`Run "floe ${error.command ? `${error.command} ` : ''}--help" for usage.\n`);
+    for (const text of error.lines) err`floe: ${text}`;
+    err`Run "floe ${error.command ? `${error.command} ` : ''}--help" for usage.`;
     return EXIT.USAGE;
   }
   if (error instanceof FloeError) {
     // Messages quote servers, files and the environment: printed sanitized, like all such text.
-    process.stderr.write(`floe: ${sanitize(error.message, { multiline: true })}\n`);
-    if (error.hint) process.stderr.write(`${sanitize(error.hint, { multiline: true })}\n`);
+    // One line each: a line break a server, a file or argv put in a message shows as ^J, never as a row.
+    err`floe: ${error.message}`;
+    if (error.hint) err`${error.hint}`;
     return error.exitCode;
   }
   const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`floe: unexpected error: ${sanitize(message, { multiline: true })}\n`);
-  if (process.env.FLOE_DEBUG && error instanceof Error) process.stderr.write(`${error.stack}\n`);
+  err`floe: unexpected error: ${message}`;
+  if (process.env.FLOE_DEBUG && error instanceof Error) err`${block(error.stack ?? '')}`;
   return EXIT.FAILURE;
 }
 
@@ -35,10 +35,10 @@ export async function main(argv: string[]): Promise<void> {
   try {
     const [first, ...rest] = argv;
     if (first === '--help' || first === '-h' || first === 'help') {
-      process.stdout.write(`${usage()}\n`);
+      out`${block(usage())}`;
       code = EXIT.OK;
     } else if (first === '--version' || first === '-v') {
-      process.stdout.write(`floe ${VERSION}\n`);
+      out`floe ${VERSION}`;
       code = EXIT.OK;
     } else if (first === undefined || first.startsWith('-')) {
       code = await (await import('../commands/home.js')).run(argv);

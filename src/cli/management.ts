@@ -1,11 +1,11 @@
 // Opening the stored OLake UI session for a management command: the session from the secret store,
 // re-login with FLOE_PASSWORD or the remembered password, else (on a terminal) a password prompt.
 import { explained } from '../management/exit.js';
-import { promptPassword } from '../management/prompt.js';
 import { openSession, type PasswordRequest, type Session, urlFlag } from '../management/session.js';
-import { sanitize } from '../text/sanitize.js';
 import { openContext } from './context.js';
 import { canPrompt } from './io.js';
+import { err, line, type Shown } from './output.js';
+import { promptPassword } from './prompt.js';
 
 export interface OpenOptions {
   /** Ask for the password when the session expired (default: when there is a terminal). */
@@ -15,12 +15,10 @@ export interface OpenOptions {
 }
 
 /** The terminal prompt: names the server and the user, and says "expired" only when a session did. */
-export function passwordPrompt({ url, username, expired }: PasswordRequest): string {
-  return sanitize(
-    expired
-      ? `The session at ${url} has expired. Password for ${username}: `
-      : `Sign in to the OLake UI at ${url}. Password for ${username}: `,
-  );
+export function passwordPrompt({ url, username, expired }: PasswordRequest): Shown {
+  return expired
+    ? line`The session at ${url} has expired. Password for ${username}: `
+    : line`Sign in to the OLake UI at ${url}. Password for ${username}: `;
 }
 
 export async function openManagement(
@@ -34,7 +32,7 @@ export async function openManagement(
       url: urlFlag(flags.url, command),
       project: flags.project,
       askPassword: prompt ? (request) => promptPassword(passwordPrompt(request)) : undefined,
-      warn: (message) => process.stderr.write(`floe: ${sanitize(message)}\n`),
+      warn: (message) => err`floe: ${message}`,
       requireLogin,
     }),
   );

@@ -9,6 +9,7 @@ import { secretsToStore } from '../secrets/vault.js';
 import type { Context } from './context.js';
 import { guarded } from './interrupt.js';
 import { FloeError } from './io.js';
+import { err } from './output.js';
 
 export interface LoadedProfile {
   name: string;
@@ -111,7 +112,7 @@ export async function saveProfile(
 
 /** For commands without a screen: says on stderr that the save waits for another process. */
 export function reportLockWait(lockPath: string): void {
-  process.stderr.write(`floe: another floe process is saving; waiting for it (${lockPath})…\n`);
+  err`floe: another floe process is saving; waiting for it (${lockPath})…`;
 }
 
 /**

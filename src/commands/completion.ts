@@ -1,7 +1,8 @@
 // floe completion bash|zsh|fish: a completion script generated from the command table and each
 // command's --help (its flags), with the fixed values of the flags that have them; profile names come
 // from "floe profiles names" when the shell completes.
-import { EXIT, parseCommandArgs, printHelp, UsageError } from '../cli/io.js';
+import { EXIT, parseCommandArgs, UsageError } from '../cli/io.js';
+import { block, out, printHelp } from '../cli/output.js';
 import type { CommandTable } from '../cli/usage.js';
 import { AUTH_TYPES, STORAGE_KINDS } from '../destination/fields.js';
 import { PRESET_IDS, PRESETS } from '../destination/presets.js';
@@ -159,6 +160,6 @@ export async function run(argv: string[], table: CommandTable): Promise<number> 
       ],
       'completion',
     );
-  process.stdout.write(completionScript(shell, await completionSpec(table)));
+  out.put(block(completionScript(shell, await completionSpec(table))));
   return EXIT.OK;
 }

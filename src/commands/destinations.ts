@@ -1,11 +1,11 @@
 // floe destinations: the project's Iceberg destinations in the OLake UI, with the jobs that use each.
-import { EXIT, parseCommandArgs, printHelp, printJson, UsageError } from '../cli/io.js';
+import { EXIT, parseCommandArgs, UsageError } from '../cli/io.js';
 import { openManagement } from '../cli/management.js';
+import { line, out, printHelp, printJson } from '../cli/output.js';
 import { explained } from '../management/exit.js';
 import { parseWriter } from '../management/jobtest.js';
 import { redactConfig } from '../management/summary.js';
 import type { Destination } from '../management/types.js';
-import { sanitize } from '../text/sanitize.js';
 
 export const HELP = `Usage: floe destinations [--json] [--project ID] [--url URL]
 
@@ -55,18 +55,14 @@ export async function run(argv: string[]): Promise<number> {
       return EXIT.OK;
     }
     if (list.length === 0) {
-      process.stdout.write(`No destinations in project ${session.project} at ${session.url}.\n`);
+      out`No destinations in project ${session.project} at ${session.url}.`;
       return EXIT.OK;
     }
     for (const d of list) {
-      process.stdout.write(
-        `${sanitize(`${d.id}  ${d.name}  (${d.type} ${d.version})  catalog ${catalogOf(d)}`)}\n`,
-      );
-      if (d.jobs.length === 0) process.stdout.write('    no jobs use it\n');
+      out`${d.id}  ${d.name}  (${d.type} ${d.version})  catalog ${catalogOf(d)}`;
+      if (d.jobs.length === 0) out`    no jobs use it`;
       for (const job of d.jobs)
-        process.stdout.write(
-          `${sanitize(`    job ${job.id} ${job.name}${job.source_name ? ` from ${job.source_name}` : ''}${job.activate === false ? ' (paused)' : ''}${job.last_run_state ? ` · last run ${job.last_run_state}` : ''}`)}\n`,
-        );
+        out`    job ${job.id} ${job.name}${job.source_name ? line` from ${job.source_name}` : ''}${job.activate === false ? ' (paused)' : ''}${job.last_run_state ? line` · last run ${job.last_run_state}` : ''}`;
     }
     return EXIT.OK;
   } finally {

@@ -2,7 +2,8 @@
 // (pyiceberg, Spark, Trino, DuckDB), on stdout or in a 0600 file.
 import { lstatSync, type Stats } from 'node:fs';
 import { openContext } from '../cli/context.js';
-import { EXIT, FloeError, parseCommandArgs, printHelp, UsageError } from '../cli/io.js';
+import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
+import { block, err, jsonText, out, printHelp } from '../cli/output.js';
 import { type LoadedProfile, loadProfile, requireSecrets } from '../cli/profiles.js';
 import { writePrivateFile } from '../config/files.js';
 import type { FieldId, Values } from '../destination/fields.js';
@@ -140,7 +141,7 @@ export async function run(argv: string[]): Promise<number> {
   if (format === 'olake' && flags['include-secrets'] && flags.redact)
     throw new UsageError(['--include-secrets and --redact contradict each other'], 'export');
   // A file with secrets goes to a file (0600) or a pipe, never onto a terminal's screen and scrollback.
-  if (format === 'olake' && !flags.redact && !flags.output && process.stdout.isTTY)
+  if (format === 'olake' && !flags.redact && !flags.output && out.isTTY)
     throw new UsageError(
       [
         'destination.json holds the secrets: not printed to a terminal; pass --output FILE (written 0600), pipe the output, or add --redact',
@@ -151,7 +152,7 @@ export async function run(argv: string[]): Promise<number> {
   const force = flags.force === true;
   if (format === 'olake') return exportOlake(profile, flags.output, flags.redact === true, force);
   const includeSecrets = flags['include-secrets'] === true;
-  if (includeSecrets && !flags.output && process.stdout.isTTY)
+  if (includeSecrets && !flags.output && out.isTTY)
     throw new UsageError(
       ['--include-secrets: not printed to a terminal; pass --output FILE (written 0600) or pipe the output'],
       'export',
@@ -172,12 +173,10 @@ export async function run(argv: string[]): Promise<number> {
     throw error;
   }
   if (flags.output) writeExport(flags.output, rendered.text, includeSecrets, force);
-  else process.stdout.write(rendered.text);
+  else out.put(block(rendered.text));
   if (flags.output)
-    process.stderr.write(
-      `Wrote ${flags.output} (${includeSecrets ? 'mode 0600, contains secrets' : 'no secrets'}).\n`,
-    );
-  for (const note of rendered.notes) process.stderr.write(`${note}\n`);
+    err`Wrote ${flags.output} (${includeSecrets ? 'mode 0600, contains secrets' : 'no secrets'}).`;
+  for (const note of rendered.notes) err`${note}`;
   return EXIT.OK;
 }
 
@@ -196,12 +195,10 @@ function exportOlake(
     );
   const text = serializeDestination(toDestinationJson(profile.values, { redact }));
   if (!output) {
-    process.stdout.write(text);
+    out.put(jsonText(text));
     return EXIT.OK;
   }
   writeExport(output, text, !redact, force);
-  process.stderr.write(
-    `Wrote ${output} (mode 0600${redact ? ', secrets redacted' : ', contains secrets'}).\n`,
-  );
+  err`Wrote ${output} (mode 0600${redact ? ', secrets redacted' : ', contains secrets'}).`;
   return EXIT.OK;
 }

@@ -6,6 +6,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { openContext } from '../cli/context.js';
 import { canPrompt, EXIT, FloeError, UsageError } from '../cli/io.js';
+import { block, err, out, type Writer } from '../cli/output.js';
 import { type CommandModule, usage } from '../cli/usage.js';
 import { configDir } from '../config/store.js';
 import { holdKeys } from '../text/keys.js';
@@ -56,7 +57,7 @@ function prepareExportFolder(output: string): void {
 export async function homeLoop(
   next: (selected: string | undefined, message?: HomeMessage) => Promise<HomeAction>,
   load: (command: Command) => Promise<CommandModule> = (command) => COMMANDS[command](),
-  stderr: Pick<NodeJS.WriteStream, 'write'> = process.stderr,
+  stderr: Writer = err,
 ): Promise<number> {
   let selected: string | undefined;
   let message: HomeMessage | undefined;
@@ -76,7 +77,8 @@ export async function homeLoop(
       if (action.type === 'export' && code === EXIT.OK) message = exportedMessage(action.output);
     } catch (error) {
       if (!(error instanceof FloeError)) throw error;
-      stderr.write(`floe: ${error.message}\n${error.hint ? `${error.hint}\n` : ''}`);
+      stderr`floe: ${error.message}`;
+      if (error.hint) stderr`${error.hint}`;
       message = { ok: false, text: error.hint ? `${error.message} ${error.hint}` : error.message };
     }
   }
@@ -91,7 +93,7 @@ export async function run(argv: string[], options: HomeOptions = {}): Promise<nu
   if (argv.length > 0) throw new UsageError([`unknown flag "${argv[0]}"`]);
   const ctx = await openContext();
   if (!canPrompt()) {
-    process.stdout.write(`${plainHome(ctx)}\n\n${usage()}\n`);
+    out`${block(plainHome(ctx))}\n\n${block(usage())}`;
     return EXIT.OK;
   }
   const { runHome } = await loadScreen(() => import('../ui/home/index.js'));

@@ -1,14 +1,14 @@
 // floe import: an OLake destination.json (also the older form) into a profile; secrets to the store.
 import { type Context, openContext } from '../cli/context.js';
 import { issueLines } from '../cli/destination-flags.js';
-import { canPrompt, EXIT, FloeError, parseCommandArgs, printHelp, readStdin, UsageError } from '../cli/io.js';
+import { canPrompt, EXIT, FloeError, parseCommandArgs, readStdin, UsageError } from '../cli/io.js';
+import { err, line, printHelp } from '../cli/output.js';
 import { reportLockWait, saveProfile } from '../cli/profiles.js';
 import { KeyFileError, readKeyFile } from '../config/files.js';
 import { FIELDS } from '../destination/fields.js';
 import { fromDestinationJson, ImportError, REDACTED } from '../destination/olake.js';
 import { validate } from '../destination/schema.js';
 import { KeychainUnavailableError, type SecretStorage } from '../secrets/store.js';
-import { sanitize } from '../text/sanitize.js';
 
 export const HELP = `Usage: floe import FILE [--profile NAME] [--force] [--insecure-storage | --env-secrets]
 
@@ -56,8 +56,8 @@ async function mayReplace(ctx: Context, name: string, force: boolean): Promise<b
       [`${what} Pass --force to replace it, or --profile NAME to import under another name.`],
       'import',
     );
-  const { confirm } = await import('../management/prompt.js');
-  return confirm(`${what} Replace it?`);
+  const { confirm } = await import('../cli/prompt.js');
+  return confirm(line`${what} Replace it?`);
 }
 
 export async function run(argv: string[]): Promise<number> {
@@ -109,7 +109,7 @@ export async function run(argv: string[]): Promise<number> {
       : 'keychain';
   const ctx = await openContext();
   if (!(await mayReplace(ctx, flags.profile, Boolean(flags.force)))) {
-    process.stderr.write(`Profile "${flags.profile}" kept as it was; nothing imported.\n`);
+    err`Profile "${flags.profile}" kept as it was; nothing imported.`;
     return EXIT.FAILURE;
   }
   try {
@@ -121,12 +121,9 @@ export async function run(argv: string[]): Promise<number> {
       'Pass --insecure-storage to keep secrets in a 0600 file, or --env-secrets to read them from FLOE_* variables.',
     );
   }
-  const out = process.stderr;
-  out.write(`Imported ${file} as profile "${flags.profile}" (authentication: ${result.values.authType}).\n`);
-  // Notes and ignored keys quote the file: printed sanitized.
-  for (const note of imported.notes) out.write(`  note: ${sanitize(note)}\n`);
-  for (const { key, why } of imported.ignored) out.write(`  ignored ${sanitize(`${key}: ${why}`)}\n`);
-  for (const def of redacted)
-    out.write(`  ${def.label} was redacted in the file: set ${def.env} or run floe setup\n`);
+  err`Imported ${file} as profile "${flags.profile}" (authentication: ${result.values.authType}).`;
+  for (const note of imported.notes) err`  note: ${note}`;
+  for (const { key, why } of imported.ignored) err`  ignored ${key}: ${why}`;
+  for (const def of redacted) err`  ${def.label} was redacted in the file: set ${def.env!} or run floe setup`;
   return EXIT.OK;
 }

@@ -3,13 +3,12 @@
 
 import { diagnosisLines } from '../check/text.js';
 import type { Diagnosis } from '../check/types.js';
-import { EXIT, printJson } from '../cli/io.js';
+import { EXIT } from '../cli/io.js';
+import { err, joined, line, out, printJson, type Shown } from '../cli/output.js';
 import { diagnoseLog } from '../management/diagnose.js';
 import { followStep, followTail } from '../management/follow.js';
 import { readWholeLog } from '../management/logs.js';
-import { serverText } from '../management/text.js';
 import type { JobsApi, LogLine, Task } from '../management/types.js';
-import { sanitize } from '../text/sanitize.js';
 
 export const FOLLOW_POLL_MS = 1000;
 /** A quiet log is polled less and less often, down to this. */
@@ -21,8 +20,8 @@ export const FOLLOW_IDLE_END_MS = 60 * 60 * 1000;
 /** A diagnosis reads the whole log, up to this many lines from the end. */
 const DIAGNOSE_MAX_LINES = 50_000;
 
-export function logLine(line: LogLine): string {
-  return serverText(`${line.time} ${line.level.toUpperCase().padEnd(5)} ${line.message}`);
+function logLine(entry: LogLine): Shown {
+  return line`${entry.time} ${entry.level.toUpperCase().padEnd(5)} ${entry.message}`;
 }
 
 export interface LogsTarget {
@@ -36,12 +35,9 @@ export async function printLogs(t: LogsTarget, limit: number, json: boolean): Pr
   const page = await t.api.taskLogs(t.project, t.id, t.task, { cursor: -1, limit, direction: 'older' });
   if (json) printJson({ task: t.task, ...page });
   else {
-    process.stderr.write(
-      `${sanitize(`Run ${t.task.file_path} (${t.task.status}, started ${t.task.start_time})`)}\n`,
-    );
-    for (const line of page.logs) process.stdout.write(`${logLine(line)}\n`);
-    if (page.has_more_older)
-      process.stderr.write(`(older lines not shown; raise --limit to see more than ${limit})\n`);
+    err`Run ${t.task.file_path} (${t.task.status}, started ${t.task.start_time})`;
+    for (const entry of page.logs) out`${logLine(entry)}`;
+    if (page.has_more_older) err`(older lines not shown; raise --limit to see more than ${limit})`;
   }
   return EXIT.OK;
 }
@@ -50,13 +46,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Prints the last `limit` lines, then every new line until the run is no longer running. */
 export async function followLogs(t: LogsTarget, limit: number, json: boolean): Promise<number> {
-  const out = (line: LogLine) =>
-    process.stdout.write(json ? `${JSON.stringify(line)}\n` : `${logLine(line)}\n`);
+  const print = (entry: LogLine) => (json ? printJson(entry, 0) : out`${logLine(entry)}`);
   const tail = await followTail(t.api, t.project, t.id, t.task, limit);
-  process.stderr.write(
-    `${sanitize(`Following run ${t.task.file_path} (${t.task.status})`)}; Ctrl-C stops.\n`,
-  );
-  tail.lines.forEach(out);
+  err`Following run ${t.task.file_path} (${t.task.status}); Ctrl-C stops.`;
+  tail.lines.forEach(print);
   let cursor = tail.next;
   let running = t.task.status.toLowerCase() === 'running';
   let pause = FOLLOW_POLL_MS;
@@ -64,7 +57,7 @@ export async function followLogs(t: LogsTarget, limit: number, json: boolean): P
   let lastLine = Date.now();
   for (;;) {
     const step = await followStep(t.api, t.project, t.id, t.task, cursor);
-    step.lines.forEach(out);
+    step.lines.forEach(print);
     cursor = step.next;
     if (step.lines.length > 0) {
       lastLine = Date.now();
@@ -75,27 +68,23 @@ export async function followLogs(t: LogsTarget, limit: number, json: boolean): P
     burst = 0;
     if (!running) break;
     if (Date.now() - lastLine > FOLLOW_IDLE_END_MS) {
-      process.stderr.write(
-        `No new line for ${FOLLOW_IDLE_END_MS / 60_000} min; stopped following (the run is still running). "floe jobs logs ${t.id} --follow" starts again.\n`,
-      );
+      err`No new line for ${FOLLOW_IDLE_END_MS / 60_000} min; stopped following (the run is still running). "floe jobs logs ${t.id} --follow" starts again.`;
       break;
     }
     await sleep(pause);
     pause = Math.min(pause * 2, FOLLOW_MAX_POLL_MS);
     const now = (await t.api.listTasks(t.project, t.id)).find((x) => x.file_path === t.task.file_path);
     running = now?.status.toLowerCase() === 'running';
-    if (!running) process.stderr.write(`Run ended: ${sanitize(now?.status ?? 'no longer listed')}.\n`);
+    if (!running) err`Run ended: ${now?.status ?? 'no longer listed'}.`;
   }
   return EXIT.OK;
 }
 
-export function diagnosisText(diagnoses: Diagnosis[]): string[] {
-  const out: string[] = [];
-  for (const d of diagnoses) {
+function diagnosisText(diagnoses: Diagnosis[]): Shown[] {
+  return diagnoses.flatMap((d) => {
     const { heading, rows } = diagnosisLines(d);
-    out.push(serverText(heading), ...rows.map(([label, text]) => serverText(`  ${label.padEnd(9)}${text}`)));
-  }
-  return out;
+    return [line`${heading}`, ...rows.map(([label, text]) => line`  ${label.padEnd(9)}${text}`)];
+  });
 }
 
 export async function diagnoseLogs(t: LogsTarget, json: boolean): Promise<number> {
@@ -105,18 +94,13 @@ export async function diagnoseLogs(t: LogsTarget, json: boolean): Promise<number
     printJson({ task: t.task, lines: lines.length, diagnoses });
     return EXIT.OK;
   }
-  process.stderr.write(
-    `${sanitize(`Run ${t.task.file_path} (${t.task.status}, started ${t.task.start_time})`)}, ${lines.length} lines\n`,
-  );
+  err`Run ${t.task.file_path} (${t.task.status}, started ${t.task.start_time}), ${lines.length} lines`;
   if (diagnoses.length === 0) {
     const errors = lines.filter((l) => ['error', 'fatal'].includes(l.level.toLowerCase()));
-    process.stdout.write(
-      errors.length === 0
-        ? 'No errors in this run’s log.\n'
-        : `No known cause found; the run's last error:\n  ${logLine(errors.at(-1) as LogLine)}\n`,
-    );
+    if (errors.length === 0) out`No errors in this run’s log.`;
+    else out`No known cause found; the run's last error:\n  ${logLine(errors.at(-1) as LogLine)}`;
     return EXIT.OK;
   }
-  process.stdout.write(`${diagnosisText(diagnoses).join('\n')}\n`);
+  out`${joined(diagnosisText(diagnoses))}`;
   return EXIT.OK;
 }

@@ -1,10 +1,10 @@
 // floe jobs show: a job's detail without a terminal. The detail is read size-tolerantly (its
 // streams_config is only counted), configs are summarised and secret values never printed.
-import { EXIT, printJson } from '../cli/io.js';
+import { EXIT } from '../cli/io.js';
+import { joined, line, out, printJson, type Shown } from '../cli/output.js';
 import type { ManagementClient } from '../management/client.js';
 import { configLine, redactConfig } from '../management/summary.js';
 import type { JobDetail } from '../management/types.js';
-import { sanitize } from '../text/sanitize.js';
 import { humaniseCron } from '../ui/jobs/cron.js';
 
 function size(bytes: number): string {
@@ -26,7 +26,7 @@ export function publicDetail(job: JobDetail): Record<string, unknown> {
   };
 }
 
-export function detailLines(job: JobDetail): string[] {
+export function detailLines(job: JobDetail): Shown[] {
   const freq = humaniseCron(job.frequency);
   const streams = job.streams
     ? `${job.streams.selected.toLocaleString('en-US')} selected (streams_config ${size(job.streams.bytes)})`
@@ -52,7 +52,7 @@ export function detailLines(job: JobDetail): string[] {
     ['Updated', `${job.updated_at ?? '?'}${job.updated_by ? ` by ${job.updated_by}` : ''}`],
   ];
   // One line a row: a newline in a server's value cannot forge a row of its own.
-  return rows.map(([label, value]) => sanitize(`${label.padEnd(12)} ${value}`));
+  return rows.map(([label, value]) => line`${label.padEnd(12)} ${value}`);
 }
 
 export async function showJob(
@@ -63,6 +63,6 @@ export async function showJob(
 ): Promise<number> {
   const job = await client.getJob(project, id);
   if (json) printJson(publicDetail(job));
-  else process.stdout.write(`${detailLines(job).join('\n')}\n`);
+  else out`${joined(detailLines(job))}`;
   return EXIT.OK;
 }

@@ -5,8 +5,10 @@ import { isFinal } from '../check/reducer.js';
 import { runCheck } from '../check/run.js';
 import { reportText, stepLine } from '../check/text.js';
 import { openContext } from '../cli/context.js';
-import { canPrompt, EXIT, FloeError, printJson } from '../cli/io.js';
+import { canPrompt, EXIT, FloeError } from '../cli/io.js';
+import { err, line, out, printJson } from '../cli/output.js';
 import { loadProfile } from '../cli/profiles.js';
+import { promptPassword } from '../cli/prompt.js';
 import { FIELDS, type Values } from '../destination/fields.js';
 import {
   differingKeys,
@@ -19,7 +21,6 @@ import {
   valuesFor,
   type Writer,
 } from '../management/jobtest.js';
-import { promptPassword } from '../management/prompt.js';
 import type { Session } from '../management/session.js';
 import { serverText } from '../management/text.js';
 import type { JobDetail } from '../management/types.js';
@@ -189,7 +190,7 @@ export async function testJob(session: Session, id: number, opts: JobTestOptions
     canPrompt() && !opts.json
       ? (key: string, why?: string) =>
           promptPassword(
-            `The OLake UI's copy of ${key} is hidden or empty${why ? `, and it is ${why}` : ''}. ${key} (used once, not saved): `,
+            line`The OLake UI's copy of ${key} is hidden or empty${why ? `, and it is ${why}` : ''}. ${key} (used once, not saved): `,
           )
       : undefined;
   const { values, title, notes, profile, differences, secretsFrom } = await prepareJobTest(job, {
@@ -212,7 +213,7 @@ export async function testJob(session: Session, id: number, opts: JobTestOptions
     return report.ok ? EXIT.OK : EXIT.FAILURE;
   }
   if (canPrompt()) {
-    for (const note of notes) process.stderr.write(`${note}\n`);
+    for (const note of notes) err`${note}`;
     const { runTestScreen } = await loadScreen(() => import('../ui/test/index.js'));
     const { report, interrupted } = await runTestScreen(values, {
       title,
@@ -222,15 +223,14 @@ export async function testJob(session: Session, id: number, opts: JobTestOptions
     if (interrupted) return EXIT.INTERRUPTED;
     return report.ok ? EXIT.OK : EXIT.FAILURE;
   }
-  process.stdout.write(`${notes.join('\n')}\n`);
+  for (const note of notes) out`${note}`;
   const report = await runCheck(values, {
     timeoutMs: opts.timeoutMs ?? TIMEOUT_MS,
     readOnly: opts.readOnly,
     onEvent: (event) => {
-      if (event.type === 'step' && isFinal(event.step.state))
-        process.stdout.write(`${stepLine(event.step)}\n`);
+      if (event.type === 'step' && isFinal(event.step.state)) out`${stepLine(event.step)}`;
     },
   });
-  process.stdout.write(`${reportText(report).join('\n')}\n`);
+  for (const text of reportText(report)) out`${text}`;
   return report.ok ? EXIT.OK : EXIT.FAILURE;
 }

@@ -1,13 +1,13 @@
 // floe jobs: the jobs of an OLake UI project. Interactive browser on a terminal; `--json`, a table, or
 // one action (show, sync, pause, resume, cancel, tasks, logs, test) otherwise.
 
-import { canPrompt, EXIT, FloeError, parseCommandArgs, printHelp, printJson, UsageError } from '../cli/io.js';
+import { canPrompt, EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
 import { openManagement } from '../cli/management.js';
+import { out, printHelp, printJson } from '../cli/output.js';
 import { parseTimeout } from '../cli/timeout.js';
 import { explained } from '../management/exit.js';
 import type { Session } from '../management/session.js';
 import { type SyncOutcome, syncAndConfirm } from '../management/sync.js';
-import { serverText } from '../management/text.js';
 import type { Job, Task } from '../management/types.js';
 import { sanitize } from '../text/sanitize.js';
 import { loadScreen } from '../ui/load.js';
@@ -106,14 +106,12 @@ function lastRun(job: Job): string {
   return `${glyph} ${job.last_run_state} ${job.last_run_time ?? ''}`.trim();
 }
 
-/** Prints rows as aligned columns; the cells (server text) are sanitized first. */
+/** Prints rows as aligned columns, measured as shown (a control character in a cell shows as ^X). */
 function printTable(cells: string[][]): void {
   const rows = cells.map((row) => row.map((cell) => sanitize(cell)));
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
   for (const row of rows)
-    process.stdout.write(
-      `${row.map((cell, i) => serverText(i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ')}\n`,
-    );
+    out`${row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ')}`;
 }
 
 function sortTasks(tasks: Task[]): Task[] {
@@ -241,7 +239,7 @@ async function act(session: Session, action: Action, id: number, opts: ActOption
     case 'list': {
       const jobs = (await client.listJobs(project)).map(publicJob);
       if (opts.json) printJson(jobs);
-      else if (jobs.length === 0) process.stdout.write(`No jobs in project ${project} at ${session.url}.\n`);
+      else if (jobs.length === 0) out`No jobs in project ${project} at ${session.url}.`;
       else
         printTable([
           ['ID', 'NAME', 'SCHEDULE', 'FREQUENCY', 'LAST RUN'],
@@ -267,11 +265,8 @@ async function act(session: Session, action: Action, id: number, opts: ActOption
       }
       if (outcome.kind === 'skipped')
         throw new FloeError(`${outcome.text}.`, `Wait for it to end, or cancel it: floe jobs cancel ${id}`);
-      process.stdout.write(
-        outcome.kind === 'started'
-          ? `✓ ${serverText(outcome.text)}\n`
-          : `! ${outcome.text}; see "floe jobs tasks ${id}" in a moment.\n`,
-      );
+      if (outcome.kind === 'started') out`✓ ${outcome.text}`;
+      else out`! ${outcome.text}; see "floe jobs tasks ${id}" in a moment.`;
       return EXIT.OK;
     }
     case 'show':
@@ -285,15 +280,15 @@ async function act(session: Session, action: Action, id: number, opts: ActOption
       });
     case 'pause':
     case 'resume':
-      process.stdout.write(`✓ ${serverText(await client.setActive(project, id, action === 'resume'))}\n`);
+      out`✓ ${await client.setActive(project, id, action === 'resume')}`;
       return EXIT.OK;
     case 'cancel':
-      process.stdout.write(`✓ ${serverText(await client.cancelRun(project, id))}\n`);
+      out`✓ ${await client.cancelRun(project, id)}`;
       return EXIT.OK;
     case 'tasks': {
       const tasks = sortTasks(await client.listTasks(project, id));
       if (opts.json) printJson(tasks);
-      else if (tasks.length === 0) process.stdout.write(`Job ${id} has never run.\n`);
+      else if (tasks.length === 0) out`Job ${id} has never run.`;
       else
         printTable([
           ['#', 'STARTED', 'STATUS', 'RUNTIME', 'FILE PATH'],

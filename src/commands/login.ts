@@ -1,10 +1,11 @@
 // floe login: POST /login to the OLake UI, then keep the session cookie in the secret store.
 import { cleartextWarning } from '../catalog/transport.js';
 import { type Context, openContext } from '../cli/context.js';
-import { canPrompt, EXIT, FloeError, parseCommandArgs, printHelp, readStdin, UsageError } from '../cli/io.js';
-import { ManagementClient, normalizeUrl } from '../management/client.js';
+import { canPrompt, EXIT, FloeError, parseCommandArgs, readStdin, UsageError } from '../cli/io.js';
+import { err, line, out, printHelp } from '../cli/output.js';
+import { confirm, promptChoice, promptPassword } from '../cli/prompt.js';
+import { ManagementClient } from '../management/client.js';
 import { explained, LOGIN_HINT } from '../management/exit.js';
-import { confirm, promptChoice, promptPassword } from '../management/prompt.js';
 import {
   backendFor,
   DEFAULT_PROJECT,
@@ -14,13 +15,13 @@ import {
   jarText,
   loadJar,
   type SessionStorage,
+  savedUrl,
   settingsFor,
   storeLogin,
   urlFlag,
 } from '../management/session.js';
 import { ManagementError } from '../management/types.js';
 import { fromEnv, KeychainUnavailableError } from '../secrets/store.js';
-import { sanitize } from '../text/sanitize.js';
 
 export const HELP = `Usage: floe login [--url URL] [--username NAME] [--password-stdin] [--remember-password]
        floe login --status [--url URL]
@@ -57,7 +58,7 @@ export async function run(argv: string[]): Promise<number> {
     return EXIT.OK;
   }
   const ctx = await openContext();
-  const url = urlFlag(flags.url, 'login') ?? normalizeUrl(ctx.config.getManagement()?.url ?? DEFAULT_URL);
+  const url = urlFlag(flags.url, 'login') ?? savedUrl(ctx);
   return explained(() => (flags.status ? status(url) : login(url, flags)));
 }
 
@@ -78,10 +79,8 @@ async function status(url: string): Promise<number> {
   try {
     if (!(await client.authCheck())) {
       if (await sessionsOff(client, settings.project)) {
-        process.stdout.write(
-          `✓ ${url} runs with sessions switched off (SESSION_ON=false): its /auth/check always answers 401, while API calls work without a session.\n` +
-            '  Pausing, resuming and creating destinations need sessions on.\n',
-        );
+        out`✓ ${url} runs with sessions switched off (SESSION_ON=false): its /auth/check always answers 401, while API calls work without a session.`;
+        out`  Pausing, resuming and creating destinations need sessions on.`;
         return EXIT.OK;
       }
       throw new FloeError(`The stored session for ${url} has expired or was revoked.`, LOGIN_HINT, EXIT.AUTH);
@@ -89,11 +88,9 @@ async function status(url: string): Promise<number> {
   } finally {
     await client.close();
   }
-  process.stdout.write(
-    `✓ Logged in to ${url} as ${settings.username ?? DEFAULT_USERNAME} (project ${settings.project}).\n` +
-      `  Session ${describeStorage(ctx, settings.secretStorage)}.\n` +
-      `  Password ${settings.rememberPassword ? 'remembered for silent re-login' : 'not remembered'}.\n`,
-  );
+  out`✓ Logged in to ${url} as ${settings.username ?? DEFAULT_USERNAME} (project ${settings.project}).`;
+  out`  Session ${describeStorage(ctx, settings.secretStorage)}.`;
+  out`  Password ${settings.rememberPassword ? 'remembered for silent re-login' : 'not remembered'}.`;
   return EXIT.OK;
 }
 
@@ -136,7 +133,7 @@ async function readPassword(
       ['no password: pipe it in with --password-stdin, or set FLOE_PASSWORD (no terminal to ask on)'],
       'login',
     );
-  const password = await promptPassword(`Password for ${username} at ${url}: `);
+  const password = await promptPassword(line`Password for ${username} at ${url}: `);
   if (!password) throw new FloeError('No password given.');
   return { password, typed: true };
 }
@@ -148,14 +145,14 @@ function initialStorage(flags: LoginFlags, previous: SessionStorage | undefined)
 }
 
 async function fallbackStorage(reason: string, ctx: Context): Promise<SessionStorage> {
-  process.stderr.write(`The OS keychain cannot be used: ${sanitize(reason)}\n`);
+  err`The OS keychain cannot be used: ${reason}`;
   if (!canPrompt())
     throw new FloeError(
       'The session was not stored.',
       'Run again with --insecure-storage to keep it in a plaintext file (mode 0600), or fix the keychain.',
     );
   const choice = await promptChoice(
-    'Where should floe keep the OLake UI session?',
+    line`Where should floe keep the OLake UI session?`,
     [
       { key: 'file', label: `In a plaintext file (${ctx.vault.backend('file').location}, mode 0600)` },
       { key: 'env', label: "Don't store it: this run only (set FLOE_PASSWORD to log in on each run)" },
@@ -174,7 +171,7 @@ async function login(url: string, flags: LoginFlags): Promise<number> {
   const project = flags.project ?? previous?.project ?? DEFAULT_PROJECT;
   const { password, typed } = await readPassword(flags, username, url);
   const clear = cleartextWarning(url, 'The password (and then the session cookie)');
-  if (clear) process.stderr.write(`! ${clear}\n`);
+  if (clear) err`! ${clear}`;
 
   const client = new ManagementClient({ url });
   try {
@@ -209,23 +206,17 @@ async function login(url: string, flags: LoginFlags): Promise<number> {
     }
   }
   if (storage === 'file')
-    process.stderr.write(
-      `! The session is stored in plain text in ${ctx.vault.backend('file').location} (mode 0600).\n`,
-    );
+    err`! The session is stored in plain text in ${ctx.vault.backend('file').location} (mode 0600).`;
   if (remember && storage === 'env') {
-    process.stderr.write('The password is not remembered: the session is not stored either.\n');
+    err`The password is not remembered: the session is not stored either.`;
     remember = false;
   }
   if (!remember && typed && storage !== 'env') {
-    remember = await confirm('Keep the password too, to log in again silently when the session expires?');
+    remember = await confirm(line`Keep the password too, to log in again silently when the session expires?`);
     if (remember) await storeLogin(ctx, settings(storage, true), secrets);
   }
 
-  process.stdout.write(
-    `✓ Logged in to ${url} as ${username}. Session ${describeStorage(ctx, storage)}` +
-      `${remember ? '; password remembered for silent re-login' : ''}.\n`,
-  );
-  if (storage === 'env')
-    process.stdout.write('  Later commands need FLOE_PASSWORD (or "floe login" again) to log in.\n');
+  out`✓ Logged in to ${url} as ${username}. Session ${describeStorage(ctx, storage)}${remember ? '; password remembered for silent re-login' : ''}.`;
+  if (storage === 'env') out`  Later commands need FLOE_PASSWORD (or "floe login" again) to log in.`;
   return EXIT.OK;
 }

@@ -1,9 +1,9 @@
 // floe logout: forget the stored OLake UI session and remembered password. The OLake UI has no logout
 // route, so the server-side session simply expires (30 days).
 import { openContext } from '../cli/context.js';
-import { EXIT, FloeError, parseCommandArgs, printHelp } from '../cli/io.js';
-import { normalizeUrl } from '../management/client.js';
-import { DEFAULT_URL, storeLogout, urlFlag } from '../management/session.js';
+import { EXIT, FloeError, parseCommandArgs } from '../cli/io.js';
+import { out, printHelp } from '../cli/output.js';
+import { savedUrl, storeLogout, urlFlag } from '../management/session.js';
 import { KeychainUnavailableError } from '../secrets/store.js';
 
 export const HELP = `Usage: floe logout [--url URL]
@@ -26,7 +26,7 @@ export async function run(argv: string[]): Promise<number> {
     return EXIT.OK;
   }
   const ctx = await openContext();
-  const url = urlFlag(flags.url, 'logout') ?? normalizeUrl(ctx.config.getManagement()?.url ?? DEFAULT_URL);
+  const url = urlFlag(flags.url, 'logout') ?? savedUrl(ctx);
   let removed: { session: boolean; password: boolean };
   try {
     removed = await storeLogout(ctx, url);
@@ -37,10 +37,8 @@ export async function run(argv: string[]): Promise<number> {
       'Fix the keychain and run "floe logout" again.',
     );
   }
-  process.stdout.write(
-    removed.session || removed.password
-      ? `✓ Forgot ${[removed.session && 'the session', removed.password && 'the remembered password'].filter(Boolean).join(' and ')} for ${url}.\n`
-      : `No stored session for ${url}; nothing to forget.\n`,
-  );
+  if (removed.session || removed.password)
+    out`✓ Forgot ${[removed.session && 'the session', removed.password && 'the remembered password'].filter(Boolean).join(' and ')} for ${url}.`;
+  else out`No stored session for ${url}; nothing to forget.`;
   return EXIT.OK;
 }

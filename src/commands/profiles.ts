@@ -1,9 +1,9 @@
 // floe profiles: list, show (secrets masked) or delete profiles.
 import { openContext } from '../cli/context.js';
-import { EXIT, FloeError, parseCommandArgs, printHelp, printJson, UsageError } from '../cli/io.js';
+import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
+import { err, out, printHelp, printJson } from '../cli/output.js';
 import { deleteProfile, loadProfile } from '../cli/profiles.js';
 import { AUTH_TYPE_INFO, applicableFields, maskSecret } from '../destination/fields.js';
-import { sanitize } from '../text/sanitize.js';
 
 export const ACTIONS = ['list', 'names', 'show', 'delete'] as const;
 
@@ -41,14 +41,12 @@ export async function run(argv: string[]): Promise<number> {
       };
     });
     if (flags.json) printJson(rows.map(({ shown: _, ...row }) => row));
-    else if (rows.length === 0) process.stdout.write('No profiles yet. Create one with "floe setup".\n');
-    else
-      for (const r of rows)
-        process.stdout.write(`${r.name}\t${r.authType}\t${sanitize(r.catalogUrl)}\tsecrets: ${r.shown}\n`);
+    else if (rows.length === 0) out`No profiles yet. Create one with "floe setup".`;
+    else for (const r of rows) out`${r.name}\t${r.authType}\t${r.catalogUrl}\tsecrets: ${r.shown}`;
     return EXIT.OK;
   }
   if (action === 'names') {
-    for (const n of ctx.config.profileNames()) process.stdout.write(`${n}\n`);
+    for (const n of ctx.config.profileNames()) out`${n}`;
     return EXIT.OK;
   }
   if (!name) throw new UsageError([`"${action}" needs a profile NAME`], 'profiles');
@@ -62,16 +60,14 @@ export async function run(argv: string[]): Promise<number> {
     if (flags.json)
       printJson({ name, authType: profile.values.authType, storage: profile.values.storage, fields: rows });
     else {
-      process.stdout.write(
-        `${name}: ${AUTH_TYPE_INFO[profile.values.authType].label}, ${profile.values.storage}\n`,
-      );
-      for (const r of rows) process.stdout.write(`  ${r.field}: ${sanitize(r.value) || '—'}\n`);
+      out`${name}: ${AUTH_TYPE_INFO[profile.values.authType].label}, ${profile.values.storage}`;
+      for (const r of rows) out`  ${r.field}: ${r.value || '—'}`;
     }
     return EXIT.OK;
   }
   if (action === 'delete') {
     if (!(await deleteProfile(ctx, name))) throw new FloeError(`Profile "${name}" does not exist.`);
-    process.stderr.write(`Deleted profile "${name}" and its stored secrets.\n`);
+    err`Deleted profile "${name}" and its stored secrets.`;
     return EXIT.OK;
   }
   throw new UsageError([`unknown action "${action}": use ${ACTIONS.join(', ')}`], 'profiles');

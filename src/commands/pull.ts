@@ -1,7 +1,8 @@
 // floe pull: one of the OLake UI's destinations into a local profile, its secrets to the secret store.
 import { openContext } from '../cli/context.js';
-import { EXIT, FloeError, parseCommandArgs, printHelp, UsageError } from '../cli/io.js';
+import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
 import { openManagement } from '../cli/management.js';
+import { out, printHelp } from '../cli/output.js';
 import { saveProfile } from '../cli/profiles.js';
 import { explained } from '../management/exit.js';
 import {
@@ -107,8 +108,6 @@ export async function run(argv: string[]): Promise<number> {
       'Pass --insecure-storage to keep secrets in a 0600 file, or --env-secrets to read them from FLOE_* variables.',
     );
   }
-  process.stdout.write(
-    `✓ Pulled ${label} (${sanitize(destination.version || 'no version')}) into profile "${flags.profile}"; secrets ${storage === 'env' ? 'not stored (read from FLOE_* variables)' : storage === 'file' ? 'in the 0600 file' : 'in the OS keychain'}.\n`,
-  );
+  out`✓ Pulled ${label} (${destination.version || 'no version'}) into profile "${flags.profile}"; secrets ${storage === 'env' ? 'not stored (read from FLOE_* variables)' : storage === 'file' ? 'in the 0600 file' : 'in the OS keychain'}.`;
   return EXIT.OK;
 }

@@ -3,15 +3,14 @@
 import { cleartextWarning } from '../catalog/transport.js';
 import { SecretScrubber } from '../check/scrub.js';
 import { openContext } from '../cli/context.js';
-import { EXIT, FloeError, parseCommandArgs, printHelp, UsageError } from '../cli/io.js';
+import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
 import { openManagement } from '../cli/management.js';
+import { err, line, out, printHelp } from '../cli/output.js';
 import { loadProfile, requireSecrets } from '../cli/profiles.js';
 import { REDACTED, serializeDestination, toDestinationJson } from '../destination/olake.js';
 import { validate } from '../destination/schema.js';
 import { explained } from '../management/exit.js';
-import { serverText } from '../management/text.js';
 import { ManagementError } from '../management/types.js';
-import { sanitize } from '../text/sanitize.js';
 
 export const HELP = `Usage: floe push [--profile NAME] [--name NAME] [--project ID] [--version VERSION] [--force]
 
@@ -113,9 +112,7 @@ export async function run(argv: string[]): Promise<number> {
         version = chooseVersion(offered, profile.values.targetVersion);
         const target = profile.values.targetVersion;
         if (version && target !== 'latest' && version.replace(/^v/, '') !== target.replace(/^v/, ''))
-          process.stderr.write(
-            `! The OLake UI does not offer the profile's target version ${target}; using ${version}.\n`,
-          );
+          err`! The OLake UI does not offer the profile's target version ${target}; using ${version}.`;
         if (!version)
           throw new FloeError(
             'The OLake UI offers no Iceberg driver version.',
@@ -123,34 +120,27 @@ export async function run(argv: string[]): Promise<number> {
           );
       }
       const clear = cleartextWarning(session.url, "The destination's secrets (and the session cookie)");
-      if (clear) process.stderr.write(`! ${clear}\n`);
-      process.stderr.write(
-        `Testing "${profile.name}" from the OLake UI at ${session.url} (olake check, iceberg ${sanitize(version)}; this can take a few minutes)…\n`,
-      );
+      if (clear) err`! ${clear}`;
+      err`Testing "${profile.name}" from the OLake UI at ${session.url} (olake check, iceberg ${version}; this can take a few minutes)…`;
       const test = await client.testDestination(project, { type: 'iceberg', version, config });
       const status = test.connection_result.status.toUpperCase();
       const passed = status === 'SUCCEEDED';
-      process.stdout.write(
-        `${passed ? '✓' : '✗'} Connection test ${serverText(status)}${test.connection_result.message ? `: ${serverText(redact(test.connection_result.message))}` : ''}\n`,
-      );
+      const said = test.connection_result.message;
+      out`${passed ? '✓' : '✗'} Connection test ${status}${said ? line`: ${redact(said)}` : ''}`;
       const whole = flags['full-log'] || test.logs.length <= SHORT_LOG;
-      for (const line of whole ? test.logs : [])
-        process.stdout.write(
-          `${serverText(`  ${line.time} ${line.level.toUpperCase().padEnd(5)} ${redact(line.message)}`)}\n`,
-        );
+      for (const entry of whole ? test.logs : [])
+        out`  ${entry.time} ${entry.level.toUpperCase().padEnd(5)} ${redact(entry.message)}`;
       if (!whole)
-        process.stdout.write(
-          `  (${test.logs.length} log lines; full log: floe push --profile ${profile.name}${flags.name ? ` --name ${flags.name}` : ''} --version ${version} --full-log)\n`,
-        );
+        out`  (${test.logs.length} log lines; full log: floe push --profile ${profile.name}${flags.name ? ` --name ${flags.name}` : ''} --version ${version} --full-log)`;
       if (!passed && !flags.force)
         throw new FloeError(
           `The destination was not created because the connection test failed.`,
           `Fix the profile ("floe test --profile ${profile.name}" shows where it breaks), or pass --force to create it anyway.`,
         );
-      if (!passed) process.stderr.write('! Creating it anyway (--force).\n');
+      if (!passed) err`! Creating it anyway (--force).`;
       try {
         const message = await client.createDestination(project, { name, type: 'iceberg', version, config });
-        process.stdout.write(`✓ ${sanitize(message)} (iceberg ${sanitize(version)}, project ${project}).\n`);
+        out`✓ ${message} (iceberg ${version}, project ${project}).`;
       } catch (error) {
         if (error instanceof ManagementError && /not unique/i.test(error.serverMessage ?? ''))
           throw new FloeError(

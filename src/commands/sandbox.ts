@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import type { Context } from '../cli/context.js';
 import { openContext } from '../cli/context.js';
 import { floeCommand } from '../cli/invocation.js';
-import { canPrompt, EXIT, parseCommandArgs, printHelp, UsageError } from '../cli/io.js';
+import { canPrompt, EXIT, parseCommandArgs, UsageError } from '../cli/io.js';
+import { block, err, out, printHelp } from '../cli/output.js';
 import { saveProfile } from '../cli/profiles.js';
 import { applicableFields, type Values } from '../destination/fields.js';
 import { PRESETS } from '../destination/presets.js';
@@ -330,12 +331,12 @@ export async function run(argv: string[]): Promise<number> {
   const sandbox = await startSandbox({ jobs, catalog, deny });
   // SIGINT/SIGTERM end the process from src/cli/main.ts (exit 130/143); the sandbox's exit hook then
   // removes its data, and this one says so.
-  const goodbye = () => process.stderr.write('\nSandbox stopped; its temporary data was removed.\n');
+  const goodbye = () => err`\nSandbox stopped; its temporary data was removed.`;
   process.once('exit', goodbye);
   try {
-    process.stdout.write(`${banner(sandbox, jobs)}\n\n`);
+    out`${block(banner(sandbox, jobs))}\n`;
     if (!flags.open) {
-      process.stdout.write(`${usageLines(sandbox)}\n`);
+      out`${block(usageLines(sandbox))}`;
       return await new Promise<never>(() => {});
     }
     return await openHome(sandbox, jobs);
@@ -406,7 +407,7 @@ async function prepareAndOpenHome(ctx: Context, sandbox: Sandbox, jobs: number):
       : `  Logged in to the OLake UI as ${SANDBOX.olake.username} for this run only (FLOE_PASSWORD is\n` +
         '  set in this process).',
   ];
-  process.stdout.write(`${lines.join('\n')}\n`);
+  out`${block(lines.join('\n'))}`;
   const home = await import('./home.js');
   return home.run([], { facts: banner(sandbox, jobs) });
 }

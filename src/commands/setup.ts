@@ -12,7 +12,8 @@ import {
 } from '../cli/destination-flags.js';
 import { settled } from '../cli/interrupt.js';
 import { floeCommand } from '../cli/invocation.js';
-import { canPrompt, EXIT, FloeError, parseCommandArgs, printHelp, UsageError } from '../cli/io.js';
+import { canPrompt, EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
+import { err, printHelp } from '../cli/output.js';
 import { reportLockWait, saveProfile } from '../cli/profiles.js';
 import { profileValues, type StoredProfile } from '../config/store.js';
 import {
@@ -29,7 +30,6 @@ import { validate } from '../destination/schema.js';
 import { noSessionBus } from '../secrets/keychain.js';
 import { accounts, fromEnv, KeychainUnavailableError, type SecretStorage } from '../secrets/store.js';
 import { holdKeys } from '../text/keys.js';
-import { sanitize } from '../text/sanitize.js';
 import { loadScreen } from '../ui/load.js';
 import type { EnvValues } from '../ui/setup/origin.js';
 
@@ -159,9 +159,7 @@ export async function run(argv: string[]): Promise<number> {
       if (wizard) base = await withoutEnv(ctx, name, existing, base, loaded.fromEnv);
     } catch (error) {
       if (!(error instanceof KeychainUnavailableError)) throw error;
-      process.stderr.write(
-        `floe: the stored secrets cannot be read: ${sanitize(error.reason)} Enter them again.\n`,
-      );
+      err`floe: the stored secrets cannot be read: ${error.reason} Enter them again.`;
     }
   }
   // An existing profile keeps where its secrets go unless a flag says otherwise: editing a
@@ -194,12 +192,12 @@ export async function run(argv: string[]): Promise<number> {
       return EXIT.INTERRUPTED;
     }
     if (result.left) {
-      process.stderr.write(`Setup left: nothing was saved (profile "${name}" is as it was).\n`);
+      err`Setup left: nothing was saved (profile "${name}" is as it was).`;
       return EXIT.OK;
     }
     if (!result.saved) return EXIT.FAILURE;
     // The wizard was on the alternate screen: what was saved stays in the shell's.
-    process.stderr.write(`Saved profile "${result.profileName}".\n`);
+    err`Saved profile "${result.profileName}".`;
     if (flags['skip-test']) return EXIT.OK;
     // Keys typed while the test starts wait for its screen, unchanged.
     holdKeys();
@@ -248,9 +246,7 @@ export async function run(argv: string[]): Promise<number> {
           ? `secrets in ${ctx.config.secretsPath} (plaintext, mode 0600)`
           : 'secrets read from FLOE_* variables at run time';
   const auth = `authentication: ${AUTH_TYPE_INFO[result.values.authType].label}${authReason ? `, ${authReason}` : ''}`;
-  process.stderr.write(
-    `Saved profile "${name}" (${auth}; ${where}). Next: ${floeCommand()} test --profile ${name}\n`,
-  );
-  if (storage === 'file' && stored.length > 0) process.stderr.write('! Secrets are stored in plain text.\n');
+  err`Saved profile "${name}" (${auth}; ${where}). Next: ${floeCommand()} test --profile ${name}`;
+  if (storage === 'file' && stored.length > 0) err`! Secrets are stored in plain text.`;
   return EXIT.OK;
 }

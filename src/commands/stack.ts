@@ -1,7 +1,8 @@
 // floe stack: writes a docker compose test stack (REST catalog, Postgres, MinIO, OLake) for a profile.
 import { openContext } from '../cli/context.js';
 import { floeCommand } from '../cli/invocation.js';
-import { EXIT, FloeError, parseCommandArgs, printHelp, UsageError } from '../cli/io.js';
+import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
+import { out, printHelp } from '../cli/output.js';
 import { type LoadedProfile, loadProfile } from '../cli/profiles.js';
 import { FIELD_BY_ID } from '../destination/fields.js';
 import { stackFiles, writeStackFiles } from '../stack/files.js';
@@ -56,13 +57,10 @@ export async function run(argv: string[]): Promise<number> {
   await loadYaml();
   const files = stackFiles(flags.output, plan);
   writeStackFiles(flags.output, files, flags.force);
-  const lines = [
-    ...files.map((f) => `Wrote ${f.path}${f.secret ? ' (mode 0600, holds the secrets)' : ''}`),
-    `Stack for ${profile ? `profile "${profile.name}"` : 'no profile (defaults)'}: warehouse ${plan.settings.warehouse}, region ${plan.settings.region}`,
-    ...plan.notes,
-    '',
-    ...nextSteps(flags.output, plan, profile, floeCommand()),
-  ];
-  process.stdout.write(`${lines.join('\n')}\n`);
+  for (const f of files) out`Wrote ${f.path}${f.secret ? ' (mode 0600, holds the secrets)' : ''}`;
+  out`Stack for ${profile ? `profile "${profile.name}"` : 'no profile (defaults)'}: warehouse ${plan.settings.warehouse}, region ${plan.settings.region}`;
+  for (const note of plan.notes) out`${note}`;
+  out``;
+  for (const step of nextSteps(flags.output, plan, profile, floeCommand())) out`${step}`;
   return EXIT.OK;
 }

@@ -7,7 +7,8 @@ import { reportText, stepLine, summaryLine, writeLines } from '../check/text.js'
 import type { CheckEvent, WriteOptions } from '../check/types.js';
 import { openContext } from '../cli/context.js';
 import { finishGuarded, guarded } from '../cli/interrupt.js';
-import { canPrompt, EXIT, FloeError, parseCommandArgs, printHelp, printJson, UsageError } from '../cli/io.js';
+import { canPrompt, EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
+import { err, out, printHelp, printJson } from '../cli/output.js';
 import { type LoadedProfile, loadProfile, requireSecrets } from '../cli/profiles.js';
 import { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS, parseTimeout } from '../cli/timeout.js';
 import type { FieldId } from '../destination/fields.js';
@@ -166,10 +167,9 @@ async function runTest(argv: string[], typed?: Partial<Record<FieldId, string>>)
   const values = checked.values;
 
   if (flags.json) {
-    const progress = process.stderr.isTTY
+    const progress = err.isTTY
       ? (event: CheckEvent) => {
-          if (event.type === 'step' && isFinal(event.step.state))
-            process.stderr.write(`${stepLine(event.step)}\n`);
+          if (event.type === 'step' && isFinal(event.step.state)) err`${stepLine(event.step)}`;
         }
       : undefined;
     const report = await guarded(
@@ -183,9 +183,7 @@ async function runTest(argv: string[], typed?: Partial<Record<FieldId, string>>)
   }
 
   if (!canPrompt()) {
-    process.stdout.write(
-      `Testing profile "${profile.name}"${readOnly ? ' (read-only)' : write ? ' with the write check' : ''}\n`,
-    );
+    out`Testing profile "${profile.name}"${readOnly ? ' (read-only)' : write ? ' with the write check' : ''}`;
     const report = await guarded(
       (signal) =>
         runCheck(values, {
@@ -195,14 +193,13 @@ async function runTest(argv: string[], typed?: Partial<Record<FieldId, string>>)
           allowInsecureUriOverride,
           write,
           onEvent: (event) => {
-            if (event.type === 'step' && isFinal(event.step.state))
-              process.stdout.write(`${stepLine(event.step)}\n`);
+            if (event.type === 'step' && isFinal(event.step.state)) out`${stepLine(event.step)}`;
           },
         }),
       undefined,
       CLEANING_UP,
     );
-    process.stdout.write(`${reportText(report).join('\n')}\n`);
+    for (const text of reportText(report)) out`${text}`;
     return report.ok ? EXIT.OK : EXIT.FAILURE;
   }
 
@@ -220,14 +217,12 @@ async function runTest(argv: string[], typed?: Partial<Record<FieldId, string>>)
     await finishGuarded();
     // As q does, a line stays in the shell's screen: what finished before Ctrl-C.
     const ok = report.steps.filter((s) => s.state === 'ok').length;
-    process.stdout.write(
-      `${summaryLine(report)} (Ctrl-C) for profile "${profile.name}": ${ok} of ${report.steps.length} checks had passed\n`,
-    );
+    out`${summaryLine(report)} (Ctrl-C) for profile "${profile.name}": ${ok} of ${report.steps.length} checks had passed`;
     return EXIT.INTERRUPTED;
   }
   // The screen was on the alternate screen: the result stays in the shell's.
   const codes = report.diagnoses.map((d) => d.code).join(', ');
-  process.stdout.write(`${summaryLine(report)} for profile "${profile.name}"${codes ? ` (${codes})` : ''}\n`);
-  for (const line of writeLines(report)) process.stdout.write(`${line}\n`);
+  out`${summaryLine(report)} for profile "${profile.name}"${codes ? ` (${codes})` : ''}`;
+  for (const text of writeLines(report)) out`${text}`;
   return report.ok ? EXIT.OK : EXIT.FAILURE;
 }

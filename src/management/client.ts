@@ -3,29 +3,23 @@
 // envelope parsed with zod, and every failure turned into a ManagementError with a readable message.
 import { CookieJar } from 'tough-cookie';
 import { request } from 'undici';
-import * as z from 'zod';
+import type * as z from 'zod';
 import { proxyAwareAgent, proxyFor, proxyLabel } from '../net/proxy.js';
 import { reduceCheckFailure } from './checklog.js';
 import { DetailScanner, type StreamsSummary } from './detail.js';
+import { type ManagementRoute, ROUTES, routePath } from './routes.js';
 import {
   type ConnectionTest,
-  connectionTestSchema,
   type Destination,
   type DestinationRequest,
-  destinationSchema,
   envelopeSchema,
   type Job,
   type JobDetail,
   type JobsApi,
-  jobSchema,
   type LogPage,
   type LogQuery,
-  logPageSchema,
   ManagementError,
   type Task,
-  taskSchema,
-  uniqueSchema,
-  versionsSchema,
 } from './types.js';
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
@@ -84,13 +78,6 @@ export function normalizeUrl(raw: string): string {
   url.hash = '';
   return url.href.replace(/\/+$/, '');
 }
-
-const nullableArray = <S extends z.ZodType>(item: S) =>
-  z
-    .array(item)
-    .nullish()
-    .transform((v) => v ?? []);
-const noData = z.unknown();
 
 /** undici's ProxyAgent when the proxy answers its CONNECT with anything but 200. */
 const PROXY_REFUSED = /Proxy response \((\d+)\) !== 200/;
@@ -206,8 +193,6 @@ function sessionsOffError(path: string): ManagementError {
     'Not authenticated',
   );
 }
-
-const telemetrySchema = z.object({ version: z.string().default('') }).partial();
 
 export class ManagementClient implements JobsApi {
   readonly url: string;
@@ -419,25 +404,33 @@ export class ManagementClient implements JobsApi {
     return this.#parse(reply.status, reply.text, path, opts.schema);
   }
 
-  #project(project: string): string {
-    return `/api/v1/project/${encodeURIComponent(project)}`;
+  /** A call of one of ROUTES (its method, path with `params` filled in, and data schema). */
+  #route<R extends ManagementRoute>(
+    route: R,
+    params: Record<string, string | number>,
+    opts: Omit<CallOptions<R['data']>, 'schema'>,
+  ): Promise<Reply<z.output<R['data']>>> {
+    return this.#call<R['data']>(route.method, routePath(route, params), { ...opts, schema: route.data });
   }
 
   /** POST /login; the session cookie lands in the jar. */
   async login(username: string, password: string, signal?: AbortSignal): Promise<string> {
-    const reply = await this.#call('POST', '/login', {
-      schema: noData,
-      body: { username, password },
-      auth: false,
-      signal,
-    });
+    const reply = await this.#route(
+      ROUTES.login,
+      {},
+      {
+        body: { username, password },
+        auth: false,
+        signal,
+      },
+    );
     return reply.message;
   }
 
   /** GET /auth/check: true for a valid session, false for a 401. */
   async authCheck(signal?: AbortSignal): Promise<boolean> {
     try {
-      await this.#call('GET', '/auth/check', { schema: noData, auth: false, signal });
+      await this.#route(ROUTES.authCheck, {}, { auth: false, signal });
       return true;
     } catch (error) {
       if (error instanceof ManagementError && error.kind === 'unauthorized') return false;
@@ -448,12 +441,15 @@ export class ManagementClient implements JobsApi {
   /** The OLake UI's version from GET /telemetry-id, or undefined when it does not say. */
   async uiVersion(signal?: AbortSignal): Promise<string | undefined> {
     try {
-      const reply = await this.#call('GET', '/telemetry-id', {
-        schema: telemetrySchema,
-        auth: false,
-        signal,
-        timeoutMs: 5_000,
-      });
+      const reply = await this.#route(
+        ROUTES.telemetry,
+        {},
+        {
+          auth: false,
+          signal,
+          timeoutMs: 5_000,
+        },
+      );
       return reply.data.version || undefined;
     } catch {
       return undefined;
@@ -461,33 +457,37 @@ export class ManagementClient implements JobsApi {
   }
 
   async listJobs(project: string, signal?: AbortSignal): Promise<Job[]> {
-    return (
-      await this.#call('GET', `${this.#project(project)}/jobs`, { schema: nullableArray(jobSchema), signal })
-    ).data;
+    return (await this.#route(ROUTES.listJobs, { project }, { signal })).data;
   }
 
   /** The job's detail with its configs; `streams_config` is summarised, never held (detail.ts). */
   async getJob(project: string, id: number, signal?: AbortSignal): Promise<JobDetail> {
     let streams: StreamsSummary | undefined;
-    const { data } = await this.#call('GET', `${this.#project(project)}/jobs/${id}`, {
-      schema: jobSchema,
-      signal,
-      scan: () => {
-        const scanner = new DetailScanner(this.#maxBodyBytes);
-        streams = scanner.streams;
-        return scanner;
+    const { data } = await this.#route(
+      ROUTES.getJob,
+      { project, id },
+      {
+        signal,
+        scan: () => {
+          const scanner = new DetailScanner(this.#maxBodyBytes);
+          streams = scanner.streams;
+          return scanner;
+        },
       },
-    });
+    );
     const { streams_config: _skipped, ...job } = data;
     return { ...job, streams: streams && streams.bytes > 0 ? { ...streams } : undefined };
   }
 
   async listTasks(project: string, id: number, signal?: AbortSignal): Promise<Task[]> {
     return (
-      await this.#call('GET', `${this.#project(project)}/jobs/${id}/tasks`, {
-        schema: nullableArray(taskSchema),
-        signal,
-      })
+      await this.#route(
+        ROUTES.listTasks,
+        { project, id },
+        {
+          signal,
+        },
+      )
     ).data;
   }
 
@@ -498,68 +498,79 @@ export class ManagementClient implements JobsApi {
     query: LogQuery = {},
     signal?: AbortSignal,
   ): Promise<LogPage> {
-    const path = `${this.#project(project)}/jobs/${id}/tasks/${encodeURIComponent(task.file_path)}/logs`;
     return (
-      await this.#call('POST', path, {
-        schema: logPageSchema,
-        body: { file_path: task.file_path },
-        query: {
-          cursor: query.cursor ?? -1,
-          limit: query.limit ?? 1000,
-          direction: query.direction ?? 'older',
+      await this.#route(
+        ROUTES.taskLogs,
+        { project, id, file: task.file_path },
+        {
+          body: { file_path: task.file_path },
+          query: {
+            cursor: query.cursor ?? -1,
+            limit: query.limit ?? 1000,
+            direction: query.direction ?? 'older',
+          },
+          signal,
         },
-        signal,
-      })
+      )
     ).data;
   }
 
   async syncNow(project: string, id: number): Promise<string> {
-    return (
-      await this.#call('POST', `${this.#project(project)}/jobs/${id}/sync`, { schema: noData, body: {} })
-    ).message;
+    return (await this.#route(ROUTES.syncNow, { project, id }, { body: {} })).message;
   }
 
   async setActive(project: string, id: number, active: boolean): Promise<string> {
     return (
-      await this.#call('POST', `${this.#project(project)}/jobs/${id}/activate`, {
-        schema: noData,
-        body: { activate: active },
-      })
+      await this.#route(
+        ROUTES.setActive,
+        { project, id },
+        {
+          body: { activate: active },
+        },
+      )
     ).message;
   }
 
   /** The OLake UI cancels with a GET. */
   async cancelRun(project: string, id: number): Promise<string> {
-    return (await this.#call('GET', `${this.#project(project)}/jobs/${id}/cancel`, { schema: noData }))
-      .message;
+    return (await this.#route(ROUTES.cancelRun, { project, id }, {})).message;
   }
 
   /** The project's destinations, each with the jobs that use it. */
   async listDestinations(project: string, signal?: AbortSignal): Promise<Destination[]> {
     return (
-      await this.#call('GET', `${this.#project(project)}/destinations`, {
-        schema: nullableArray(destinationSchema),
-        signal,
-      })
+      await this.#route(
+        ROUTES.listDestinations,
+        { project },
+        {
+          signal,
+        },
+      )
     ).data;
   }
 
   async getDestination(project: string, id: number, signal?: AbortSignal): Promise<Destination> {
     return (
-      await this.#call('GET', `${this.#project(project)}/destinations/${id}`, {
-        schema: destinationSchema,
-        signal,
-      })
+      await this.#route(
+        ROUTES.getDestination,
+        { project, id },
+        {
+          signal,
+        },
+      )
     ).data;
   }
 
   async destinationVersions(project: string, signal?: AbortSignal): Promise<string[]> {
     return (
-      await this.#call('GET', `${this.#project(project)}/destinations/versions`, {
-        schema: versionsSchema,
-        query: { type: 'iceberg' },
-        signal,
-      })
+      await this.#route(
+        ROUTES.destinationVersions,
+        { project },
+        {
+          query: { type: 'iceberg' },
+          signal,
+        },
+      )
     ).data.version;
   }
 
@@ -576,12 +587,15 @@ export class ManagementClient implements JobsApi {
     const started = Date.now();
     try {
       return (
-        await this.#call('POST', `${this.#project(project)}/destinations/test`, {
-          schema: connectionTestSchema,
-          body: { ...destination, source_type: '', source_version: '' },
-          signal,
-          timeoutMs: TEST_TIMEOUT_MS,
-        })
+        await this.#route(
+          ROUTES.testDestination,
+          { project },
+          {
+            body: { ...destination, source_type: '', source_version: '' },
+            signal,
+            timeoutMs: TEST_TIMEOUT_MS,
+          },
+        )
       ).data;
     } catch (error) {
       if (error instanceof ManagementError && error.kind === 'bad-request' && error.serverMessage) {
@@ -615,11 +629,14 @@ export class ManagementClient implements JobsApi {
     signal?: AbortSignal,
   ): Promise<string> {
     return (
-      await this.#call('POST', `${this.#project(project)}/destinations`, {
-        schema: noData,
-        body: destination,
-        signal,
-      })
+      await this.#route(
+        ROUTES.createDestination,
+        { project },
+        {
+          body: destination,
+          signal,
+        },
+      )
     ).message;
   }
 
@@ -632,11 +649,14 @@ export class ManagementClient implements JobsApi {
   ): Promise<boolean> {
     try {
       return (
-        await this.#call('POST', `${this.#project(project)}/check-unique`, {
-          schema: uniqueSchema,
-          body: { name, entity_type: entity },
-          signal,
-        })
+        await this.#route(
+          ROUTES.checkUnique,
+          { project },
+          {
+            body: { name, entity_type: entity },
+            signal,
+          },
+        )
       ).data.unique;
     } catch (error) {
       if (error instanceof ManagementError && error.kind === 'conflict') return false;

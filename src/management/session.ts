@@ -3,7 +3,7 @@
 // the settings and those entries together (secrets/shadow.ts). No prompts here; callers pass in how to ask.
 import { CookieJar } from 'tough-cookie';
 import type { ConfigStore, ManagementSettings } from '../config/store.js';
-import { UsageError } from '../errors.js';
+import { FloeError, UsageError } from '../errors.js';
 import { managementEntries, newGeneration, sweep, switchSecrets, transaction } from '../secrets/shadow.js';
 import { accounts, fromEnv, KeychainUnavailableError, type SecretBackend } from '../secrets/store.js';
 import type { Vault } from '../secrets/vault.js';
@@ -41,6 +41,18 @@ export function urlFlag(raw: string | undefined, command: string): string | unde
     return normalizeUrl(raw);
   } catch (error) {
     throw new UsageError([`--url: ${(error as Error).message}`], command);
+  }
+}
+
+/** The OLake UI the last login saved (else the default), checked: a hand-edited bad one names the file. */
+export function savedUrl(ctx: Context): string {
+  try {
+    return normalizeUrl(ctx.config.getManagement()?.url ?? DEFAULT_URL);
+  } catch (error) {
+    throw new FloeError(
+      `The OLake UI URL saved in ${ctx.config.path} cannot be used: ${(error as Error).message}.`,
+      'Log in with "floe login --url URL", which replaces it.',
+    );
   }
 }
 
@@ -202,7 +214,7 @@ export interface OpenSessionOptions {
 export async function openSession(ctx: Context, options: OpenSessionOptions = {}): Promise<Session> {
   const env = options.env ?? process.env;
   const warn = options.warn ?? (() => {});
-  const url = normalizeUrl(options.url ?? ctx.config.getManagement()?.url ?? DEFAULT_URL);
+  const url = options.url === undefined ? savedUrl(ctx) : normalizeUrl(options.url);
   const origin = originOf(url);
   const settings = settingsFor(ctx, url);
   const username = settings?.username ?? DEFAULT_USERNAME;

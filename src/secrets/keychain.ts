@@ -2,7 +2,7 @@
 // keytar is an optional dependency loaded on first use; every call has a timeout so a hung unlock
 // prompt cannot freeze the CLI. Swapping keytar for another keyring library touches only this file.
 import { SEA_KEYTAR_ERROR } from './sea-keytar.js';
-import { KeychainUnavailableError, SERVICE, type SecretBackend } from './store.js';
+import { KeychainUnavailableError, type SecretBackend } from './store.js';
 
 interface Keytar {
   getPassword(service: string, account: string): Promise<string | null>;
@@ -68,7 +68,8 @@ async function call<T>(fn: (k: Keytar) => Promise<T>): Promise<T> {
   }
 }
 
-export function keychainBackend(service = SERVICE): SecretBackend {
+/** The entries of one keychain service (a config folder's is namespace.ts's folderKeychainService). */
+export function keychainBackend(service: string): SecretBackend {
   return {
     kind: 'keychain',
     location: 'the OS keychain',
@@ -76,14 +77,4 @@ export function keychainBackend(service = SERVICE): SecretBackend {
     set: (account, value) => call((k) => k.setPassword(service, account, value)),
     delete: (account) => call((k) => k.deletePassword(service, account)),
   };
-}
-
-/** Proves the keychain works by writing, reading and deleting a probe entry. */
-export async function probeKeychain(backend: SecretBackend = keychainBackend()): Promise<void> {
-  const account = `probe/${process.pid}`;
-  await backend.set(account, 'ok');
-  const read = await backend.get(account);
-  await backend.delete(account);
-  if (read !== 'ok')
-    throw new KeychainUnavailableError('the keychain accepted a secret but did not return it.');
 }

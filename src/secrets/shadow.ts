@@ -13,6 +13,7 @@
 // The list is swept right after the commit, at the start of every locked change, and by the next floe to
 // start (recover), skipping any entry the config names again. Under the config lock throughout.
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import {
   DiskFullError,
   type LockWait,
@@ -27,6 +28,7 @@ import type {
   SweepChange,
   SweepEntry,
 } from '../config/store.js';
+import { NAMESPACE_FILE } from './namespace.js';
 import { accounts, KeychainUnavailableError, type SecretStorage } from './store.js';
 import type { Vault } from './vault.js';
 
@@ -99,11 +101,14 @@ export async function sweep(store: Store): Promise<SweepEntry[]> {
   return removed;
 }
 
-/** Removes temp files a killed floe left beside config.json and secrets.json (holding the config lock). */
+/** The files of the config folder besides config.json that floe replaces, each under its own lock. */
+const otherFiles = (config: ConfigStore) => [config.secretsPath, join(config.dir, NAMESPACE_FILE)];
+
+/** Removes what a killed floe left beside floe's files: temp files, locks (holding the config lock). */
 async function removeTemps(config: ConfigStore): Promise<void> {
   removeStaleTemps(config.path);
-  const secrets = config.secretsPath;
-  if (leftBehind(secrets)) await withLockIfFree(secrets, async () => removeStaleTemps(secrets));
+  for (const path of otherFiles(config))
+    if (leftBehind(path)) await withLockIfFree(path, async () => removeStaleTemps(path));
 }
 
 /**
@@ -124,8 +129,8 @@ export function transaction<T>(store: Store, fn: () => Promise<T>, wait?: LockWa
  */
 export async function recover(store: Store): Promise<void> {
   const { config } = store;
-  if (!leftBehind(config.path) && !leftBehind(config.secretsPath) && config.sweepEntries().length === 0)
-    return;
+  const files = [config.path, ...otherFiles(config)];
+  if (!files.some(leftBehind) && config.sweepEntries().length === 0) return;
   await config.lockedIfFree(async () => {
     await removeTemps(config);
     await sweep(store);
@@ -158,7 +163,7 @@ export async function switchSecrets(store: Store, change: Switch): Promise<void>
       // An unreachable keychain fails here, before anything is written or listed.
       if (storage === 'keychain') await store.vault.backend('keychain').get(written[0]!.account);
       store.config.changeSweep({ add: written });
-      await store.vault.write(storage, fresh, signal);
+      await store.vault.put(storage, fresh, signal);
       signal?.throwIfAborted();
     }
     commit({ add: stale, remove: written });

@@ -21,8 +21,6 @@ export class KeychainUnavailableError extends FloeError {
   }
 }
 
-export const SERVICE = 'floe';
-
 /**
  * Account names of the entries. A save writes new values under a new generation (`profile@<gen>/…`) beside
  * the ones in use, so that switching the config over is the one step that commits (secrets/shadow.ts);

@@ -1,9 +1,10 @@
 // Reads and writes secret entries: a profile's secrets (the environment always wins, then the backend
 // the profile was saved with), and entries by account for the save protocol (shadow.ts). Knows nothing
 // about prompts; callers decide what to do when the keychain fails.
+import { dirname } from 'node:path';
 import { FIELDS, type FieldId, type Values } from '../destination/fields.js';
 import { type FileBackend, fileBackend } from './file.js';
-import { keychainBackend } from './keychain.js';
+import { folderKeychain } from './namespace.js';
 import { accounts, fromEnv, type SecretBackend, type SecretStorage } from './store.js';
 
 /** Where a profile's secrets are: its storage, the ids stored, and their generation (StoredProfile has them). */
@@ -29,7 +30,7 @@ export interface Vault {
    * Writes `entries` (account → value): the file in one write, the keychain one entry at a time, stopping
    * at the first failure or when `signal` aborts.
    */
-  write(
+  put(
     storage: 'keychain' | 'file',
     entries: ReadonlyMap<string, string>,
     signal?: AbortSignal,
@@ -49,10 +50,11 @@ export function secretsToStore(values: Values, storage: SecretStorage): FieldId[
   }).map((def) => def.id);
 }
 
+/** `secretsFile` lies in the config folder; by default the keychain is that folder's own namespace. */
 export function openVault(
   secretsFile: string,
   env: NodeJS.ProcessEnv = process.env,
-  keychain: SecretBackend = keychainBackend(),
+  keychain: SecretBackend = folderKeychain(dirname(secretsFile)),
 ): Vault {
   const file: FileBackend = fileBackend(secretsFile);
   const backends = { keychain, file };
@@ -75,7 +77,7 @@ export function openVault(
         .map((def) => def.id);
       return { values: out, missing, fromEnv: envIds };
     },
-    async write(storage, entries, signal) {
+    async put(storage, entries, signal) {
       if (storage === 'file') {
         await file.apply(entries);
         return;

@@ -4,7 +4,8 @@
 // writes the clipboard, ESC [ 2 J clears the screen, \r overwrites a row, bidi overrides reorder what
 // is shown. Nothing is dropped silently: each control character is shown in caret notation (ESC as
 // `^[`, BEL as `^G`, a C1 control as `^[` and its 7-bit letter, so ESC ] 0;x BEL shows as `^[]0;x^G`),
-// and each bidi or line-separator character as `�`. `--json` output keeps the raw text (JSON-escaped).
+// and each bidi or line-separator character as `�`. `--json` keeps the text, with jsonSafe escaping
+// what JSON.stringify leaves raw.
 
 export interface SanitizeOptions {
   /** Keep line breaks and tabs (a log, a multi-line message); else they are shown as `^J`, `^I`. */
@@ -43,4 +44,12 @@ export function sanitizeDeep<T>(value: T, options?: SanitizeOptions): T {
       Object.entries(value).map(([k, v]) => [sanitize(k, options), sanitizeDeep(v, options)]),
     ) as T;
   return value;
+}
+
+/** What JSON.stringify leaves raw that a terminal still acts on: DEL, C1 controls, bidi, separators. */
+const RAW_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
+
+/** JSON text with those characters escaped (\u009b…): the same value for a parser, inert on a terminal. */
+export function jsonSafe(json: string): string {
+  return json.replace(RAW_IN_JSON, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

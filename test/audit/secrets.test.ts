@@ -3,16 +3,19 @@
 // a log collector could see (stdout, stderr, --json, the HTTP trace, every pty screen and raw stream,
 // the config directory, redacted exports) is searched for them. The secrets must be where they
 // belong (the keychain, the unredacted export) and nowhere else.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Terminal } from '../../scripts/lib/terminal.mjs';
+import { COMMANDS } from '../../src/cli/commands.js';
 import { type CatalogEmulator, startCatalogEmulator } from '../../src/sandbox/catalog/index.js';
 import { type OlakeUiEmulator, seedJobs, startOlakeUiEmulator } from '../../src/sandbox/olake-ui/index.js';
 import { S3RVER_ACCESS_KEY, type S3Server, startS3Server } from '../../src/sandbox/s3.js';
+import { folderKeychainService } from '../../src/secrets/namespace.js';
+import { BIN } from '../support/cli.js';
 import { itWithService } from '../support/services.js';
 import { loginAccounts, profileAccount } from '../support/stored.js';
 import {
@@ -121,12 +124,16 @@ const redactedFiles: string[] = [];
 
 const env = (extra: Record<string, string> = {}) => ({ ...baseEnv(home, configDir), ...extra });
 
+/** The commands the audit ran (`home` for floe without one): every command of the table must be here. */
+const audited = new Set<string>();
+
 async function floe(
   where: string,
   args: string[],
   extra: Record<string, string> = {},
   input = '',
 ): Promise<Run> {
+  audited.add(args[0] ?? 'home');
   const run = await runFloe(args, env(extra), input);
   seen.push({ where: `${where} stdout`, text: run.stdout }, { where: `${where} stderr`, text: run.stderr });
   return run;
@@ -134,6 +141,7 @@ async function floe(
 
 const ptys: Terminal[] = [];
 function pty(args: string[], rows = 24): Terminal {
+  audited.add(args[0] ?? 'home');
   const terminal = startPty(args, { HOME: home, FLOE_CONFIG_DIR: configDir }, rows);
   ptys.push(terminal);
   return terminal;
@@ -233,17 +241,19 @@ const SETUP_SOURCES: Record<Profile, { args: string[]; env: Record<string, strin
 };
 
 /**
- * Each account of service "floe" in the Secret Service with its secret, from `secret-tool search
- * --all` (items on stdout, labelled "floe/ACCOUNT"; their attributes go to stderr).
+ * Each account of the config folder's keychain service with its secret, from `secret-tool search --all`
+ * (items on stdout, labelled "SERVICE/ACCOUNT"; their attributes go to stderr).
  */
 function keychain(): Map<string, string> {
-  const out = spawnSync('secret-tool', ['search', '--all', 'service', 'floe'], {
+  const service = folderKeychainService(configDir);
+  const out = spawnSync('secret-tool', ['search', '--all', 'service', service], {
     encoding: 'utf8',
     timeout: 5000,
   });
   const found = new Map<string, string>();
   for (const block of out.stdout.split(/^\[/m)) {
-    const account = /^label = floe\/(.*)$/m.exec(block)?.[1];
+    const label = /^label = (.*)$/m.exec(block)?.[1];
+    const account = label?.startsWith(`${service}/`) ? label.slice(service.length + 1) : undefined;
     const secret = /^secret = (.*)$/m.exec(block)?.[1];
     if (account !== undefined && secret !== undefined) found.set(account, secret);
   }
@@ -585,6 +595,72 @@ describe.sequential('secret-leak audit', () => {
       expectClean(after, 'login --status after logout');
     },
   );
+
+  withKeychain(
+    'import, destinations, pull, jobs show and test, stack, completion, the plain home and the sandbox print no secret',
+    async () => {
+      const login = await floe(
+        'login again',
+        ['login', '--url', ui.url, '--password-stdin'],
+        {},
+        `${PASSWORD}\n`,
+      );
+      expect(login.code, login.stderr).toBe(0);
+      const file = join(root, 'imported-destination.json');
+      const exported = await runFloe(['export', '--profile', 'audit-token'], env());
+      expect(exported.code, exported.stderr).toBe(0);
+      writeFileSync(file, exported.stdout, { mode: 0o600 });
+      // Each command does its work (exit 0), except jobs test: the seeded jobs' catalogs are not the audit's.
+      const runs: [string, string[], number][] = [
+        ['import', ['import', file, '--profile', 'audit-imported'], 0],
+        ['destinations', ['destinations'], 0],
+        ['destinations --json', ['destinations', '--json'], 0],
+        ['jobs show', ['jobs', 'show', '1'], 0],
+        ['jobs show --json', ['jobs', 'show', '1', '--json'], 0],
+        ['jobs test', ['jobs', 'test', '1', '--read-only', '--profile', 'audit-token'], 1],
+        ['stack', ['stack', '--profile', 'audit-token', '--output', join(root, 'stack')], 0],
+        ['completion', ['completion', 'bash'], 0],
+        ['home without a terminal', [], 0],
+      ];
+      for (const [where, args, code] of runs) {
+        const run = await floe(where, args);
+        expect(run.code, `${where}: ${run.stderr}`).toBe(code);
+        expectClean(run, where);
+      }
+      const listed = JSON.parse((await floe('destinations ids', ['destinations', '--json'])).stdout) as {
+        id: number;
+      }[];
+      expect(listed.length).toBeGreaterThan(0);
+      const pulled = await floe('pull', ['pull', String(listed[0]?.id), '--profile', 'audit-pulled']);
+      expect(pulled.code, pulled.stderr).toBe(0);
+      expectClean(pulled, 'pull');
+      // The sandbox runs beside a user's own secrets in the environment: it names none of them.
+      const sandbox = spawn(process.execPath, [BIN, 'sandbox'], {
+        env: env({ FLOE_TOKEN: TOKEN, FLOE_SECRET_KEY: SECRET_KEY, FLOE_PASSWORD: PASSWORD }),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      audited.add('sandbox');
+      const output = { stdout: '', stderr: '' };
+      sandbox.stdout.on('data', (chunk: Buffer) => {
+        output.stdout += chunk.toString();
+      });
+      sandbox.stderr.on('data', (chunk: Buffer) => {
+        output.stderr += chunk.toString();
+      });
+      const exited = new Promise<number | null>((resolve) => sandbox.on('exit', resolve));
+      await expect.poll(() => output.stdout, { timeout: 30_000 }).toContain('Ctrl-C stops the sandbox');
+      sandbox.kill('SIGINT');
+      expect(await exited).toBe(130);
+      const run = { code: 130, ...output };
+      seen.push({ where: 'sandbox stdout', text: run.stdout }, { where: 'sandbox stderr', text: run.stderr });
+      expectClean(run, 'sandbox');
+      await floe('logout again', ['logout']);
+    },
+  );
+
+  it('ran every command of the table', () => {
+    expect([...Object.keys(COMMANDS), 'home'].filter((command) => !audited.has(command))).toEqual([]);
+  });
 
   withKeychain('no secret anywhere: outputs, screens, config directory, redacted exports', () => {
     const sessions = ui.requests.flatMap(

@@ -109,9 +109,9 @@ describe('the single executable, alone in a folder, no node on PATH', () => {
       expect(setup.stderr).toContain('secrets in the OS keychain');
       // The line to paste names this very file: it is not on PATH.
       expect(setup.stderr).toContain(`Next: ${binary} test --profile sandbox`);
-      expect(keychainAccounts().some((a) => a.startsWith('profile/sandbox') || a.includes('sandbox'))).toBe(
-        true,
-      );
+      expect(
+        keychainAccounts(config).some((a) => a.startsWith('profile/sandbox') || a.includes('sandbox')),
+      ).toBe(true);
 
       // The home screen, in a terminal.
       const t = startTerminal({
@@ -130,7 +130,7 @@ describe('the single executable, alone in a folder, no node on PATH', () => {
         await floe(['profiles', 'delete', 'sandbox'], env);
         await floe(['logout', '--url', sandbox.olake.url], env);
       }
-      expect(keychainAccounts().filter((a) => a.includes('sandbox'))).toEqual([]);
+      expect(keychainAccounts(config).filter((a) => a.includes('sandbox'))).toEqual([]);
     },
   );
 

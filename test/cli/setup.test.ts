@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { folderKeychainService } from '../../src/secrets/namespace.js';
 import { runCli, tempConfigDir } from '../support/cli.js';
 import { itWithService } from '../support/services.js';
 import { profileAccount } from '../support/stored.js';
@@ -83,8 +84,9 @@ describe('floe setup without a terminal', () => {
       input: TOKEN,
     });
     expect(r.status, r.stderr).toBe(0);
+    const service = folderKeychainService(dir);
     const account = profileAccount(dir, 'kc', 'token');
-    const found = spawnSync('secret-tool', ['lookup', 'service', 'floe', 'account', account], {
+    const found = spawnSync('secret-tool', ['lookup', 'service', service, 'account', account], {
       encoding: 'utf8',
     });
     expect(found.stdout).toBe(TOKEN);
@@ -104,7 +106,9 @@ describe('floe setup without a terminal', () => {
     expect(runCli(['profiles', 'show', 'kc'], { env: { FLOE_CONFIG_DIR: dir } }).stdout).not.toContain(TOKEN);
 
     expect(runCli(['profiles', 'delete', 'kc'], { env: { FLOE_CONFIG_DIR: dir } }).status).toBe(0);
-    expect(spawnSync('secret-tool', ['lookup', 'service', 'floe', 'account', account]).stdout.length).toBe(0);
+    expect(spawnSync('secret-tool', ['lookup', 'service', service, 'account', account]).stdout.length).toBe(
+      0,
+    );
   });
 });
 

@@ -87,7 +87,7 @@ describe('vault', () => {
     const dir = tempConfigDir();
     const vault = openVault(join(dir, 's.json'), { FLOE_TOKEN: 'from-env' });
     const values = sample('token');
-    await vault.write('file', new Map([[accounts.profileSecret('p', 'token'), 'from-file']]));
+    await vault.put('file', new Map([[accounts.profileSecret('p', 'token'), 'from-file']]));
     const stripped = { ...values, fields: { ...values.fields, token: undefined } };
     const stored = { secretStorage: 'file' as const, storedSecrets: ['token'] };
     const loaded = await vault.loadProfileSecrets('p', stripped, stored);

@@ -22,7 +22,7 @@ async function run(args: string[], options: { input?: string; env?: Record<strin
 }
 
 /** The keychain entries of this test's OLake UI (whatever their generation). */
-const ours = () => keychainAccounts().filter((account) => account.includes(ui.url));
+const ours = () => keychainAccounts(configDir).filter((account) => account.includes(ui.url));
 
 const sessionCookies = (emu: OlakeUiEmulator) =>
   emu.requests.flatMap((r) =>
@@ -47,7 +47,7 @@ describe('the session in the OS keychain', () => {
     expect(login.stderr).toBe('');
     expect(login.code).toBe(0);
     expect(login.stdout).toContain(`Logged in to ${ui.url} as admin. Session stored in the OS keychain`);
-    expect(keychainAccounts()).toContain(loginAccounts(configDir).session);
+    expect(keychainAccounts(configDir)).toContain(loginAccounts(configDir).session);
     const config = JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8'));
     expect(config.management).toMatchObject({
       url: ui.url,
@@ -111,7 +111,7 @@ describe('the session in the OS keychain', () => {
   it('re-logs in silently with a remembered password', async () => {
     const login = await run(['login', '--password-stdin', '--remember-password'], { input: PASSWORD });
     expect(login.code).toBe(0);
-    expect(keychainAccounts()).toContain(loginAccounts(configDir).password);
+    expect(keychainAccounts(configDir)).toContain(loginAccounts(configDir).password);
     // The login before it is gone: one session, one password.
     expect(ours()).toHaveLength(2);
     ui.expireSessions();

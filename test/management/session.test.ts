@@ -83,8 +83,8 @@ describe('openSession', () => {
     ui.expireSessions();
     expect(await asking.client.listTasks('123', 1)).toBeDefined();
     expect(asked.at(-1)).toEqual({ url: ui.url, username: 'ops', expired: true });
-    expect(passwordPrompt(asked[0]!)).toBe(`Sign in to the OLake UI at ${ui.url}. Password for ops: `);
-    expect(passwordPrompt(asked[1]!)).toBe(`The session at ${ui.url} has expired. Password for ops: `);
+    expect(passwordPrompt(asked[0]!).text).toBe(`Sign in to the OLake UI at ${ui.url}. Password for ops: `);
+    expect(passwordPrompt(asked[1]!).text).toBe(`The session at ${ui.url} has expired. Password for ops: `);
 
     const bare = await openSession(ctx, { env: {} });
     const error = await bare.client.listJobs('123').catch((e: unknown) => e);

@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { folderKeychainService } from '../../src/secrets/namespace.js';
 import { type Run, spawnCli } from '../support/cli.js';
 
 export type { Run };
@@ -25,9 +26,9 @@ export function floe(
   return spawnCli(args, env, options.input);
 }
 
-/** Accounts of service "floe" in the Secret Service, as `secret-tool search --all` lists them. */
-export function keychainAccounts(): string[] {
-  const out = spawnSync('secret-tool', ['search', '--all', 'service', 'floe'], {
+/** Accounts of config folder `configDir`'s keychain service, as `secret-tool search --all` lists them. */
+export function keychainAccounts(configDir: string): string[] {
+  const out = spawnSync('secret-tool', ['search', '--all', 'service', folderKeychainService(configDir)], {
     encoding: 'utf8',
     timeout: 5000,
   });

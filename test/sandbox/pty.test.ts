@@ -9,6 +9,7 @@ import { startTerminal } from '../../scripts/lib/terminal.mjs';
 import { DEMO_KEYCHAIN_SERVICE } from '../../src/commands/sandbox.js';
 import { ConfigStore } from '../../src/config/store.js';
 import { keychainBackend } from '../../src/secrets/keychain.js';
+import { folderKeychainService } from '../../src/secrets/namespace.js';
 import { accounts } from '../../src/secrets/store.js';
 import { sample } from '../fixtures/samples.js';
 import { tempConfigDir } from '../support/cli.js';
@@ -83,7 +84,7 @@ describe('floe sandbox --open on a terminal', () => {
     "with a keychain: entries under its own service, removed on quit; floe's own entries untouched",
     async () => {
       const user = usersOwnConfig();
-      const own = keychainBackend();
+      const own = keychainBackend(folderKeychainService(user.dir));
       const demo = keychainBackend(DEMO_KEYCHAIN_SERVICE);
       const token = accounts.profileSecret('sandbox', 'token');
       await own.set(token, 'users-own-token');

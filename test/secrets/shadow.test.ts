@@ -234,7 +234,7 @@ describe('what a killed floe leaves', () => {
     const { ctx, dir } = context();
     await saveProfile(ctx, 'p', sample('token'), 'file');
     ctx.config.changeSweep({ add: [{ storage: 'file', account: 'profile@0a1b2c3d4e5f/p/token' }] });
-    await ctx.vault.write('file', new Map([['profile@0a1b2c3d4e5f/p/token', 'left']]));
+    await ctx.vault.put('file', new Map([['profile@0a1b2c3d4e5f/p/token', 'left']]));
     const pid = deadPid();
     writeFileSync(join(dir, `.config.json.${pid}.0a1b2c.tmp`), '{"half":');
     writeFileSync(join(dir, `.secrets.json.${pid}.0a1b2c.tmp`), '{"profile@0a1b2c3d4e5f/p/token":"left"}');

@@ -4,23 +4,21 @@
 // 1st, 2nd, 3rd… change of the config folder or the keychain until a run reaches its end untouched, and
 // checks after each fault that the next run shows the state before the save or the one after it, whole.
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import keytar from 'keytar';
 import { expect } from 'vitest';
 import { type OlakeUiEmulator, startOlakeUiEmulator } from '../../src/sandbox/olake-ui/index.js';
+import { LEGACY_SERVICE, NAMESPACE_FILE } from '../../src/secrets/namespace.js';
 import { tempConfigDir } from './cli.js';
 import { cliEnv, copyFolder, type Fault, leftovers, runFloe } from './faults.js';
 
-const SERVICE = 'floe';
 const NO_KEYCHAIN = { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/floe' };
 
 /** One save path: the state before it, the command, and what a later run sees. */
 export interface Scenario {
-  /** Whether it uses the keychain (shared by every run, so its trials go one at a time). */
+  /** Whether it uses the keychain: its trials then reuse one folder (whose keychain service is its own). */
   keychain: boolean;
-  /** Marks this scenario's secrets: a keychain entry is its own when its account or value holds one. */
-  marks: string[];
   prepare(dir: string): Promise<void>;
   act: { args: string[]; input?: string; env?: Record<string, string> };
   /** The next run(s) of floe and what they show, as one text to compare. */
@@ -29,28 +27,73 @@ export interface Scenario {
 
 type Entry = { account: string; password: string };
 
-async function ownEntries(marks: string[]): Promise<Entry[]> {
-  const all = await keytar.findCredentials(SERVICE);
-  return all
-    .filter((e) => marks.some((m) => e.account.includes(m) || e.password.includes(m)))
-    .sort((a, b) => a.account.localeCompare(b.account));
+/** The keychain service of config folder `dir` (src/secrets/namespace.ts), if it has one yet. */
+function serviceOf(dir: string): string | undefined {
+  const file = join(dir, NAMESPACE_FILE);
+  if (!existsSync(file)) return undefined;
+  return `${LEGACY_SERVICE}/${(JSON.parse(readFileSync(file, 'utf8')) as { id: string }).id}`;
 }
 
-/** Puts the scenario's keychain entries back to `entries`. */
-async function restoreKeychain(marks: string[], entries: Entry[]): Promise<void> {
-  for (const e of await ownEntries(marks)) await keytar.deletePassword(SERVICE, e.account);
-  for (const e of entries) await keytar.setPassword(SERVICE, e.account, e.password);
+async function entriesOf(service: string | undefined): Promise<Entry[]> {
+  if (!service) return [];
+  const all = await keytar.findCredentials(service);
+  return all.sort((a, b) => a.account.localeCompare(b.account));
 }
 
-/** The secret values a folder's secrets file and the keychain hold for the scenario, sorted. */
-async function storedValues(dir: string, marks: string[], describe: (value: string) => string) {
+/** The secret values a folder's secrets file and its keychain service hold, sorted. */
+async function storedValues(dir: string, describe: (value: string) => string) {
   const file = join(dir, 'secrets.json');
   const inFile = existsSync(file) ? Object.values(JSON.parse(readFileSync(file, 'utf8')) as object) : [];
-  const inKeychain = (await ownEntries(marks)).map((e) => e.password);
+  const inKeychain = (await entriesOf(serviceOf(dir))).map((e) => e.password);
   return {
     file: inFile.map((v) => describe(String(v))).sort(),
     keychain: inKeychain.map(describe).sort(),
   };
+}
+
+/**
+ * A config folder as it was after `prepare`, files and keychain entries, to put it back before each trial.
+ * The folder itself is reused: a copy would get a keychain service of its own (namespace.ts).
+ */
+class Snapshot {
+  readonly services = new Set<string>();
+  private constructor(
+    readonly dir: string,
+    private readonly files: Map<string, Buffer>,
+    private readonly service: string | undefined,
+    private readonly entries: Entry[],
+  ) {
+    if (service) this.services.add(service);
+  }
+
+  static async take(dir: string): Promise<Snapshot> {
+    const files = new Map(readdirSync(dir).map((name) => [name, readFileSync(join(dir, name))]));
+    const service = serviceOf(dir);
+    return new Snapshot(dir, files, service, await entriesOf(service));
+  }
+
+  /** Notes the service a run may have made (a folder's first keychain use names one). */
+  seen(): void {
+    const service = serviceOf(this.dir);
+    if (service) this.services.add(service);
+  }
+
+  async restore(): Promise<void> {
+    this.seen();
+    for (const name of readdirSync(this.dir)) rmSync(join(this.dir, name), { recursive: true, force: true });
+    for (const [name, data] of this.files) writeFileSync(join(this.dir, name), data, { mode: 0o600 });
+    for (const service of this.services)
+      for (const e of await entriesOf(service)) await keytar.deletePassword(service, e.account);
+    if (this.service)
+      for (const e of this.entries) await keytar.setPassword(this.service, e.account, e.password);
+  }
+
+  /** Removes every keychain entry the runs made. */
+  async forget(): Promise<void> {
+    this.seen();
+    for (const service of this.services)
+      for (const e of await entriesOf(service)) await keytar.deletePassword(service, e.account);
+  }
 }
 
 interface Outcome {
@@ -64,14 +107,17 @@ interface Outcome {
 /** Runs the save with the fault at call `at`, then the next run; says what it found. */
 async function trial(
   scenario: Scenario,
-  template: string,
+  template: Snapshot,
   views: { before: string; after: string },
   fault: Fault,
-  keychain: Entry[],
 ): Promise<Outcome> {
-  const dir = copyFolder(template);
-  if (scenario.keychain) await restoreKeychain(scenario.marks, keychain);
+  let dir: string;
+  if (scenario.keychain) {
+    await template.restore();
+    dir = template.dir;
+  } else dir = copyFolder(template.dir);
   const run = await runFloe(scenario.act.args, cliEnv(dir, scenario.act.env), scenario.act.input, fault);
+  if (scenario.keychain) template.seen();
   const outcome: Outcome = { at: fault.at, problems: [] };
   const problem = (text: string) =>
     outcome.problems.push(`${run.hit ?? `call ${fault.at} not reached`}: ${text}`);
@@ -92,32 +138,37 @@ async function trial(
 
 /**
  * Runs the scenario's save with the fault at call 1, 2, … until a run ends untouched (runs on the file
- * alone go `parallel` at a time; the keychain is shared, so those go one by one). After each fault, the
- * next run's view must be the view before or after the save, with nothing left behind. Returns which it
- * was, in order, and every problem found (all of them, so a failing sweep shows its whole pattern).
+ * alone go `parallel` at a time, each in a copy of the folder; those using the keychain one by one, in the
+ * folder put back as it was). After each fault, the next run's view must be the view before or after the
+ * save, with nothing left behind. Returns which it was, in order, and every problem found (all of them,
+ * so a failing sweep shows its whole pattern).
  */
 export async function sweep(scenario: Scenario, mode: Fault['mode'], parallel = 4) {
-  const template = tempConfigDir();
-  await scenario.prepare(template);
-  const keychain = scenario.keychain ? await ownEntries(scenario.marks) : [];
-  const before = await scenario.observe(template);
-  const reference = copyFolder(template);
+  const dir = tempConfigDir();
+  await scenario.prepare(dir);
+  const template = await Snapshot.take(dir);
+  const before = await scenario.observe(dir);
+  const reference = scenario.keychain ? dir : copyFolder(dir);
+  if (scenario.keychain) await template.restore();
   const done = await runFloe(scenario.act.args, cliEnv(reference, scenario.act.env), scenario.act.input);
   expect(done.code, done.stderr).toBe(0);
   const after = await scenario.observe(reference);
   expect(after).not.toBe(before);
   const width = scenario.keychain ? 1 : parallel;
   const outcomes: Outcome[] = [];
-  for (let at = 1; at < 400; at += width) {
-    const batch = await Promise.all(
-      Array.from({ length: width }, (_, i) =>
-        trial(scenario, template, { before, after }, { mode, at: at + i }, keychain),
-      ),
-    );
-    outcomes.push(...batch);
-    if (batch.some((o) => o.untouched)) break;
+  try {
+    for (let at = 1; at < 400; at += width) {
+      const batch = await Promise.all(
+        Array.from({ length: width }, (_, i) =>
+          trial(scenario, template, { before, after }, { mode, at: at + i }),
+        ),
+      );
+      outcomes.push(...batch);
+      if (batch.some((o) => o.untouched)) break;
+    }
+  } finally {
+    if (scenario.keychain) await template.forget();
   }
-  if (scenario.keychain) await restoreKeychain(scenario.marks, []);
   const last = outcomes.findIndex((o) => o.untouched);
   expect(last, 'the save never ended').toBeGreaterThan(0);
   const faulted = outcomes.slice(0, last);
@@ -173,21 +224,19 @@ async function run(dir: string, command: { args: string[]; input?: string; env?:
 }
 
 /** What `floe profiles` and `floe profiles show p --json` say, and which secret values are stored. */
-function profileObserver(tag: string) {
-  return async (dir: string) => {
-    const show = await runFloe(['profiles', 'show', 'p', '--json'], cliEnv(dir));
-    // Without the profile, `floe profiles` must still work (and not list it).
-    const list = show.code === 0 ? undefined : await runFloe(['profiles'], cliEnv(dir));
-    if (list) expect(list.code, list.stderr).toBe(0);
-    const config = join(dir, 'config.json');
-    if (existsSync(config)) expect(() => JSON.parse(readFileSync(config, 'utf8'))).not.toThrow();
-    const stored = await storedValues(dir, [tag], (value) => value);
-    return JSON.stringify({
-      show: show.code === 0 ? JSON.parse(show.stdout) : show.stderr,
-      list: list?.stdout,
-      stored,
-    });
-  };
+async function observeProfile(dir: string): Promise<string> {
+  const show = await runFloe(['profiles', 'show', 'p', '--json'], cliEnv(dir));
+  // Without the profile, `floe profiles` must still work (and not list it).
+  const list = show.code === 0 ? undefined : await runFloe(['profiles'], cliEnv(dir));
+  if (list) expect(list.code, list.stderr).toBe(0);
+  const config = join(dir, 'config.json');
+  if (existsSync(config)) expect(() => JSON.parse(readFileSync(config, 'utf8'))).not.toThrow();
+  const stored = await storedValues(dir, (value) => value);
+  return JSON.stringify({
+    show: show.code === 0 ? JSON.parse(show.stdout) : show.stderr,
+    list: list?.stdout,
+    stored,
+  });
 }
 
 type Storage = 'file' | 'keychain';
@@ -201,12 +250,11 @@ function profileScenario(
   const tag = `s${randomBytes(4).toString('hex')}`;
   return {
     keychain,
-    marks: [tag],
     prepare: async (dir) => {
       if (before !== 'none') await run(dir, setupCommand(tag, 'OLD1', before));
     },
     act: act(tag),
-    observe: profileObserver(tag),
+    observe: observeProfile,
   };
 }
 
@@ -278,11 +326,9 @@ function loginCommand(server: OlakeUiEmulator, password: string, storage: Storag
  * A change of the OLake UI session: logged in to the first server (session and remembered password in
  * `storage`) before it. The view: `floe login --status`, the settings, the stored sessions and passwords.
  */
-function sessionScenario({ first, second }: Servers, storage: Storage, act: () => Scenario['act']): Scenario {
-  const marks = [first.url, second.url, PASSWORDS.first, PASSWORDS.second];
+function sessionScenario({ first }: Servers, storage: Storage, act: () => Scenario['act']): Scenario {
   return {
     keychain: storage === 'keychain',
-    marks,
     prepare: async (dir) => {
       await run(dir, loginCommand(first, PASSWORDS.first, storage));
     },
@@ -294,7 +340,7 @@ function sessionScenario({ first, second }: Servers, storage: Storage, act: () =
       return JSON.stringify({
         status: [status.code, status.stdout.replaceAll(dir, '<config folder>')],
         settings: { url, username, secretStorage, rememberPassword },
-        stored: await storedValues(dir, marks, describeSessionValue),
+        stored: await storedValues(dir, describeSessionValue),
       });
     },
   };

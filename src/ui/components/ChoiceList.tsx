@@ -1,5 +1,6 @@
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
 import { wrappedRows } from './layout.js';
+import { Text } from './Text.js';
 
 export interface Choice {
   label: string;

@@ -1,7 +1,8 @@
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
 import type { ReactNode } from 'react';
 import { KeyHints } from './KeyHints.js';
 import { truncate } from './layout.js';
+import { Text } from './Text.js';
 
 export type Hint = [key: string, action: string];
 

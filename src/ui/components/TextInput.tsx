@@ -2,11 +2,11 @@
 // applies each key to the latest line (editLine) in its one key handler, so keys that move the focus
 // and keys that type are acted on in the order they arrive. While it has focus, the terminal is asked
 // for bracketed paste, so a paste arrives as one `paste` key, never as keys.
-import { Text, useStdout } from 'ink';
 import { useEffect } from 'react';
-import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON } from '../../text/keys.js';
+import { setMode } from '../../cli/output.js';
 import { sanitize } from '../../text/sanitize.js';
 import type { Line } from './line.js';
+import { Text } from './Text.js';
 
 export interface TextInputProps {
   /** The value and the cursor (code points). */
@@ -28,14 +28,11 @@ function colourless(): boolean {
 
 /** Asks the terminal for bracketed paste while `on` (a text field has focus). */
 export function useBracketedPaste(on: boolean): void {
-  const { stdout } = useStdout();
   useEffect(() => {
-    if (!on || !stdout.isTTY) return;
-    stdout.write(BRACKETED_PASTE_ON);
-    return () => {
-      stdout.write(BRACKETED_PASTE_OFF);
-    };
-  }, [on, stdout]);
+    if (!on) return;
+    setMode('bracketedPasteOn');
+    return () => setMode('bracketedPasteOff');
+  }, [on]);
 }
 
 /** The text cursor on `char` (none: after the text); a glyph without colour, where inverse is not drawn. */

@@ -2,13 +2,10 @@
 // browser) take the terminal's alternate screen and give the shell's screen back as it was; one-shot
 // output (--help, --json, plain command output, the sandbox banner) stays inline. Screens that follow
 // each other (home → setup → test → home) share one alternate screen, cleared for each.
-
-const ENTER = '\u001B[?1049h';
-const LEAVE = '\u001B[?1049l';
-const CLEAR = '\u001B[H\u001B[2J';
+import { out, setMode, type Writer } from '../../cli/output.js';
 
 let depth = 0;
-const restore = () => process.stdout.write(LEAVE);
+const restore = () => setMode('mainScreen');
 
 /** Whether a full-screen view is up (so a one-line note would be drawn over, not kept). */
 export function onFullScreen(): boolean {
@@ -19,22 +16,19 @@ export function onFullScreen(): boolean {
  * Runs `screen` on the alternate screen (cleared first) when stdout is a terminal, and leaves it however
  * `screen` ends, also when the process exits on the way (Ctrl-C, a signal).
  */
-export async function fullScreen<T>(
-  screen: () => Promise<T>,
-  stdout: NodeJS.WriteStream = process.stdout,
-): Promise<T> {
+export async function fullScreen<T>(screen: () => Promise<T>, stdout: Writer = out): Promise<T> {
   if (!stdout.isTTY) return screen();
   if (depth++ === 0) {
-    stdout.write(ENTER);
+    setMode('alternateScreen', stdout);
     process.once('exit', restore);
   }
-  stdout.write(CLEAR);
+  setMode('clearScreen', stdout);
   try {
     return await screen();
   } finally {
     if (--depth === 0) {
       process.off('exit', restore);
-      stdout.write(LEAVE);
+      setMode('mainScreen', stdout);
     }
   }
 }

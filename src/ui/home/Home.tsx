@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { Box, Text, useApp } from 'ink';
+import { Box, useApp } from 'ink';
 import { useEffect, useReducer, useRef, useState } from 'react';
 import type { Context } from '../../cli/context.js';
 import { floeCommand } from '../../cli/invocation.js';
@@ -10,6 +10,7 @@ import { listWindow, truncate, wrappedRows } from '../components/layout.js';
 import { editLine, type Line, lineAtEnd } from '../components/line.js';
 import { Paragraph } from '../components/Paragraph.js';
 import { chromeRows, type Hint, Screen } from '../components/Screen.js';
+import { Text } from '../components/Text.js';
 import { TextInput } from '../components/TextInput.js';
 import { useKeys } from '../components/useKeys.js';
 import { useLatestReducer } from '../components/useLatestReducer.js';

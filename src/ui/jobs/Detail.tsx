@@ -1,8 +1,9 @@
 // A job's detail: its fields, then the Runs and Logs panes (Tab switches).
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
 import type { ReactNode } from 'react';
 import { serverText } from '../../management/text.js';
 import type { JobDetail } from '../../management/types.js';
+import { Text } from '../components/Text.js';
 import { humaniseCron } from './cron.js';
 import { endpoint, relativeTime, settingsSummary } from './format.js';
 import { ActiveText, Cell, StateText } from './JobTable.js';

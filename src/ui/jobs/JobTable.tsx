@@ -1,9 +1,10 @@
 // The jobs list: one line per job, columns fitted to the terminal and the names (tableLayout).
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
 import { memo, type ReactNode, useMemo } from 'react';
 import { serverText } from '../../management/text.js';
 import type { Job } from '../../management/types.js';
 import { truncate } from '../components/layout.js';
+import { Text } from '../components/Text.js';
 import { humaniseCron } from './cron.js';
 import { NEVER, relativeTime, route, stateLook } from './format.js';
 import type { JobsState } from './state.js';

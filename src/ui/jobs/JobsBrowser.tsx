@@ -1,11 +1,12 @@
 // The jobs browser screen: renders JobsState and maps keys to reducer actions and hook commands.
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
 import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import type { Values } from '../../destination/fields.js';
 import { serverText } from '../../management/text.js';
 import type { JobDetail, JobsApi } from '../../management/types.js';
 import { KeyHints } from '../components/KeyHints.js';
 import { Paragraph } from '../components/Paragraph.js';
+import { Text } from '../components/Text.js';
 import { Cursor } from '../components/TextInput.js';
 import { useTerminalSize } from '../components/useTerminalSize.js';
 import { ConnectionTest } from '../test/ConnectionTest.js';

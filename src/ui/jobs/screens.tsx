@@ -1,9 +1,10 @@
 // The jobs browser's fixed texts and whole-screen messages: key hints per screen, the help, error
 // screens and the action questions.
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
 import type { ReactNode } from 'react';
 import { serverText } from '../../management/text.js';
 import { Paragraph } from '../components/Paragraph.js';
+import { Text } from '../components/Text.js';
 import { Cursor } from '../components/TextInput.js';
 import { useTerminalSize } from '../components/useTerminalSize.js';
 import type { Failure, JobAction, JobsState } from './state.js';

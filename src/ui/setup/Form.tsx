@@ -1,8 +1,9 @@
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
 import { sanitize } from '../../text/sanitize.js';
 import { listWindow, truncate, wrappedRows } from '../components/layout.js';
 import { type Line, lineAtEnd } from '../components/line.js';
 import { Paragraph } from '../components/Paragraph.js';
+import { Text } from '../components/Text.js';
 import { TextInput } from '../components/TextInput.js';
 import { isFileReference } from './json-file.js';
 import { displayValue, type Row, type RowId } from './rows.js';

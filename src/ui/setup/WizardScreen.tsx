@@ -1,5 +1,5 @@
 // What the setup wizard draws for each step (the state comes from model.ts; keys are read in Wizard.tsx).
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
 import { cleartextWarnings } from '../../catalog/transport.js';
 import type { Context } from '../../cli/context.js';
 import {
@@ -16,6 +16,7 @@ import { truncate } from '../components/layout.js';
 import type { Line } from '../components/line.js';
 import { Paragraph } from '../components/Paragraph.js';
 import { chromeRows, type Hint, Screen } from '../components/Screen.js';
+import { Text } from '../components/Text.js';
 import { Form } from './Form.js';
 import { authChoices } from './model.js';
 import { sourceTag } from './origin.js';

@@ -1,6 +1,6 @@
 // The connection-test screen: live step list (Catalog, Object store), then diagnoses or the HTTP
 // trace. Thin: the state comes from useConnectionTest, the lines from layout.ts.
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
 import { useState } from 'react';
 import { abandonedReport, toReport } from '../../check/reducer.js';
 import { CHAIN_TITLE, STEP_GLYPH, summaryLine, truncate } from '../../check/text.js';
@@ -9,6 +9,7 @@ import type { Values } from '../../destination/fields.js';
 import { charOf, isInterrupt } from '../../text/keys.js';
 import { OLAKE_CHECK_NAMESPACE } from '../../write/names.js';
 import { KeyHints } from '../components/KeyHints.js';
+import { Text } from '../components/Text.js';
 import { useKeys } from '../components/useKeys.js';
 import { useTerminalSize } from '../components/useTerminalSize.js';
 import {

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CommandModule } from '../../../src/cli/commands.js';
 import { FloeError } from '../../../src/cli/io.js';
+import { writerFor } from '../../../src/cli/output.js';
 import { saveProfile } from '../../../src/cli/profiles.js';
 import { homeLoop, run } from '../../../src/commands/home.js';
 import { emptyValues, type Values } from '../../../src/destination/fields.js';
@@ -266,12 +267,12 @@ describe('floe (home command)', () => {
   it("prints a command's explained failure and comes back; other errors end floe", async () => {
     const actions: HomeAction[] = [{ type: 'jobs' }, { type: 'quit' }];
     let out = '';
-    const stderr = {
+    const stderr = writerFor({
       write: (chunk: string) => {
         out += chunk;
         return true;
       },
-    };
+    });
     const failing = async (): Promise<CommandModule> => ({
       run: async () => {
         throw new FloeError('Not logged in.', 'Run "floe login".', 4);

@@ -22,7 +22,7 @@ describe('Ctrl-C during the save', () => {
       vault: {
         ...ctx.vault,
         // A keychain write that never ends until the save is aborted.
-        write: (_storage: unknown, _entries: unknown, signal?: AbortSignal) =>
+        put: (_storage: unknown, _entries: unknown, signal?: AbortSignal) =>
           new Promise<never>((_, reject) => {
             saving = true;
             signal?.addEventListener('abort', () => {

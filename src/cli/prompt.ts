@@ -4,7 +4,11 @@
 // adds its first line and never submits, and the keys after Enter stay in stdin for the next prompt
 // or screen.
 import { EXIT, FloeError } from '../errors.js';
-import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON, createKeyReader, printable } from '../text/keys.js';
+import { createKeyReader, printable } from '../text/keys.js';
+import { err, joined, line, type Shown, setMode, type Writer } from './output.js';
+
+/** Backspace, a space over the character, backspace: one echoed character erased. */
+const ERASE = line`\b \b`;
 
 const cancelled = () => new FloeError('Cancelled.', undefined, EXIT.INTERRUPTED);
 
@@ -12,13 +16,13 @@ interface LineOptions {
   /** Shows each character as this one (secrets); else the text is echoed. */
   mask?: string;
   input?: NodeJS.ReadStream;
-  output?: NodeJS.WriteStream;
+  output?: Writer;
 }
 
 /** Reads one line. Enter returns it; Ctrl+C or Ctrl+D cancels; Backspace and Ctrl+U edit. */
 function readLine(
-  question: string,
-  { mask, input = process.stdin, output = process.stderr }: LineOptions = {},
+  question: Shown,
+  { mask, input = process.stdin, output = err }: LineOptions = {},
 ): Promise<string> {
   return new Promise((resolve, reject) => {
     const wasRaw = input.isRaw;
@@ -29,14 +33,14 @@ function readLine(
       input.setRawMode?.(wasRaw);
       input.pause();
       if (rest) input.unshift(Buffer.from(rest));
-      if (output.isTTY) output.write(BRACKETED_PASTE_OFF);
-      output.write('\n');
+      setMode('bracketedPasteOff', output);
+      output``;
       result();
     };
     const type = (text: string) => {
       const typed = [...printable(text.split(/\r\n|\r|\n/)[0] ?? '')];
       value.push(...typed);
-      output.write(mask ? mask.repeat(typed.length) : typed.join(''));
+      output.put(line`${mask ? mask.repeat(typed.length) : typed.join('')}`);
     };
     const onData = (chunk: Buffer | string) => {
       const keys = reader.push(chunk.toString());
@@ -51,15 +55,15 @@ function readLine(
           return finish(() => reject(cancelled()), rest());
         if (key.name === 'backspace' && value.length > 0) {
           value = value.slice(0, -1);
-          output.write('\b \b');
+          output.put(ERASE);
         } else if (key.name === 'ctrl' && key.text === 'u') {
-          output.write('\b \b'.repeat(value.length));
+          output.put(joined(Array(value.length).fill(ERASE), ''));
           value = [];
         } else if (key.name === 'char' || key.name === 'paste') type(key.text);
       }
     };
-    output.write(question);
-    if (output.isTTY) output.write(BRACKETED_PASTE_ON);
+    output.put(question);
+    setMode('bracketedPasteOn', output);
     input.setRawMode?.(true);
     input.on('data', onData);
     input.resume();
@@ -68,40 +72,42 @@ function readLine(
 
 /** Reads a password with echo replaced by "*". */
 export function promptPassword(
-  question: string,
+  question: Shown,
   input: NodeJS.ReadStream = process.stdin,
-  output: NodeJS.WriteStream = process.stderr,
+  output: Writer = err,
 ): Promise<string> {
   return readLine(question, { mask: '*', input, output });
 }
 
 /** Asks for one of `choices` by number; returns its key. Empty input picks `defaultKey`. */
 export async function promptChoice<K extends string>(
-  question: string,
+  question: Shown,
   choices: { key: K; label: string }[],
   defaultKey?: K,
   io: Omit<LineOptions, 'mask'> = {},
 ): Promise<K> {
-  const output = io.output ?? process.stderr;
-  output.write(`${question}\n`);
+  const output = io.output ?? err;
+  output`${question}`;
   choices.forEach((c, i) => {
-    output.write(`  ${i + 1}) ${c.label}${c.key === defaultKey ? ' (default)' : ''}\n`);
+    output`  ${i + 1}) ${c.label}${c.key === defaultKey ? ' (default)' : ''}`;
   });
   for (;;) {
-    const answer = (await readLine('Choose a number: ', io)).trim();
+    const answer = (await readLine(line`Choose a number: `, io)).trim();
     if (answer === '' && defaultKey) return defaultKey;
     const choice = choices[Number(answer) - 1];
     if (choice) return choice.key;
-    output.write(`Type a number from 1 to ${choices.length}.\n`);
+    output`Type a number from 1 to ${choices.length}.`;
   }
 }
 
 /** A yes/no question; Enter gives `defaultYes`. */
 export async function confirm(
-  question: string,
+  question: Shown,
   defaultYes = false,
   io: Omit<LineOptions, 'mask'> = {},
 ): Promise<boolean> {
-  const answer = (await readLine(`${question} ${defaultYes ? '[Y/n]' : '[y/N]'} `, io)).trim().toLowerCase();
+  const answer = (await readLine(line`${question} ${defaultYes ? '[Y/n]' : '[y/N]'} `, io))
+    .trim()
+    .toLowerCase();
   return answer === '' ? defaultYes : answer.startsWith('y');
 }

@@ -1,8 +1,8 @@
 // A full disk never truncates a file floe keeps, nor leaves config.json and the secrets it names at odds:
 // the save fails naming the disk, the old config.json and secrets.json stay whole, and no temp file is
-// left. First on a real 64 KiB tmpfs, for every save path (mounting needs root, as in CI; elsewhere those
-// tests say why they do not run); then with ENOSPC injected at each write of every save path in turn
-// (test/support/saves.ts), the next run must show the state before the save or the one after it.
+// left. First on a real 64 KiB tmpfs (mounting needs root, as in CI; elsewhere those tests say why they do
+// not run); then with ENOSPC injected at each write of every save path in turn (test/support/saves.ts):
+// the next run must show the state before the save or the one after it.
 import { execFileSync, spawnSync } from 'node:child_process';
 import {
   closeSync,
@@ -131,75 +131,48 @@ function snapshot(dir: string): Record<string, string> {
   );
 }
 
-describe('every other save path on a full disk', () => {
-  const TOKEN = 'SENTINEL-disk-token-0002';
-  const profileArgs = [
-    'setup',
-    '--yes',
-    '--profile',
-    'p',
-    '--catalog-url',
-    'http://127.0.0.1:8181/api/catalog',
-    '--warehouse',
-    's3://warehouse',
-    '--region',
-    'us-east-1',
-    '--auth-type',
-    'token',
-    '--token-stdin',
-    '--insecure-storage',
-  ];
-  const destination = JSON.stringify({
-    type: 'ICEBERG',
-    writer: {
-      catalog_type: 'rest',
-      rest_catalog_url: 'http://127.0.0.1:8181/api/catalog',
-      iceberg_s3_path: 's3://warehouse',
-      aws_region: 'eu-west-1',
-      token: 'SENTINEL-disk-token-0003',
-    },
-  });
-  const paths: Record<string, () => { args: string[]; input?: string }> = {
-    'floe import --force': () => ({
-      args: ['import', '-', '--profile', 'p', '--force', '--insecure-storage'],
-      input: destination,
-    }),
-    'floe profiles delete': () => ({ args: ['profiles', 'delete', 'p'] }),
-    'floe login': () => ({
-      args: [
-        'login',
-        '--url',
-        servers.second.url,
-        '--password-stdin',
-        '--remember-password',
-        '--insecure-storage',
-      ],
-      input: 'second-password-NEW2',
-    }),
-    'floe logout': () => ({ args: ['logout'] }),
-  };
-  for (const [name, command] of Object.entries(paths))
-    it(`${name}: exit 1 naming the disk; config.json and secrets.json as they were; nothing left`, async () => {
-      const configDir = join(mountPoint, name.replace(/\W+/g, '-'));
-      try {
-        const run = (args: string[], input = '') => floe(args, { configDir, input, env: NO_KEYCHAIN });
-        expect((await run(profileArgs, TOKEN)).code).toBe(0);
-        const login = ['login', '--url', servers.first.url, '--password-stdin', '--remember-password'];
-        expect((await run([...login, '--insecure-storage'], 'first-password-OLD1')).code).toBe(0);
-        const before = snapshot(configDir);
-        fill(configDir, 0);
-        const { args, input } = command();
-        const full = await run(args, input);
-        expect(full.code, full.stderr).toBe(1);
-        expect(full.stderr).toContain(`The disk holding ${configDir} is full`);
-        expect(snapshot(configDir)).toEqual(before);
-        rmSync(join(configDir, 'filler'));
-        expect((await run(['profiles'])).code).toBe(0);
-        expect(snapshot(configDir)).toEqual(before);
-      } finally {
-        rmSync(configDir, { recursive: true, force: true });
-      }
+describe('floe import --force on a full disk', () => {
+  it('exit 1 naming the disk; config.json and secrets.json as they were; nothing left', async () => {
+    const configDir = join(mountPoint, 'import');
+    onTestFinished(() => rmSync(configDir, { recursive: true, force: true }));
+    const run = (args: string[], input = '') => floe(args, { configDir, input, env: NO_KEYCHAIN });
+    const setup = [
+      'setup',
+      '--yes',
+      '--profile',
+      'p',
+      '--catalog-url',
+      'http://127.0.0.1:8181/api/catalog',
+      '--warehouse',
+      's3://warehouse',
+      '--region',
+      'us-east-1',
+      '--auth-type',
+      'token',
+      '--token-stdin',
+      '--insecure-storage',
+    ];
+    expect((await run(setup, 'SENTINEL-disk-token-0002')).code).toBe(0);
+    const before = snapshot(configDir);
+    fill(configDir, 0);
+    const destination = JSON.stringify({
+      type: 'ICEBERG',
+      writer: {
+        catalog_type: 'rest',
+        rest_catalog_url: 'http://127.0.0.1:8181/api/catalog',
+        iceberg_s3_path: 's3://warehouse',
+        aws_region: 'eu-west-1',
+        token: 'SENTINEL-disk-token-0003',
+      },
     });
+    const full = await run(['import', '-', '--profile', 'p', '--force', '--insecure-storage'], destination);
+    expect(full.code, full.stderr).toBe(1);
+    expect(full.stderr).toContain(`The disk holding ${configDir} is full`);
+    expect(snapshot(configDir)).toEqual(before);
+    rmSync(join(configDir, 'filler'));
+    expect((await run(['profiles'])).code).toBe(0);
+    expect(snapshot(configDir)).toEqual(before);
+  });
 });
 
 describe('a save failed by a full disk (ENOSPC) at any write leaves the config and its secrets consistent', () => {

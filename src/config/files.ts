@@ -347,6 +347,11 @@ export async function withLock<T>(path: string, fn: () => Promise<T>, wait: Lock
     await sleep(pause(), undefined, signal ? { signal } : {});
     release = tryLock(path);
   }
+  return holding(path, release, fn);
+}
+
+/** Runs `fn` with the lock of `path` taken (`release` gives it back), marked as held by this process. */
+async function holding<T>(path: string, release: () => void, fn: () => Promise<T>): Promise<T> {
   held.add(path);
   try {
     return await fn();
@@ -364,14 +369,7 @@ export async function withLockIfFree<T>(path: string, fn: () => Promise<T>): Pro
   if (held.has(path)) return fn();
   ensurePrivateDir(dirname(path));
   const release = tryLock(path);
-  if (!release) return undefined;
-  held.add(path);
-  try {
-    return await fn();
-  } finally {
-    held.delete(path);
-    release();
-  }
+  return release ? holding(path, release, fn) : undefined;
 }
 
 /** Key files (a service-account JSON, a destination.json to import) are small; anything larger is refused. */

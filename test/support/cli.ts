@@ -32,6 +32,8 @@ export function runCli(args: string[], opts: { env?: NodeJS.ProcessEnv; input?: 
 
 export interface Run {
   code: number | null;
+  /** The signal that ended the process, when one did. */
+  signal?: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
 }
@@ -70,9 +72,9 @@ export function spawnFile(
     });
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.on('error', reject);
-    child.on('close', (code) => {
+    child.on('close', (code, signal) => {
       clearTimeout(timer);
-      resolve({ code, stdout, stderr });
+      resolve({ code, signal, stdout, stderr });
     });
     child.stdin.end(input);
   });

@@ -1,11 +1,10 @@
 // Runs the built CLI with a fault at its Nth change of the config folder or the keychain
 // (fault-at.mjs, preloaded): a SIGKILL, or a full disk. The sweeps in test/config/crash.test.ts run a
 // save with the fault at call 1, 2, 3, … until a run reaches its end untouched.
-import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN } from './cli.js';
+import { BIN, spawnFile } from './cli.js';
 
 const HOOK = new URL('./fault-at.mjs', import.meta.url).pathname;
 
@@ -37,7 +36,7 @@ export function cliEnv(configDir: string, extra: Record<string, string | undefin
 }
 
 /** `floe ARGS` on `env` (cliEnv), with `fault` when given; asynchronous, so emulators here keep answering. */
-export function runFloe(
+export async function runFloe(
   args: string[],
   env: NodeJS.ProcessEnv,
   input = '',
@@ -45,25 +44,8 @@ export function runFloe(
 ): Promise<FaultRun> {
   const node = fault ? ['--import', HOOK] : [];
   const childEnv = fault ? { ...env, FLOE_TEST_FAULT: `${fault.mode}:${fault.at}` } : env;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...node, BIN, ...args], { env: childEnv });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      const hit = /^fault-at: (.*)$/m.exec(stderr)?.[1];
-      resolve({ code, signal, stdout, stderr, hit });
-    });
-    child.stdin.end(input);
-  });
+  const run = await spawnFile(process.execPath, [...node, BIN, ...args], childEnv, input);
+  return { ...run, signal: run.signal ?? null, hit: /^fault-at: (.*)$/m.exec(run.stderr)?.[1] };
 }
 
 /** A copy of the config folder `template`, in a new private folder. */

@@ -51,11 +51,6 @@ async function listen(handle: (req: IncomingMessage, body: string, res: ServerRe
   } satisfies Listening;
 }
 
-/** `target` with `extra`'s properties, getters and setters kept as such (Object.assign would read them once). */
-function withAccessors<T extends object, U extends object>(target: T, extra: U): T & U {
-  return Object.defineProperties(target, Object.getOwnPropertyDescriptors(extra)) as T & U;
-}
-
 function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
   const text = JSON.stringify(body);
   res.writeHead(status, {
@@ -115,7 +110,8 @@ export async function startHostileOlake(options: HostileOlakeOptions = {}): Prom
     schema: routeSchema(route),
   }));
   const answered = new Set<string>();
-  const state = { mode: 'data' as Mode, errorStatus: 400 };
+  // The switches the walk sets between runs: the returned server is this object.
+  const state = { mode: 'data' as Mode, errorStatus: 400, answered };
   const listening = await listen((req, _body, res) => {
     const path = (req.url ?? '/').split('?')[0]!;
     const hit = routes.find((r) => r.route.method === req.method && r.pattern.test(path));
@@ -132,21 +128,7 @@ export async function startHostileOlake(options: HostileOlakeOptions = {}): Prom
       );
     json(res, 200, { success: true, message: gen.string(), data: gen.instance(hit.schema) }, cookie);
   });
-  return withAccessors(listening, {
-    answered,
-    get mode() {
-      return state.mode;
-    },
-    set mode(mode: Mode) {
-      state.mode = mode;
-    },
-    get errorStatus() {
-      return state.errorStatus;
-    },
-    set errorStatus(status: number) {
-      state.errorStatus = status;
-    },
-  });
+  return Object.assign(state, listening);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -244,7 +226,7 @@ export async function startHostileCatalog(spec: Spec): Promise<HostileCatalog> {
   const operations = catalogOperations(spec);
   const gen = new HostileGenerator({ root: spec });
   const answered = new Set<string>();
-  const state = { mode: 'data' as Mode, errorStatus: 403 };
+  const state = { mode: 'data' as Mode, errorStatus: 403, answered, operations };
   const schemas = spec.components.schemas as Record<string, JsonSchema>;
   const listening = await listen((req, _body, res) => {
     const path = (req.url ?? '/').split('?')[0]!;
@@ -266,22 +248,7 @@ export async function startHostileCatalog(spec: Spec): Promise<HostileCatalog> {
       body.endpoints = [...operations.map((o) => o.endpoint), ...body.endpoints];
     json(res, op.status, body);
   });
-  return withAccessors(listening, {
-    answered,
-    operations,
-    get mode() {
-      return state.mode;
-    },
-    set mode(mode: Mode) {
-      state.mode = mode;
-    },
-    get errorStatus() {
-      return state.errorStatus;
-    },
-    set errorStatus(status: number) {
-      state.errorStatus = status;
-    },
-  });
+  return Object.assign(state, listening);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -340,7 +307,7 @@ export async function startHostileGcs(): Promise<HostileGcs> {
   });
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-  return withAccessors(listening, {
+  return Object.assign(state, listening, {
     // Every character beyond ASCII \u-escaped: the key file is valid JSON free of raw controls, its
     // texts hostile once parsed.
     serviceAccountJson: () =>
@@ -353,11 +320,5 @@ export async function startHostileGcs(): Promise<HostileGcs> {
         client_id: gen.string(),
         token_uri: `${listening.url}/token`,
       }),
-    get failAt() {
-      return state.failAt;
-    },
-    set failAt(at: 'token' | 'api') {
-      state.failAt = at;
-    },
   });
 }

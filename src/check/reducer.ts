@@ -49,7 +49,7 @@ export const initialCheckState: CheckState = {
   cancelled: false,
 };
 
-const FINAL: readonly StepState[] = ['ok', 'failed', 'skipped', 'cancelled'];
+const FINAL: readonly StepState[] = ['ok', 'warning', 'failed', 'skipped', 'cancelled'];
 
 export function isFinal(state: StepState): boolean {
   return FINAL.includes(state);
@@ -100,12 +100,12 @@ export function unfinishedSteps(state: CheckState, endAs: 'cancelled' | 'failed'
     );
 }
 
-/** Passed: at least one step, every step ok or skipped, and no diagnosis. */
+/** Passed: at least one step, every step ok, skipped or warning (leftovers), and no diagnosis. */
 export function toReport(state: CheckState): CheckReport {
   const ok =
     state.steps.length > 0 &&
     state.diagnoses.length === 0 &&
-    state.steps.every((s) => s.state === 'ok' || s.state === 'skipped');
+    state.steps.every((s) => s.state === 'ok' || s.state === 'skipped' || s.state === 'warning');
   return {
     ok,
     steps: state.steps,

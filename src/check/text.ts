@@ -9,6 +9,7 @@ export const STEP_GLYPH: Record<StepState, string> = {
   pending: '·',
   running: '…',
   ok: '✓',
+  warning: '!',
   failed: '✗',
   skipped: '–',
   cancelled: '⊘',
@@ -75,7 +76,10 @@ export function traceLines(entry: TraceEntry): string[] {
 }
 
 export function summaryLine(report: CheckReport): string {
-  if (report.ok) return `${STEP_GLYPH.ok} All checks passed`;
+  if (report.ok)
+    return report.write?.leftovers.length
+      ? `${STEP_GLYPH.ok} All checks passed, with leftovers the cleanup could not remove`
+      : `${STEP_GLYPH.ok} All checks passed`;
   const count = (state: StepState) => report.steps.filter((s) => s.state === state).length;
   if (count('cancelled') > 0) return `${STEP_GLYPH.cancelled} Test cancelled`;
   const failed = count('failed');

@@ -2,8 +2,10 @@
 // the test screen and `floe test --json`.
 import * as z from 'zod';
 import type { CatalogSession } from '../catalog/session.js';
+import type { WriteJournal } from '../write/journal.js';
 
-export const STEP_STATES = ['pending', 'running', 'ok', 'failed', 'skipped', 'cancelled'] as const;
+/** `warning`: done, with something to see to (the write check's cleanup left things behind); counts as passed. */
+export const STEP_STATES = ['pending', 'running', 'ok', 'warning', 'failed', 'skipped', 'cancelled'] as const;
 export type StepState = (typeof STEP_STATES)[number];
 
 export const stepSchema = z.object({
@@ -54,6 +56,18 @@ export interface TraceEntry {
   proxy?: string;
 }
 
+/** Something a write check made that its cleanup did not remove, and how to remove it. */
+export const leftoverSchema = z.object({
+  kind: z.enum(['table', 'namespace', 'object']),
+  /** `ns.table`, `ns`, or the object's URL. */
+  name: z.string(),
+  /** Why it is still there, e.g. the catalog refused the drop, or the commit's outcome is unknown. */
+  why: z.string(),
+  /** The command or grant that removes it. */
+  remove: z.string(),
+});
+export type Leftover = z.infer<typeof leftoverSchema>;
+
 /** What the write check made (floe test --write): the table, its commit, and whether it was kept. */
 export const writeResultSchema = z.object({
   namespace: z.string(),
@@ -66,6 +80,8 @@ export const writeResultSchema = z.object({
   rows: z.number(),
   /** --keep: the table was left in place. */
   kept: z.boolean(),
+  /** What this run, or an earlier one of the same catalog and store, left behind (the exit code stays 0). */
+  leftovers: z.array(leftoverSchema).default([]),
 });
 export type WriteResult = z.infer<typeof writeResultSchema>;
 
@@ -126,6 +142,12 @@ export interface WriteOptions {
   namespace: string[];
   /** Leave the table (and its files) in place. */
   keep: boolean;
+  /** --cleanup: make nothing; only remove what earlier runs left (from the journal). */
+  cleanupOnly?: boolean;
+  /** Records what the check makes before it makes it (the config folder's); in memory without one. */
+  journal?: WriteJournal;
+  /** The profile tested, for the journal and the removal hints. */
+  profile?: string;
 }
 
 export interface ChainOptions {

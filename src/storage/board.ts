@@ -5,7 +5,7 @@ import type { Emit, Step, StepState } from '../check/types.js';
 import { STORAGE_STEPS, type StorageStepId } from './diagnoses.js';
 
 export const STEP_IDS = Object.keys(STORAGE_STEPS) as StorageStepId[];
-const TERMINAL: ReadonlySet<StepState> = new Set(['ok', 'failed', 'skipped', 'cancelled']);
+const TERMINAL: ReadonlySet<StepState> = new Set(['ok', 'warning', 'failed', 'skipped', 'cancelled']);
 
 export type StepTitles = Record<StorageStepId, string>;
 

@@ -11,7 +11,16 @@ import { type ClassifyContext, diagnoseFailure, diagnoseResponse, readJson } fro
 import { HttpClient, type HttpRequest, type HttpResponse, NetworkFailure } from '../catalog/http.js';
 import { type CatalogSession, catalogPath, serves } from '../catalog/session.js';
 import type { SecretScrubber } from '../check/scrub.js';
-import type { Chain, ChainOptions, Diagnosis, Emit, Step, StepState, WriteOptions } from '../check/types.js';
+import type {
+  Chain,
+  ChainOptions,
+  Diagnosis,
+  Emit,
+  Leftover,
+  Step,
+  StepState,
+  WriteOptions,
+} from '../check/types.js';
 import { maskSecret, type Values } from '../destination/fields.js';
 import {
   type OpenedS3,
@@ -20,8 +29,9 @@ import {
   storageSettings,
   untilAborted,
 } from '../storage/client.js';
-import { diagnoseStorageError, errorFacts, type ProbeContext } from '../storage/diagnoses.js';
+import { diagnoseStorageError, type ProbeContext } from '../storage/diagnoses.js';
 import { parseS3Path } from '../storage/s3path.js';
+import { type CleanupOps, cleanUp } from './cleanup.js';
 import {
   operationText,
   privilegeAdvice,
@@ -30,6 +40,8 @@ import {
   writeDiagnosis,
 } from './diagnoses.js';
 import type { DataFileFacts, RawRow } from './files.js';
+import { memoryJournal, type WriteJournal, type WriteRecord, writeScope } from './journal.js';
+import { objectPath } from './paths.js';
 import {
   appendCommitRequest,
   createTableRequest,
@@ -49,13 +61,18 @@ export const WRITE_STEPS = [
 ] as const;
 export type WriteStepId = (typeof WRITE_STEPS)[number]['id'];
 
+/** floe test --cleanup: the one step, over what earlier runs left. */
+const CLEANUP_ONLY_TITLE = 'Remove what earlier write checks left';
 /** A catalog's error that comes from its own object store (Java's S3FileIO, AWS SDK exceptions). */
 const STORAGE_FAILURE = /S3Exception|NoSuchBucket|AccessDenied|Access Denied|StorageException/i;
 
-const PURGED = 'dropped the table with purge';
+/** Keys a listing of a new table's location shows when it is not empty. */
+const LISTED_KEYS = 5;
 
 /** Iceberg Java's commit.retry.num-retries default. */
 const COMMIT_RETRIES = 4;
+/** Iceberg's ErrorHandlers.CommitErrorHandler: these answers throw CommitStateUnknownException. */
+const UNKNOWN_COMMIT = [500, 502, 503, 504];
 /** Iceberg Java's commit.retry.min-wait-ms default; doubled each retry. */
 const RETRY_MIN_WAIT_MS = 100;
 
@@ -87,13 +104,11 @@ class WriteRun {
   private http: HttpClient;
   private signal: AbortSignal;
   private s3?: OpenedS3;
-  /** Namespace levels this run created, outermost first (dropped innermost first). */
-  private readonly createdNamespaces: string[][] = [];
   private table?: TableFacts;
-  /** s3:// URLs of every object floe wrote (or may have written). */
-  private readonly written = new Set<string>();
-  /** The table's metadata files the catalog wrote: removed by floe only when the catalog did not purge. */
-  private readonly catalogFiles = new Set<string>();
+  /** What this run made or may have made, journaled before each create or write (see journal.ts). */
+  private readonly record: WriteRecord;
+  private readonly journal: WriteJournal;
+  private leftovers: Leftover[] = [];
   private snapshotId: SnapshotId | null = null;
   private committedLocation: string | null = null;
   private rows = 0;
@@ -113,6 +128,28 @@ class WriteRun {
     this.namespace = opts.write.namespace;
     this.signal = opts.signal;
     this.http = this.client(opts.signal);
+    this.journal = opts.write.journal ?? memoryJournal();
+    this.record = {
+      id: randomUUID(),
+      profile: opts.write.profile ?? '',
+      scope: writeScope(values),
+      startedAt: new Date().toISOString(),
+      namespace: this.namespace,
+      createdNamespaces: [],
+      table: null,
+      location: null,
+      tableUuid: null,
+      catalogFiles: [],
+      objects: [],
+      commit: 'none',
+      kept: opts.write.keep,
+    };
+  }
+
+  /** Records the run's state before it makes something (a write to the config folder; synchronous on disk). */
+  private async note(change: (record: WriteRecord) => void): Promise<void> {
+    change(this.record);
+    await this.journal.save(this.record);
   }
 
   private client(signal: AbortSignal): HttpClient {
@@ -130,11 +167,16 @@ class WriteRun {
   }
 
   private set(id: WriteStepId, state: StepState, patch: Pick<Step, 'detail' | 'durationMs'> = {}): void {
-    const title = WRITE_STEPS.find((s) => s.id === id)!.title;
+    const title =
+      id === 'write.namespace'
+        ? `Namespace ${this.namespace.join('.')}`
+        : id === 'write.cleanup' && this.opts.write.cleanupOnly
+          ? CLEANUP_ONLY_TITLE
+          : WRITE_STEPS.find((s) => s.id === id)!.title;
     const step: Step = {
       id,
       chain: 'write',
-      title: id === 'write.namespace' ? `Namespace ${this.namespace.join('.')}` : title,
+      title,
       state,
       ...patch,
       ...(patch.detail ? { detail: this.scrubber.scrub(patch.detail) } : {}),
@@ -148,6 +190,12 @@ class WriteRun {
   }
 
   async run(): Promise<void> {
+    if (this.opts.write.cleanupOnly) {
+      this.set('write.cleanup', 'pending');
+      await this.cleanup();
+      this.report();
+      return;
+    }
     for (const { id } of WRITE_STEPS) this.set(id, 'pending');
     const bodies: [WriteStepId, () => Promise<string>][] = [
       ['write.namespace', () => this.ensureNamespace()],
@@ -182,8 +230,11 @@ class WriteRun {
     try {
       outcome = { ok: true, detail: await body() };
     } catch (error) {
-      if (error instanceof StepFailure) outcome = { ok: false, diagnosis: error.diagnosis };
-      else throw error;
+      // Whatever stops a step (a bug included), the cleanup still runs and names what is left.
+      outcome = {
+        ok: false,
+        diagnosis: error instanceof StepFailure ? error.diagnosis : internalError(id, error),
+      };
     }
     const durationMs = Math.round(performance.now() - started);
     if (outcome.ok) this.set(id, 'ok', { durationMs, detail: outcome.detail });
@@ -208,11 +259,12 @@ class WriteRun {
       type: 'write',
       result: {
         namespace: this.namespace.join('.'),
-        table: this.name,
+        table: this.opts.write.cleanupOnly ? '' : this.name,
         metadataLocation: this.committedLocation ?? this.table?.metadataLocation ?? null,
         snapshotId: this.committedLocation ? this.snapshotId : null,
         rows: this.rows,
         kept: this.opts.write.keep && this.table !== undefined,
+        leftovers: this.leftovers,
       },
     });
   }
@@ -323,17 +375,18 @@ class WriteRun {
         if (res.status !== 404) this.fail(this.refused(step, 'load-namespace', res));
       }
       this.need(step, 'POST /v1/{prefix}/namespaces');
+      // Journaled first: a create whose answer never comes may still have made it.
+      await this.note((r) => r.createdNamespaces.push(level));
       const res = await this.send(
         step,
         'POST',
         catalogPath(this.session, null),
         JSON.stringify({ namespace: level, properties: {} }),
       );
+      if (res.status >= 200 && res.status < 300) continue;
+      // 409: it existed (not this run's); any other answer: it was not created.
+      await this.note((r) => r.createdNamespaces.pop());
       if (res.status === 409) continue;
-      if (res.status >= 200 && res.status < 300) {
-        this.createdNamespaces.push(level);
-        continue;
-      }
       if (res.status === 403) this.fail(this.refused(step, 'create-namespace', res));
       const base = diagnoseResponse(res.req, res, this.ctx(step));
       if (res.status >= 500 || res.status === 401 || res.status === 419) this.fail(base);
@@ -341,7 +394,7 @@ class WriteRun {
         writeDiagnosis('WRITE_NAMESPACE_REFUSED', step, { what: base.what, evidence: base.evidence }),
       );
     }
-    const created = this.createdNamespaces.map((level) => level.join('.'));
+    const created = this.record.createdNamespaces.map((level) => level.join('.'));
     return created.length ? `created ${created.join(', ')}` : `${shown} exists`;
   }
 
@@ -349,6 +402,10 @@ class WriteRun {
     this.need('write.table', 'POST /v1/{prefix}/namespaces/{namespace}/tables');
     const { olakeRawSchema } = await import('./files.js');
     const identifier = this.values.fields.noIdentifierFields !== true;
+    // Journaled by the name floe chose before the request: stopped before the answer, it is dropped by that name.
+    await this.note((r) => {
+      r.table = this.name;
+    });
     const res = await this.send(
       'write.table',
       'POST',
@@ -375,7 +432,12 @@ class WriteRun {
       );
     }
     this.table = this.tableFacts('write.table', res);
-    if (this.table.metadataLocation) this.catalogFiles.add(this.table.metadataLocation);
+    const table = this.table;
+    await this.note((r) => {
+      r.location = table.location;
+      r.tableUuid = table.uuid;
+      if (table.metadataLocation) r.catalogFiles.push(table.metadataLocation);
+    });
     return `${this.namespace.join('.')}.${this.name} at ${this.table.location}`;
   }
 
@@ -386,8 +448,11 @@ class WriteRun {
     return this.s3;
   }
 
-  /** The table location as bucket and key prefix, or the step's failure. */
-  private tableBucket(step: WriteStepId): { bucket: string; prefix: string } {
+  /**
+   * The table location as bucket, key prefix and base URL in the location's own scheme (s3a:// stays
+   * s3a://), or the step's failure.
+   */
+  private tableBucket(step: WriteStepId): { bucket: string; prefix: string; base: string } {
     const location = this.table!.location;
     const parsed = parseS3Path(location);
     if (!parsed)
@@ -397,12 +462,13 @@ class WriteRun {
           evidence: { extra: { tableLocation: location } },
         }),
       );
-    return parsed;
+    const scheme = location.startsWith('s3a://') ? 's3a' : 's3';
+    return { ...parsed, base: `${scheme}://${parsed.bucket}/${parsed.prefix}` };
   }
 
   private probeContext(
     step: WriteStepId,
-    operation: 'PutObject' | 'GetObject',
+    operation: 'PutObject' | 'GetObject' | 'ListObjectsV2',
     bucket: string,
     key: string,
     timedOut: boolean,
@@ -428,7 +494,7 @@ class WriteRun {
   /** One S3 call with its own timeout; an error becomes the step's diagnosis, with both locations named. */
   private async s3Call<T>(
     step: WriteStepId,
-    operation: 'PutObject' | 'GetObject',
+    operation: 'PutObject' | 'GetObject' | 'ListObjectsV2',
     url: string,
     call: (s3: OpenedS3, signal: AbortSignal) => Promise<T>,
   ): Promise<T> {
@@ -470,8 +536,49 @@ class WriteRun {
     });
   }
 
+  /**
+   * A new table's location holds nothing but the catalog's first metadata file. Anything else there is
+   * someone's data: OLake would write into it, and floe writes nothing there. A store that refuses the
+   * listing (no s3:ListBucket: a sync does not need it) is said so, and the check goes on.
+   */
+  private async ensureFreshLocation(bucket: string, prefix: string): Promise<string> {
+    const url = `s3://${bucket}/${prefix}`;
+    let keys: string[];
+    try {
+      keys = await this.s3Call('write.data', 'ListObjectsV2', url, async (s3, abortSignal) => {
+        const out = await s3.client.send(
+          new s3.sdk.ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, MaxKeys: 50 }),
+          { abortSignal },
+        );
+        return (out.Contents ?? []).map((o) => o.Key ?? '');
+      });
+    } catch (error) {
+      const status = error instanceof StepFailure ? error.diagnosis?.evidence.status : undefined;
+      if (status !== 403) throw error;
+      return '; could not list the location (no s3:ListBucket), so its emptiness was not checked';
+    }
+    const own = this.record.catalogFiles.map((f) => objectPath(f)?.key);
+    const foreign = keys.filter((key) => !own.includes(objectPath(`s3://${bucket}/${key}`)?.key));
+    if (foreign.length > 0)
+      this.fail(
+        writeDiagnosis('WRITE_LOCATION_NOT_EMPTY', 'write.data', {
+          what: `The catalog put the new table at ${this.table!.location}, which already holds objects (${foreign
+            .slice(0, LISTED_KEYS)
+            .join(', ')}${foreign.length > LISTED_KEYS ? ', …' : ''}); floe wrote nothing there`,
+          evidence: {
+            extra: {
+              tableLocation: this.table!.location,
+              firstKeys: foreign.slice(0, LISTED_KEYS).join(' '),
+            },
+          },
+        }),
+      );
+    return '';
+  }
+
   private async writeData(): Promise<string> {
-    const { bucket, prefix } = this.tableBucket('write.data');
+    const { bucket, prefix, base } = this.tableBucket('write.data');
+    const listing = await this.ensureFreshLocation(bucket, prefix);
     const { writeDataFile } = await import('./files.js');
     const now = new Date();
     // OLake's check record (iceberg.go Check: CreateRawRecord({"name":"olake"}, _olake_id, _op_type "r")).
@@ -484,10 +591,10 @@ class WriteRun {
     };
     const facts = await writeDataFile(this.table!.schema, [this.row]);
     // Iceberg Java's OutputFileFactory naming: <location>/data/<partitionId>-<taskId>-<operationId>-<fileCount>.parquet.
-    const url = `s3://${bucket}/${prefix}data/00000-0-${randomUUID()}-00001.parquet`;
+    const url = `${base}data/00000-0-${randomUUID()}-00001.parquet`;
     await this.put('write.data', url, facts.bytes);
     this.dataFile = { url, facts };
-    return `${url} (${facts.bytes.length} bytes, 1 record)`;
+    return `${url} (${facts.bytes.length} bytes, 1 record)${listing}`;
   }
 
   /**
@@ -496,7 +603,7 @@ class WriteRun {
    */
   private async put(step: WriteStepId, url: string, bytes: Uint8Array): Promise<void> {
     const { bucket, key } = splitUrl(url);
-    this.written.add(url);
+    await this.note((r) => r.objects.push(url));
     try {
       await this.s3Call(step, 'PutObject', url, (s3, abortSignal) =>
         s3.client.send(new s3.sdk.PutObjectCommand({ Bucket: bucket, Key: key, Body: bytes }), {
@@ -505,7 +612,8 @@ class WriteRun {
       );
     } catch (error) {
       const status = error instanceof StepFailure ? error.diagnosis?.evidence.status : undefined;
-      if (status !== undefined && status >= 400 && status < 500) this.written.delete(url);
+      if (status !== undefined && status >= 400 && status < 500)
+        await this.note((r) => r.objects.splice(r.objects.indexOf(url), 1));
       throw error;
     }
   }
@@ -514,8 +622,8 @@ class WriteRun {
     this.need('write.commit', 'POST /v1/{prefix}/namespaces/{namespace}/tables/{table}');
     const { writeManifest, writeManifestList } = await import('./files.js');
     const table = this.table!;
-    const { bucket, prefix } = this.tableBucket('write.commit');
-    const metadataDir = `s3://${bucket}/${prefix}metadata`;
+    const { base } = this.tableBucket('write.commit');
+    const metadataDir = `${base}metadata`;
     const snapshotId = newSnapshotId();
     this.snapshotId = snapshotId;
     const data = this.dataFile!;
@@ -561,14 +669,29 @@ class WriteRun {
         addedRecords: data.facts.recordCount,
         addedBytes: data.facts.bytes.length,
       });
-      const res = await this.send('write.commit', 'POST', url, body);
+      // Until a clear answer, the commit may have landed (Iceberg's CommitStateUnknownException).
+      await this.note((r) => {
+        r.commit = 'unknown';
+      });
+      const res = await this.sendCommit(url, body);
       if (res.status === 200) {
+        await this.note((r) => {
+          r.commit = 'committed';
+        });
         const committed = this.tableFacts('write.commit', res);
         this.committedLocation = committed.metadataLocation;
-        if (committed.metadataLocation) this.catalogFiles.add(committed.metadataLocation);
+        if (committed.metadataLocation) {
+          const location = committed.metadataLocation;
+          await this.note((r) => r.catalogFiles.push(location));
+        }
         const retried = attempt > 1 ? `, after ${attempt - 1} ${attempt === 2 ? 'retry' : 'retries'}` : '';
         return `snapshot ${snapshotId}, sequence number ${sequenceNumber}${retried}`;
       }
+      // Any answer but those of UNKNOWN_COMMIT says the commit did not land.
+      if (!UNKNOWN_COMMIT.includes(res.status))
+        await this.note((r) => {
+          r.commit = 'none';
+        });
       if (res.status === 409 && attempt <= COMMIT_RETRIES) {
         // Iceberg's BaseTransaction / SnapshotProducer: refresh the table, then retry with backoff.
         try {
@@ -585,6 +708,22 @@ class WriteRun {
     }
   }
 
+  /** The commit request: no answer at all (a time-out, a broken connection) leaves its outcome unknown. */
+  private async sendCommit(url: string, body: string): Promise<HttpResponse & { req: HttpRequest }> {
+    try {
+      return await this.send('write.commit', 'POST', url, body);
+    } catch (error) {
+      if (!(error instanceof StepFailure) || !error.diagnosis) throw error;
+      const d = error.diagnosis;
+      this.fail(
+        writeDiagnosis('WRITE_COMMIT_STATE_UNKNOWN', 'write.commit', {
+          what: `The commit got no answer (${d.what}): it may or may not have been applied`,
+          evidence: d.evidence,
+        }),
+      );
+    }
+  }
+
   private commitFailure(res: HttpResponse & { req: HttpRequest }, attempt: number): Diagnosis {
     if (res.status === 403) return this.refused('write.commit', 'commit', res);
     const base = diagnoseResponse(res.req, res, this.ctx('write.commit'));
@@ -593,7 +732,7 @@ class WriteRun {
         what: `${base.what} on each of ${attempt} attempts`,
         evidence: base.evidence,
       });
-    if (res.status >= 500)
+    if (UNKNOWN_COMMIT.includes(res.status))
       return writeDiagnosis('WRITE_COMMIT_STATE_UNKNOWN', 'write.commit', {
         what: base.what,
         evidence: base.evidence,
@@ -656,22 +795,48 @@ class WriteRun {
 
   // ---- cleanup -------------------------------------------------------------------------------
 
+  /** What cleanup.ts needs of this run, bound to the cleanup's own budget. */
+  private cleanupOps(budget: AbortSignal): CleanupOps {
+    const step: WriteStepId = 'write.cleanup';
+    const profile = this.record.profile;
+    return {
+      send: (method, url) => this.send(step, method, url),
+      path: (namespace, table) =>
+        table === undefined
+          ? catalogPath(this.session, namespace)
+          : catalogPath(this.session, namespace, 'tables', table),
+      serves: (endpoint) => serves(this.session, endpoint),
+      refused: (operation, res) => this.refused(step, operation, res),
+      store: () => this.store(),
+      budget,
+      timeoutMs: this.opts.timeoutMs,
+      again: `floe test --cleanup${profile ? ` --profile ${profile}` : ''}`,
+    };
+  }
+
   /**
-   * Runs even after a failure or Ctrl-C, with its own time budget: drop the table with purge (only the
-   * one this run created), delete every object floe wrote that is still there, and drop the namespace
-   * if this run created it and it is empty.
+   * Runs even after a failure or Ctrl-C, with its own time budget: this run's things (see cleanup.ts
+   * for what may be deleted), then what earlier runs of the same catalog and store left. What stays is
+   * a leftover, named with how to remove it: a warning, not a failed check.
    */
   private async cleanup(): Promise<void> {
     const step: WriteStepId = 'write.cleanup';
-    const made = this.table !== undefined || this.createdNamespaces.length > 0 || this.written.size > 0;
-    if (!made) {
-      this.set(step, 'skipped', { detail: 'nothing to clean up' });
-      return;
-    }
+    const earlier = (await this.journal.pending(this.record.scope)).filter((r) => r.id !== this.record.id);
+    const own = !this.opts.write.cleanupOnly;
+    const made =
+      own &&
+      (this.record.table !== null ||
+        this.record.createdNamespaces.length > 0 ||
+        this.record.objects.length > 0);
     const identifier = `${this.namespace.join('.')}.${this.name}`;
-    if (this.opts.write.keep && this.table) {
+    const kept =
+      made && this.opts.write.keep && this.table
+        ? `kept ${identifier} (--keep); metadata ${this.committedLocation ?? this.table.metadataLocation ?? 'unknown'}`
+        : null;
+    if (own && (kept || !made)) await this.journal.remove(this.record.id);
+    if (earlier.length === 0 && (kept || !made)) {
       this.set(step, 'skipped', {
-        detail: `kept ${identifier} (--keep); metadata ${this.committedLocation ?? this.table.metadataLocation ?? 'unknown'}`,
+        detail: kept ?? (own ? 'nothing to clean up' : 'no earlier write check left anything'),
       });
       return;
     }
@@ -682,108 +847,51 @@ class WriteRun {
     this.signal = budget;
     await this.http.close();
     this.http = this.client(budget);
-    const left: string[] = [];
-    const done: string[] = [];
-    const problems: Diagnosis[] = [];
-    const attempt = async (what: string, fn: () => Promise<void>) => {
-      try {
-        await fn();
-      } catch (error) {
-        left.push(what);
-        if (error instanceof StepFailure && error.diagnosis) problems.push(error.diagnosis);
-      }
-    };
-
-    let dropped = false;
-    let purged = false;
-    if (this.table)
-      await attempt(`the table ${identifier}`, async () => {
-        this.need(step, 'DELETE /v1/{prefix}/namespaces/{namespace}/tables/{table}');
-        const url = catalogPath(this.session, this.namespace, 'tables', this.name);
-        let res = await this.send(step, 'DELETE', `${url}?purgeRequested=true`);
-        let how = PURGED;
-        // Polaris refuses purge unless DROP_WITH_PURGE_ENABLED / polaris.config.drop-with-purge.enabled
-        // (IcebergCatalogHandler.dropTableWithPurge): drop it without, floe removes the files itself.
-        if (res.status === 403 && /unable to purge|drop.with.purge/i.test(res.body)) {
-          res = await this.send(step, 'DELETE', url);
-          how = 'dropped the table (the catalog has purge turned off)';
-        }
-        if (res.status !== 204 && res.status !== 200 && res.status !== 404)
-          this.fail(this.refused(step, 'drop-table', res));
-        dropped = true;
-        purged = how === PURGED;
-        done.push(how);
-      });
-    // Real catalogs purge asynchronously (Polaris schedules a task) or not at all: floe deletes its own files.
-    let removed = 0;
-    for (const url of purged ? this.written : new Set([...this.written, ...this.catalogFiles])) {
-      await attempt(url, async () => {
-        const s3 = await this.store();
-        const { bucket, key } = splitUrl(url);
-        const signal = AbortSignal.any([budget, AbortSignal.timeout(this.opts.timeoutMs)]);
-        try {
-          await untilAborted(
-            () =>
-              s3.client.send(new s3.sdk.HeadObjectCommand({ Bucket: bucket, Key: key }), {
-                abortSignal: signal,
-              }),
-            signal,
-          );
-        } catch (error) {
-          if (errorFacts(error).status === 404) return;
-          throw error;
-        }
-        await untilAborted(
-          () =>
-            s3.client.send(new s3.sdk.DeleteObjectCommand({ Bucket: bucket, Key: key }), {
-              abortSignal: signal,
-            }),
-          signal,
-        );
-        removed++;
-      });
+    const ops = this.cleanupOps(budget);
+    const done: string[] = kept ? [kept] : [];
+    const left: Leftover[] = [];
+    for (const record of made && !kept ? [this.record, ...earlier] : earlier) {
+      const result = await cleanUp(record, ops);
+      const name = record.table
+        ? `${record.namespace.join('.')}.${record.table}`
+        : record.namespace.join('.');
+      if (record === this.record) done.push(...result.done);
+      else if (result.done.length > 0)
+        done.push(`earlier check ${name} (${record.startedAt}): ${result.done.join(', ')}`);
+      left.push(...result.left);
+      if (result.remaining) await this.journal.save(result.remaining);
+      else await this.journal.remove(record.id);
     }
-    if (this.written.size > 0)
-      done.push(
-        removed ? `removed ${removed} ${removed === 1 ? 'file' : 'files'} still there` : 'no file left',
-      );
-    if (dropped || !this.table)
-      for (const level of [...this.createdNamespaces].reverse()) {
-        const name = level.join('.');
-        let kept = false;
-        await attempt(`the namespace ${name}`, async () => {
-          const res = await this.send(step, 'DELETE', catalogPath(this.session, level));
-          // 409 NamespaceNotEmptyException: something else is in it now; it stays.
-          if (res.status === 409) {
-            kept = true;
-            done.push(`kept namespace ${name} (not empty)`);
-            return;
-          }
-          if (res.status !== 204 && res.status !== 200 && res.status !== 404)
-            this.fail(this.refused(step, 'drop-namespace', res));
-          done.push(`dropped namespace ${name}`);
-        });
-        if (kept) break;
-      }
     await this.s3?.client.destroy();
     await this.http.close();
     const durationMs = Math.round(performance.now() - started);
+    this.leftovers = left.map((l) => this.scrubber.scrubDeep(l));
     if (left.length === 0) {
-      this.set(step, 'ok', { durationMs, detail: done.join('; ') });
+      this.set(step, 'ok', { durationMs, detail: done.join('; ') || 'nothing left' });
       return;
     }
-    this.set(step, 'failed', { durationMs, detail: `left behind: ${left.join(', ')}` });
-    for (const d of problems) this.emit({ type: 'diagnosis', diagnosis: this.scrubDiagnosis(d) });
-    this.emit({
-      type: 'diagnosis',
-      diagnosis: this.scrubDiagnosis(
-        writeDiagnosis('WRITE_CLEANUP_INCOMPLETE', step, {
-          what: `floe could not remove ${left.join(', ')}${budget.aborted ? ' within its time budget' : ''}`,
-          evidence: { extra: { left: left.join(' ') } },
-        }),
-      ),
+    this.set(step, 'warning', {
+      durationMs,
+      detail: `left behind: ${left.map((l) => l.name).join(', ')}`,
     });
+    for (const l of this.leftovers)
+      this.emit({
+        type: 'warning',
+        message: `WRITE_CLEANUP_INCOMPLETE: left ${l.kind} ${l.name} (${l.why}${budget.aborted ? '; the cleanup ran out of time' : ''}). To remove it: ${l.remove}`,
+      });
   }
+}
+
+/** An unexpected error in a step (a bug, an answer of a shape nothing expected) as the step's diagnosis. */
+function internalError(step: WriteStepId, error: unknown): Diagnosis {
+  return {
+    code: 'CHECK_INTERNAL_ERROR',
+    step,
+    what: 'The write check stopped on an unexpected error; what it made is cleaned up as after any failure',
+    cause: (error instanceof Error ? error.message : String(error)).slice(0, 300),
+    remedy: 'This is a bug in floe: please report it with the output of "floe test --write --json".',
+    evidence: {},
+  };
 }
 
 function splitUrl(url: string): { bucket: string; key: string } {
@@ -799,7 +907,9 @@ export const writeChain: Chain = async (values, opts) => {
   const session = opts.shared?.catalogSession;
   const write = opts.write;
   if (!session || !write) {
-    for (const { id, title } of WRITE_STEPS)
+    for (const { id, title } of write?.cleanupOnly
+      ? WRITE_STEPS.filter((s) => s.id === 'write.cleanup')
+      : WRITE_STEPS)
       opts.emit({
         type: 'step',
         step: {

@@ -41,6 +41,14 @@ const TABLE = {
     remedy:
       'Point the catalog’s default base location (or the namespace’s location) at the S3 bucket OLake writes to.',
   },
+  WRITE_LOCATION_NOT_EMPTY: {
+    summary:
+      'The catalog put the new table at a location that already holds objects: floe wrote nothing there.',
+    cause:
+      'The location of the new table is not a fresh table’s: the catalog’s base location (or the namespace’s) points at a folder with someone’s files, or the catalog reuses table locations.',
+    remedy:
+      'Point the catalog’s default base location (or the namespace’s location) at an empty prefix; OLake would write its data files next to the objects named.',
+  },
   WRITE_LOCATION_DENIED: {
     summary:
       'The profile’s keys may not write where the catalog puts the table, although the probe location may be written.',
@@ -76,7 +84,8 @@ const TABLE = {
   WRITE_COMMIT_STATE_UNKNOWN: {
     summary: 'The commit got no clear answer (a 5xx or a time-out): it may or may not have been applied.',
     cause: 'The catalog or a proxy failed while committing (Iceberg calls this CommitStateUnknownException).',
-    remedy: 'Check the catalog’s logs and its metadata store; raise --timeout if the catalog is just slow.',
+    remedy:
+      'floe kept the table and its files (they may be part of a committed snapshot): load the table (GET …/tables/<table>) to see whether floe’s snapshot is there, then remove it with floe test --cleanup (drop with purge); raise --timeout if the catalog is just slow.',
   },
   WRITE_READBACK_MISMATCH: {
     summary: 'The table read back does not show floe’s commit, or the record differs from what was written.',
@@ -84,9 +93,12 @@ const TABLE = {
     remedy: 'Check the catalog’s logs for the commit and the object store’s consistency.',
   },
   WRITE_CLEANUP_INCOMPLETE: {
-    summary: 'floe could not remove everything the check made; what is left is named.',
-    cause: 'A drop or delete was refused, failed or was cut short.',
-    remedy: 'Remove what is named by hand (drop the table in the catalog, delete the objects).',
+    summary:
+      'A warning, not a failure: floe could not remove everything a write check made; each leftover is named in write.leftovers with the command or grant that removes it (exit code 0 when the write steps passed).',
+    cause:
+      'A drop or delete was refused (a least-privilege principal may not drop tables), failed or was cut short, or a commit’s outcome is unknown (the files are kept).',
+    remedy:
+      'Run the command named for each leftover (floe test --cleanup retries, after the grant it names).',
   },
 } satisfies Record<string, DiagnosisInfo>;
 

@@ -2,6 +2,7 @@
 // exact), and the requests floe sends — CreateTableRequest and the append's CommitTableRequest —
 // as the Iceberg REST spec (CreateTableRequest, CommitTableRequest, TableRequirement, TableUpdate)
 // and Iceberg Java's MergeAppend / SnapshotProducer build them.
+import { isSafeNumber, parse } from 'lossless-json';
 import type { IcebergSchema } from './files.js';
 
 /** A snapshot id as a decimal string: ids are 64-bit and JSON numbers above 2^53 lose digits. */
@@ -22,37 +23,48 @@ export interface TableFacts {
   config: Record<string, string>;
 }
 
+/** An integer token JSON numbers cannot hold exactly (beyond 2^53): kept as its digits. */
+const unsafeInteger = (digits: string): boolean => /^-?\d{16,}$/.test(digits) && !isSafeNumber(digits);
+
+type SourceReviver = (key: string, value: unknown, context?: { source?: string }) => unknown;
+
+/** Whether this runtime's JSON.parse hands a reviver each number's source text (V8 11.4+: Node 22+). */
+const SOURCE_ACCESS = (() => {
+  let seen: string | undefined;
+  JSON.parse('1', ((_key, value, context) => {
+    seen = context?.source;
+    return value;
+  }) as SourceReviver as Parameters<typeof JSON.parse>[1]);
+  return seen === '1';
+})();
+
 /**
- * JSON.parse with every integer of 16 or more digits read as a string, so snapshot ids survive.
- * Only numbers in value position (after `:`, `[` or `,`) are touched; digits inside strings are not.
+ * JSON.parse with every integer beyond 2^53 read as its decimal string, so snapshot ids survive.
+ * Linear time: the runtime's JSON.parse with source text access where it exists (Node 22+, the
+ * single file), else lossless-json. Text that is not JSON, or nested deeper than the parser's stack,
+ * throws (a catalog answer is capped at MAX_BODY_BYTES, so either path ends within milliseconds).
  */
 export function parseLossless(text: string): unknown {
-  let out = '';
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (inString) {
-      out += c;
-      if (c === '\\') out += text[++i] ?? '';
-      else if (c === '"') inString = false;
-      continue;
-    }
-    if (c === '"') {
-      inString = true;
-      out += c;
-      continue;
-    }
-    // A number token starts right after `:`, `[` or `,` (whitespace aside), never inside another number.
-    const digits =
-      /[:[,]\s*$/.test(out) || out.trim() === '' ? /^-?\d{16,}(?![.\deE])/.exec(text.slice(i, i + 40)) : null;
-    if (digits) {
-      out += `"${digits[0]}"`;
-      i += digits[0].length - 1;
-      continue;
-    }
-    out += c;
+  return SOURCE_ACCESS ? parseWithSource(text) : parseWithLibrary(text);
+}
+
+/** The runtime's JSON.parse, numbers beyond 2^53 read from their source text. Exported for tests. */
+export function parseWithSource(text: string): unknown {
+  return JSON.parse(text, ((_key, value, context) =>
+    typeof value === 'number' && context?.source !== undefined && unsafeInteger(context.source)
+      ? context.source
+      : value) as SourceReviver as Parameters<typeof JSON.parse>[1]);
+}
+
+/** lossless-json's parser, numbers beyond 2^53 as strings. Exported for tests. */
+export function parseWithLibrary(text: string): unknown {
+  try {
+    return parse(text, null, (digits) => (unsafeInteger(digits) ? digits : Number(digits)));
+  } catch (error) {
+    // Its recursive descent runs out of stack on very deep nesting: a plain parse error, not a crash.
+    if (error instanceof RangeError) throw new SyntaxError('JSON nested too deeply to read');
+    throw error;
   }
-  return JSON.parse(out);
 }
 
 /** JSON whose values marked by `rawNumber` are written as bare numbers (snapshot ids). */

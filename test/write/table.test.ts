@@ -3,7 +3,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { olakeRawSchema } from '../../src/write/files.js';
-import { appendCommitRequest, parseLossless, readTable, type TableFacts } from '../../src/write/table.js';
+import {
+  appendCommitRequest,
+  parseLossless,
+  parseWithLibrary,
+  parseWithSource,
+  readTable,
+  type TableFacts,
+} from '../../src/write/table.js';
+
+/** Whether this Node hands JSON.parse revivers the source text (22+); 20 has only the library path. */
+const SOURCE_PATH = Number(process.versions.node.split('.')[0]) >= 22;
 
 const METADATA = {
   'format-version': 2,
@@ -17,15 +27,22 @@ const METADATA = {
   snapshots: [{ 'snapshot-id': 424242424242, 'manifest-list': 's3://warehouse/x/snap.avro' }],
 };
 
-describe('parseLossless', () => {
-  it('keeps integers of 16 digits and more as strings, digits inside strings untouched', () => {
+describe.each([
+  ['parseLossless', parseLossless],
+  ['parseWithLibrary (lossless-json, the path on Node 20)', parseWithLibrary],
+  ...(SOURCE_PATH
+    ? [['parseWithSource (JSON.parse source access, Node 22+)', parseWithSource] as const]
+    : []),
+] as const)('%s', (_name, parse) => {
+  it('keeps integers beyond 2^53 as strings, digits inside strings untouched', () => {
     const text =
-      '{"a": 9007199254740993, "b": [1234567890123456789, 5], "c": "id 12345678901234567", "d": 1.5}';
-    expect(parseLossless(text)).toEqual({
+      '{"a": 9007199254740993, "b": [1234567890123456789, 5], "c": "id 12345678901234567", "d": 1.5, "e": -9223372036854775808}';
+    expect(parse(text)).toEqual({
       a: '9007199254740993',
       b: ['1234567890123456789', 5],
       c: 'id 12345678901234567',
       d: 1.5,
+      e: '-9223372036854775808',
     });
   });
 
@@ -33,11 +50,45 @@ describe('parseLossless', () => {
     fc.assert(
       fc.property(fc.jsonValue(), (value) => {
         const text = JSON.stringify(value);
-        const parsed = parseLossless(text);
+        const parsed = parse(text);
         // Where no integer of 16 digits or more stands as a value, the two readings agree.
         if (!/[:[,]\s*-?\d{16,}(?![.\deE])|^-?\d{16,}$/.test(text)) expect(parsed).toEqual(JSON.parse(text));
       }),
     );
+  });
+
+  it('ends on large and deep bodies with a value or a SyntaxError, never another error (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 200_000 }),
+        fc.constantFrom('[', '{"a":', '[{"b":['),
+        fc.boolean(),
+        (depth, open, closed) => {
+          const close = open === '[' ? ']' : open === '{"a":' ? '}' : ']}';
+          const text = `${open.repeat(depth)}1${closed ? close.repeat(depth) : ''}`;
+          try {
+            parse(text);
+          } catch (error) {
+            expect(error).toBeInstanceOf(SyntaxError);
+          }
+        },
+      ),
+      { numRuns: 20 },
+    );
+  });
+
+  it('reads a 1 MiB table answer with thousands of 64-bit snapshot ids', () => {
+    const snapshots = Array.from({ length: 5000 }, (_, i) => ({
+      'snapshot-id': `ID${i}`,
+      'manifest-list': `s3://warehouse/t/metadata/snap-${i}-${'x'.repeat(120)}.avro`,
+    }));
+    const text = JSON.stringify({ metadata: { ...METADATA, snapshots } }).replace(
+      /"ID(\d+)"/g,
+      (_m, i: string) => String(9007199254740993n + BigInt(i)),
+    );
+    expect(text.length).toBeGreaterThan(900_000);
+    const parsed = parse(text) as { metadata: { snapshots: { 'snapshot-id': string }[] } };
+    expect(parsed.metadata.snapshots[4999]!['snapshot-id']).toBe(String(9007199254740993n + 4999n));
   });
 });
 

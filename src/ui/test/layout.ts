@@ -23,6 +23,7 @@ export const STATE_TONE: Record<Step['state'], Tone> = {
   pending: 'dim',
   running: 'active',
   ok: 'ok',
+  warning: 'warn',
   failed: 'error',
   skipped: 'dim',
   cancelled: 'warn',

@@ -557,8 +557,13 @@ class WriteRun {
       if (status !== 403) throw error;
       return '; could not list the location (no s3:ListBucket), so its emptiness was not checked';
     }
+    // The catalog's own metadata files (Iceberg's <version>-<uuid>.metadata.json, maybe compressed).
     const own = this.record.catalogFiles.map((f) => objectPath(f)?.key);
-    const foreign = keys.filter((key) => !own.includes(objectPath(`s3://${bucket}/${key}`)?.key));
+    const foreign = keys.filter(
+      (key) =>
+        !own.includes(objectPath(`s3://${bucket}/${key}`)?.key) &&
+        !(key.startsWith(`${prefix}metadata/`) && /\.metadata\.json(\.gz)?$/.test(key)),
+    );
     if (foreign.length > 0)
       this.fail(
         writeDiagnosis('WRITE_LOCATION_NOT_EMPTY', 'write.data', {

@@ -89,7 +89,8 @@ export function summaryLine(report: CheckReport): string {
 /** What the write check left, after the summary: the kept table, or that it was removed again. */
 export function writeLines(report: CheckReport): string[] {
   const w = report.write;
-  if (!w) return [];
+  // No table: --cleanup, which made none.
+  if (!w?.table) return [];
   const table = sanitize(`${w.namespace}.${w.table}`);
   if (w.kept)
     return [

@@ -4,11 +4,13 @@
 import { isFinal } from '../check/reducer.js';
 import { runCheck } from '../check/run.js';
 import { reportText, stepLine } from '../check/text.js';
+import type { WriteOptions } from '../check/types.js';
 import { openContext } from '../cli/context.js';
 import { canPrompt, EXIT, FloeError } from '../cli/io.js';
 import { err, line, out, printJson } from '../cli/output.js';
 import { loadProfile } from '../cli/profiles.js';
 import { promptPassword } from '../cli/prompt.js';
+import { fileJournal } from '../config/journal.js';
 import { FIELDS, type Values } from '../destination/fields.js';
 import {
   differingKeys,
@@ -25,6 +27,7 @@ import type { Session } from '../management/session.js';
 import { serverText } from '../management/text.js';
 import type { JobDetail } from '../management/types.js';
 import { loadScreen } from '../ui/load.js';
+import { OLAKE_CHECK_NAMESPACE } from '../write/names.js';
 
 const TIMEOUT_MS = 10_000;
 
@@ -68,6 +71,8 @@ export interface PreparedJobTest {
   profile?: string;
   differences?: string[];
   secretsFrom: Record<string, string>;
+  /** What the test screen's `w` uses: the config folder's journal, the matched profile. */
+  writeWith: Omit<WriteOptions, 'keep' | 'cleanupOnly'>;
 }
 
 /** Secrets the server's copy lacks that no local profile supplies: to be typed, then passed as `typed`. */
@@ -181,6 +186,11 @@ export async function prepareJobTest(
     profile: local?.name,
     differences,
     secretsFrom: from,
+    writeWith: {
+      namespace: [OLAKE_CHECK_NAMESPACE],
+      journal: fileJournal((await openContext()).config.dir),
+      profile: local?.name ?? '',
+    },
   };
 }
 
@@ -193,7 +203,7 @@ export async function testJob(session: Session, id: number, opts: JobTestOptions
             line`The OLake UI's copy of ${key} is hidden or empty${why ? `, and it is ${why}` : ''}. ${key} (used once, not saved): `,
           )
       : undefined;
-  const { values, title, notes, profile, differences, secretsFrom } = await prepareJobTest(job, {
+  const { values, title, notes, profile, differences, secretsFrom, writeWith } = await prepareJobTest(job, {
     profile: opts.profile,
     ask,
   });
@@ -217,6 +227,7 @@ export async function testJob(session: Session, id: number, opts: JobTestOptions
     const { runTestScreen } = await loadScreen(() => import('../ui/test/index.js'));
     const { report, interrupted } = await runTestScreen(values, {
       title,
+      writeWith,
       timeoutMs: opts.timeoutMs ?? TIMEOUT_MS,
       readOnly: opts.readOnly,
     });

@@ -11,6 +11,7 @@ import { canPrompt, EXIT, FloeError, parseCommandArgs, UsageError } from '../cli
 import { err, out, printHelp, printJson } from '../cli/output.js';
 import { type LoadedProfile, loadProfile, requireSecrets } from '../cli/profiles.js';
 import { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS, parseTimeout } from '../cli/timeout.js';
+import { fileJournal } from '../config/journal.js';
 import type { FieldId } from '../destination/fields.js';
 import { validate } from '../destination/schema.js';
 import { sanitize } from '../text/sanitize.js';
@@ -20,7 +21,7 @@ import { OLAKE_CHECK_NAMESPACE } from '../write/names.js';
 const CLEANING_UP = 'floe: interrupted; cleaning up what the test made…';
 
 export const HELP = `Usage: floe test [--profile NAME] [--json] [--timeout SECONDS] [--read-only]
-                 [--write [--namespace NAME] [--keep]]
+                 [--write [--namespace NAME] [--keep]] [--cleanup]
 
 Tests a profile's REST catalog and object store at the same time: the catalog's
 connection, token, config and namespaces; the bucket's HEAD, LIST, and a
@@ -31,7 +32,19 @@ namespace test_olake if missing, a table floe_check_<time>_<random> with OLake's
 raw schema, writes one Parquet record to the table's location, commits it,
 loads the table and reads the record back, then drops the table with purge,
 deletes every file it wrote and drops the namespace if it created it. A failure
-or Ctrl-C still cleans up; it never touches a table it did not create.
+or Ctrl-C still cleans up.
+
+What the write check may delete: the table it created (by the name it chose),
+the objects it wrote (by exact key), the namespace levels it created (only when
+empty), and, when the catalog dropped without purge, the metadata files the
+catalog named for that table only if they lie under the table's own metadata/
+folder. Nothing else, whatever a server answers. It writes nothing into a new
+table's location that already holds objects (WRITE_LOCATION_NOT_EMPTY). When a
+commit's outcome is unknown and the table cannot be dropped, it keeps the table
+and its files. What it makes is recorded first in write-journal.json in the
+config folder; whatever a cleanup could not remove (a refused drop, a killed
+floe) is named with how to remove it, and the next --write run of the same
+catalog and store, or --cleanup, removes it.
 
 Flags:
   -p, --profile NAME       Profile to test (default: the only one, or "default")
@@ -45,6 +58,8 @@ Flags:
                            OLake's check); levels separated by dots
       --keep               Leave the --write table in place and print its
                            identifier and metadata location
+      --cleanup            Make nothing: remove what earlier write checks of
+                           this catalog and store left (see above)
       --allow-insecure-uri-override
                            Follow a catalog whose overrides.uri moves the bearer
                            token from https:// to plain http:// (refused otherwise)
@@ -61,9 +76,10 @@ FLOE_ACCESS_KEY, FLOE_SECRET_KEY and FLOE_GCP_SERVICE_ACCOUNT_JSON override it.
 With --json, a failure before the checks (unknown profile, missing secret,
 keychain) prints {ok: false, steps: [], …, error: {kind, message, hint}}.
 
-Exit codes: 0 all checks passed, 1 a check failed or was cancelled, or the
-test could not start (see stderr, or "error" with --json), 2 usage,
-130 interrupted.
+Exit codes: 0 all checks passed (also when the write check's cleanup left
+something: a warning WRITE_CLEANUP_INCOMPLETE, and write.leftovers with --json),
+1 a check failed or was cancelled, or the test could not start (see stderr, or
+"error" with --json), 2 usage, 130 interrupted.
 `;
 
 /** `--namespace`: one or more levels separated by dots, each a plain name. */
@@ -135,6 +151,7 @@ async function runTest(argv: string[], typed?: Partial<Record<FieldId, string>>)
     write: { type: 'boolean' },
     namespace: { type: 'string' },
     keep: { type: 'boolean' },
+    cleanup: { type: 'boolean' },
     'allow-insecure-uri-override': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -143,7 +160,8 @@ async function runTest(argv: string[], typed?: Partial<Record<FieldId, string>>)
     return EXIT.OK;
   }
   const timeoutMs = parseTimeout(flags.timeout);
-  const readOnly = flags['read-only'] ?? false;
+  // --cleanup makes nothing: the object store is only read.
+  const readOnly = (flags['read-only'] || flags.cleanup) ?? false;
   if (!flags.write && (flags.namespace !== undefined || flags.keep))
     throw new UsageError(
       [`${flags.keep ? '--keep' : '--namespace'} goes with --write, e.g. floe test --write --keep`],
@@ -151,12 +169,28 @@ async function runTest(argv: string[], typed?: Partial<Record<FieldId, string>>)
     );
   if (flags.write && readOnly)
     throw new UsageError(['--write and --read-only contradict each other: pass one of them'], 'test');
-  const write: WriteOptions | undefined = flags.write
-    ? { namespace: parseNamespace(flags.namespace), keep: flags.keep ?? false }
-    : undefined;
+  if (flags.cleanup && flags.write)
+    throw new UsageError(
+      [
+        `--cleanup runs alone (it tests read-only, then removes what earlier write checks left), e.g. floe test --cleanup`,
+      ],
+      'test',
+    );
   const allowInsecureUriOverride = flags['allow-insecure-uri-override'] ?? false;
 
-  const profile = withTyped(await loadProfile(await openContext(), flags.profile), typed);
+  const context = await openContext();
+  const profile = withTyped(await loadProfile(context, flags.profile), typed);
+  const journal = fileJournal(context.config.dir);
+  const write: WriteOptions | undefined =
+    flags.write || flags.cleanup
+      ? {
+          namespace: parseNamespace(flags.namespace),
+          keep: flags.keep ?? false,
+          journal,
+          profile: profile.name,
+          ...(flags.cleanup ? { cleanupOnly: true } : {}),
+        }
+      : undefined;
   requireSecrets(profile);
   const checked = validate(profile.values);
   if (!checked.ok)
@@ -183,7 +217,14 @@ async function runTest(argv: string[], typed?: Partial<Record<FieldId, string>>)
   }
 
   if (!canPrompt()) {
-    out`Testing profile "${profile.name}"${readOnly ? ' (read-only)' : write ? ' with the write check' : ''}`;
+    const how = flags.cleanup
+      ? ', then removing what earlier write checks left'
+      : readOnly
+        ? ' (read-only)'
+        : write
+          ? ' with the write check'
+          : '';
+    out`Testing profile "${profile.name}"${how}`;
     const report = await guarded(
       (signal) =>
         runCheck(values, {
@@ -210,7 +251,7 @@ async function runTest(argv: string[], typed?: Partial<Record<FieldId, string>>)
     readOnly,
     allowInsecureUriOverride,
     write,
-    namespace: write?.namespace ?? parseNamespace(undefined),
+    writeWith: { namespace: write?.namespace ?? parseNamespace(undefined), journal, profile: profile.name },
   });
   if (interrupted) {
     // A write check stopped by Ctrl-C is still cleaning up what it made: the exit waits for it.

@@ -4,6 +4,8 @@
 // probe location writable but the table location not gives WRITE_LOCATION_DENIED; Ctrl-C mid-write
 // still cleans up.
 import { spawn } from 'node:child_process';
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterEach, beforeAll, describe, expect } from 'vitest';
 import { type CheckReport, checkReportSchema } from '../../src/check/types.js';
@@ -273,5 +275,98 @@ describe('floe test --write with table metadata in Ceph RGW', () => {
       /✓ Write \(as OLake\): Drop the table and its files .*dropped namespace test_olake/,
     );
     expect(await keys(ceph, BUCKET, 'interrupted/')).toEqual(before);
+  });
+});
+
+/**
+ * Starts `floe test --write` and, once the commit (held by the emulator) is under way, sends the first
+ * signal; each further signal follows half a second after floe says it is cleaning up.
+ */
+async function killDuringCommit(
+  configDir: string,
+  signals: NodeJS.Signals[],
+  beforeFirst: () => void = () => {},
+): Promise<number | null> {
+  const child = spawn(process.execPath, [BIN, 'test', '--profile', 'p', '--write', '--timeout', '30'], {
+    env: env(configDir),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let started = false;
+  const rest = signals.slice(1);
+  child.stderr.on('data', (c: Buffer) => {
+    if (/cleaning up what the test made/.test(c.toString()))
+      for (const [i, signal] of rest.entries()) setTimeout(() => child.kill(signal), 500 * (i + 1));
+  });
+  return new Promise<number | null>((resolve) => {
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString();
+      if (/Write a Parquet data file/.test(stdout) && !started) {
+        started = true;
+        setTimeout(() => {
+          beforeFirst();
+          child.kill(signals[0]!);
+        }, 300);
+      }
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve(code);
+    });
+  });
+}
+
+describe('what a killed write check leaves is found and removed by the next run', () => {
+  it.each([
+    ['SIGKILL during the commit', ['SIGKILL'] as NodeJS.Signals[]],
+    ['a second Ctrl-C during the cleanup', ['SIGINT', 'SIGINT'] as NodeJS.Signals[]],
+  ])('%s: floe test --cleanup reports and removes every leftover', async (_name, signals) => {
+    const ceph = info!;
+    emulator = await polaris(ceph, `s3://${BUCKET}/killed`);
+    const configDir = await setUp(ceph, emulator, ceph.users.owner, `s3://${BUCKET}/killed`);
+    const before = await keys(ceph, BUCKET, 'killed/');
+    const emu = emulator;
+    emu.setFault({ kind: 'slow', delayMs: 20_000 }, 'commit');
+    // The cleanup's drop is held too, so that a second signal comes while it runs.
+    await killDuringCommit(configDir, signals, () =>
+      emu.setFault({ kind: 'slow', delayMs: 20_000 }, 'tables'),
+    );
+    emu.setFault(null, 'commit');
+    emu.setFault(null, 'tables');
+    // The journal in the config folder names what the killed run made.
+    expect(readFileSync(join(configDir, 'write-journal.json'), 'utf8')).toMatch(/floe_check_/);
+    expect(statSync(join(configDir, 'write-journal.json')).mode & 0o777).toBe(0o600);
+    expect((await keys(ceph, BUCKET, 'killed/')).length).toBeGreaterThan(before.length);
+    const { code, report } = await testJson(configDir, ['--cleanup']);
+    expect(report.diagnoses).toEqual([]);
+    expect(code).toBe(0);
+    expect(report.steps.filter((s) => s.chain === 'write').map((s) => [s.id, s.state])).toEqual([
+      ['write.cleanup', 'ok'],
+    ]);
+    expect(report.steps.find((s) => s.id === 'write.cleanup')?.detail).toMatch(
+      /earlier check test_olake\.floe_check_.*dropped the table/,
+    );
+    expect(await keys(ceph, BUCKET, 'killed/')).toEqual(before);
+    expect(JSON.parse(readFileSync(join(configDir, 'write-journal.json'), 'utf8')).records).toEqual([]);
+  });
+
+  it('a principal that may not drop tables: exit 0, a warning, and write.leftovers naming the grant', async () => {
+    const ceph = info!;
+    emulator = await polaris(ceph, `s3://${BUCKET}/nodrop`, { deny: ['drop-table'] });
+    const configDir = await setUp(ceph, emulator, ceph.users.owner, `s3://${BUCKET}/nodrop`);
+    const { code, report } = await testJson(configDir, ['--write']);
+    expect(report.diagnoses).toEqual([]);
+    expect(code).toBe(0);
+    expect(report.ok).toBe(true);
+    expect(report.steps.find((s) => s.id === 'write.cleanup')?.state).toBe('warning');
+    const table = report.write?.leftovers.find((l) => l.kind === 'table');
+    expect(table?.name).toBe(`test_olake.${report.write?.table}`);
+    expect(table?.remove).toContain('floe test --cleanup --profile p');
+    // The plain output says the same, and still exits 0.
+    emulator.setDeny([]);
+    const plain = await spawnCli(['test', '--profile', 'p', '--cleanup'], env(configDir));
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(plain.stdout).toMatch(/earlier check test_olake\.floe_check_/);
   });
 });

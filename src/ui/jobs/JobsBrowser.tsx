@@ -9,7 +9,7 @@ import { Paragraph } from '../components/Paragraph.js';
 import { Text } from '../components/Text.js';
 import { Cursor } from '../components/TextInput.js';
 import { useTerminalSize } from '../components/useTerminalSize.js';
-import { ConnectionTest } from '../test/ConnectionTest.js';
+import { ConnectionTest, type ConnectionTestProps } from '../test/ConnectionTest.js';
 import { Detail } from './Detail.js';
 import { ageStamp } from './format.js';
 import { JobTable } from './JobTable.js';
@@ -51,6 +51,8 @@ export interface PreparedTest {
   values: Values;
   title: string;
   notes: string[];
+  /** What `w` on the test screen uses (the config folder's journal, the matched profile). */
+  writeWith?: ConnectionTestProps['writeWith'];
 }
 
 /** Secrets the server's copy of the destination lacks and no local profile supplies, by writer key. */
@@ -198,6 +200,7 @@ export function JobsBrowser(props: JobsBrowserProps) {
       <ConnectionTest
         values={testing.values}
         title={testing.title}
+        {...(testing.writeWith ? { writeWith: testing.writeWith } : {})}
         timeoutMs={TEST_TIMEOUT_MS}
         leaveLabel="back"
         onDone={() => setTesting(undefined)}

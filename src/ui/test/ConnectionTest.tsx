@@ -4,7 +4,7 @@ import { Box } from 'ink';
 import { useState } from 'react';
 import { abandonedReport, toReport } from '../../check/reducer.js';
 import { CHAIN_TITLE, STEP_GLYPH, summaryLine, truncate } from '../../check/text.js';
-import type { CheckReport, Step } from '../../check/types.js';
+import type { CheckReport, Step, WriteOptions } from '../../check/types.js';
 import type { Values } from '../../destination/fields.js';
 import { charOf, isInterrupt } from '../../text/keys.js';
 import { OLAKE_CHECK_NAMESPACE } from '../../write/names.js';
@@ -42,8 +42,8 @@ export interface ConnectionTestProps extends ConnectionTestOptions {
   leaveLabel?: string;
   /** Spinner frame interval; 0 shows a still frame (tests, screenshots). */
   spinnerMs?: number;
-  /** The namespace `w` (run with the write check) uses. */
-  namespace?: string[];
+  /** What `w` (run with the write check) uses: the namespace, and the journal and profile of the config folder. */
+  writeWith?: Omit<WriteOptions, 'keep' | 'cleanupOnly'>;
 }
 
 function toneProps(tone: Tone | undefined) {
@@ -105,7 +105,7 @@ export function ConnectionTest({
   onInterrupt,
   leaveLabel = 'quit',
   spinnerMs,
-  namespace = [OLAKE_CHECK_NAMESPACE],
+  writeWith = { namespace: [OLAKE_CHECK_NAMESPACE] },
   ...opts
 }: ConnectionTestProps) {
   const size = useTerminalSize();
@@ -165,7 +165,7 @@ export function ConnectionTest({
     } else if (input === 'w') {
       if (finished && !opts.readOnly) {
         setOffset(0);
-        start(writing ? null : { namespace, keep: false });
+        start(writing ? null : { ...writeWith, keep: false });
       }
     } else if (input === 'v') {
       setVerbose((v) => !v);

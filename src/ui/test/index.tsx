@@ -4,7 +4,7 @@ import type { CheckReport } from '../../check/types.js';
 import type { Values } from '../../destination/fields.js';
 import { holdKeys } from '../../text/keys.js';
 import { fullScreen } from '../components/fullScreen.js';
-import { ConnectionTest } from './ConnectionTest.js';
+import { ConnectionTest, type ConnectionTestProps } from './ConnectionTest.js';
 import type { ConnectionTestOptions } from './useConnectionTest.js';
 
 export { ConnectionTest, type ConnectionTestProps } from './ConnectionTest.js';
@@ -12,8 +12,8 @@ export { ConnectionTest, type ConnectionTestProps } from './ConnectionTest.js';
 export interface TestScreenOptions extends ConnectionTestOptions {
   /** Shown in the title, e.g. the profile name. */
   title?: string;
-  /** The namespace the `w` key's write check uses. */
-  namespace?: string[];
+  /** What the `w` key's write check uses (see ConnectionTestProps). */
+  writeWith?: ConnectionTestProps['writeWith'];
 }
 
 export interface TestScreenResult {

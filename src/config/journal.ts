@@ -14,6 +14,8 @@ const scopeSchema = z.object({ catalog: z.string(), warehouse: z.string(), store
 const recordSchema = z.object({
   id: z.string(),
   profile: z.string(),
+  host: z.string(),
+  pid: z.number(),
   scope: scopeSchema,
   startedAt: z.string(),
   namespace: z.array(z.string()),

@@ -6,6 +6,7 @@
 // Iceberg clients do); the table loaded back and the record read back; then the table dropped with
 // purge and every object floe wrote removed. A failure or Ctrl-C still cleans up what was made.
 import { randomBytes, randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type ClassifyContext, diagnoseFailure, diagnoseResponse, readJson } from '../catalog/classify.js';
 import { HttpClient, type HttpRequest, type HttpResponse, NetworkFailure } from '../catalog/http.js';
@@ -40,7 +41,7 @@ import {
   writeDiagnosis,
 } from './diagnoses.js';
 import type { DataFileFacts, RawRow } from './files.js';
-import { memoryJournal, type WriteJournal, type WriteRecord, writeScope } from './journal.js';
+import { memoryJournal, stillRunning, type WriteJournal, type WriteRecord, writeScope } from './journal.js';
 import { objectPath } from './paths.js';
 import {
   appendCommitRequest,
@@ -132,6 +133,8 @@ class WriteRun {
     this.record = {
       id: randomUUID(),
       profile: opts.write.profile ?? '',
+      host: hostname(),
+      pid: process.pid,
       scope: writeScope(values),
       startedAt: new Date().toISOString(),
       namespace: this.namespace,
@@ -826,7 +829,10 @@ class WriteRun {
    */
   private async cleanup(): Promise<void> {
     const step: WriteStepId = 'write.cleanup';
-    const earlier = (await this.journal.pending(this.record.scope)).filter((r) => r.id !== this.record.id);
+    // Another floe still running a check on this catalog has its own cleanup to do.
+    const earlier = (await this.journal.pending(this.record.scope)).filter(
+      (r) => r.id !== this.record.id && !stillRunning(r),
+    );
     const own = !this.opts.write.cleanupOnly;
     const made =
       own &&

@@ -2,6 +2,7 @@
 // levels, the table by the name floe chose, every object key), and cleared as the cleanup removes it.
 // A run stopped by SIGKILL, a crash or a refused cleanup leaves its record; the next `floe test
 // --write` of the same catalog and store, or `floe test --cleanup`, finds it and removes what it can.
+import { hostname } from 'node:os';
 import type { Values } from '../destination/fields.js';
 
 /** Where a record's things live: a later run may clean them up only with the same catalog and store. */
@@ -21,6 +22,9 @@ export interface WriteRecord {
   id: string;
   /** The profile the run tested (shown; the scope decides who may clean up). */
   profile: string;
+  /** The floe that made the record: a run still going is not an earlier run's leftover. */
+  host: string;
+  pid: number;
   scope: WriteScope;
   startedAt: string;
   namespace: string[];
@@ -59,6 +63,17 @@ export function writeScope(values: Values): WriteScope {
         ? text(f.s3Endpoint).replace(/\/+$/, '')
         : `aws:${text(f.region) || 'us-east-1'}`;
   return { catalog: text(f.catalogUrl).replace(/\/+$/, ''), warehouse: text(f.warehouse), store };
+}
+
+/** Whether the record's floe is another process still running on this machine. */
+export function stillRunning(record: WriteRecord): boolean {
+  if (record.host !== hostname() || record.pid === process.pid) return false;
+  try {
+    process.kill(record.pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 export function sameScope(a: WriteScope, b: WriteScope): boolean {

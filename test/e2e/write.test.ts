@@ -318,38 +318,40 @@ async function killDuringCommit(
 }
 
 describe('what a killed write check leaves is found and removed by the next run', () => {
-  it.each([
-    ['SIGKILL during the commit', ['SIGKILL'] as NodeJS.Signals[]],
-    ['a second Ctrl-C during the cleanup', ['SIGINT', 'SIGINT'] as NodeJS.Signals[]],
-  ])('%s: floe test --cleanup reports and removes every leftover', async (_name, signals) => {
-    const ceph = info!;
-    emulator = await polaris(ceph, `s3://${BUCKET}/killed`);
-    const configDir = await setUp(ceph, emulator, ceph.users.owner, `s3://${BUCKET}/killed`);
-    const before = await keys(ceph, BUCKET, 'killed/');
-    const emu = emulator;
-    emu.setFault({ kind: 'slow', delayMs: 20_000 }, 'commit');
-    // The cleanup's drop is held too, so that a second signal comes while it runs.
-    await killDuringCommit(configDir, signals, () =>
-      emu.setFault({ kind: 'slow', delayMs: 20_000 }, 'tables'),
-    );
-    emu.setFault(null, 'commit');
-    emu.setFault(null, 'tables');
-    // The journal in the config folder names what the killed run made.
-    expect(readFileSync(join(configDir, 'write-journal.json'), 'utf8')).toMatch(/floe_check_/);
-    expect(statSync(join(configDir, 'write-journal.json')).mode & 0o777).toBe(0o600);
-    expect((await keys(ceph, BUCKET, 'killed/')).length).toBeGreaterThan(before.length);
-    const { code, report } = await testJson(configDir, ['--cleanup']);
-    expect(report.diagnoses).toEqual([]);
-    expect(code).toBe(0);
-    expect(report.steps.filter((s) => s.chain === 'write').map((s) => [s.id, s.state])).toEqual([
-      ['write.cleanup', 'ok'],
-    ]);
-    expect(report.steps.find((s) => s.id === 'write.cleanup')?.detail).toMatch(
-      /earlier check test_olake\.floe_check_.*dropped the table/,
-    );
-    expect(await keys(ceph, BUCKET, 'killed/')).toEqual(before);
-    expect(JSON.parse(readFileSync(join(configDir, 'write-journal.json'), 'utf8')).records).toEqual([]);
-  });
+  const kills: [string, NodeJS.Signals[]][] = [
+    ['SIGKILL during the commit', ['SIGKILL']],
+    ['a second Ctrl-C during the cleanup', ['SIGINT', 'SIGINT']],
+  ];
+  for (const [name, signals] of kills)
+    it(`${name}: floe test --cleanup reports and removes every leftover`, async () => {
+      const ceph = info!;
+      emulator = await polaris(ceph, `s3://${BUCKET}/killed`);
+      const configDir = await setUp(ceph, emulator, ceph.users.owner, `s3://${BUCKET}/killed`);
+      const before = await keys(ceph, BUCKET, 'killed/');
+      const emu = emulator;
+      emu.setFault({ kind: 'slow', delayMs: 20_000 }, 'commit');
+      // The cleanup's drop is held too, so that a second signal comes while it runs.
+      await killDuringCommit(configDir, signals, () =>
+        emu.setFault({ kind: 'slow', delayMs: 20_000 }, 'tables'),
+      );
+      emu.setFault(null, 'commit');
+      emu.setFault(null, 'tables');
+      // The journal in the config folder names what the killed run made.
+      expect(readFileSync(join(configDir, 'write-journal.json'), 'utf8')).toMatch(/floe_check_/);
+      expect(statSync(join(configDir, 'write-journal.json')).mode & 0o777).toBe(0o600);
+      expect((await keys(ceph, BUCKET, 'killed/')).length).toBeGreaterThan(before.length);
+      const { code, report } = await testJson(configDir, ['--cleanup']);
+      expect(report.diagnoses).toEqual([]);
+      expect(code).toBe(0);
+      expect(report.steps.filter((s) => s.chain === 'write').map((s) => [s.id, s.state])).toEqual([
+        ['write.cleanup', 'ok'],
+      ]);
+      expect(report.steps.find((s) => s.id === 'write.cleanup')?.detail).toMatch(
+        /earlier check test_olake\.floe_check_.*dropped the table/,
+      );
+      expect(await keys(ceph, BUCKET, 'killed/')).toEqual(before);
+      expect(JSON.parse(readFileSync(join(configDir, 'write-journal.json'), 'utf8')).records).toEqual([]);
+    });
 
   it('a principal that may not drop tables: exit 0, a warning, and write.leftovers naming the grant', async () => {
     const ceph = info!;

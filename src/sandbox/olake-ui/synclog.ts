@@ -49,6 +49,9 @@ function javaMessage(text: string): string {
   return m ? text.slice(m[0].length) : text;
 }
 
+/** How many lines the preamble has (the Go driver's start and the JVM's start). */
+export const PREAMBLE_LINES = 6;
+
 /** The lines of one failed sync run, preamble included, starting at `start` (ms). */
 export function syncFailureLog(failure: FailureText, start: number, version = 'v0.9.4'): LogLine[] {
   const lines: LogLine[] = [];

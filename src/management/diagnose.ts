@@ -154,7 +154,8 @@ function toDiagnosis(found: Found): Diagnosis {
   const component = rule.component;
   const f = rule.facts?.(text) ?? {};
   const exception = EXCEPTION.exec(text)?.[1];
-  const consequences = found.consequences.length > 0 ? ` What followed came from it: ${found.consequences.join('; ')}.` : '';
+  const consequences =
+    found.consequences.length > 0 ? ` What followed came from it: ${found.consequences.join('; ')}.` : '';
   return {
     code: rule.code,
     step: 'run.log',
@@ -236,7 +237,9 @@ export function diagnoseLog(lines: LogLine[], hosts: RunHosts = {}): Diagnosis[]
           line: where(first.index, first.line),
           log: clip(first.text),
           ...(lastError && lastError.index !== first.index
-            ? { last: `${where(lastError.index, lastError.line)} ${clip(unwrap(lastError.line.message).text)}` }
+            ? {
+                last: `${where(lastError.index, lastError.line)} ${clip(unwrap(lastError.line.message).text)}`,
+              }
             : {}),
         },
       },

@@ -75,18 +75,29 @@ describe('reading a run as a whole', () => {
   it('does not blame the catalog for a refused connection to the object store or the writer', () => {
     const codes = (message: string) =>
       diagnoseLog([{ level: 'error', time: '2026-01-01T00:00:00Z', message }]).map((d) => d.code);
-    expect(codes('java.net.ConnectException: Connection refused: minio:9000')).toEqual(['S3_CONNECTION_REFUSED']);
-    expect(codes('dial tcp 127.0.0.1:50051: connect: connection refused')).toEqual(['RUN_WRITER_UNREACHABLE']);
-    expect(codes('java.net.ConnectException: Connection refused')).toEqual(['RUN_NETWORK_CONNECTION_REFUSED']);
+    expect(codes('java.net.ConnectException: Connection refused: minio:9000')).toEqual([
+      'S3_CONNECTION_REFUSED',
+    ]);
+    expect(codes('dial tcp 127.0.0.1:50051: connect: connection refused')).toEqual([
+      'RUN_WRITER_UNREACHABLE',
+    ]);
+    expect(codes('java.net.ConnectException: Connection refused')).toEqual([
+      'RUN_NETWORK_CONNECTION_REFUSED',
+    ]);
     expect(
-      diagnoseLog(
-        [{ level: 'error', time: 't', message: 'java.net.ConnectException: Connection refused' }],
-        { catalog: 'http://cat.internal:8181' },
-      ).map((d) => d.code),
+      diagnoseLog([{ level: 'error', time: 't', message: 'java.net.ConnectException: Connection refused' }], {
+        catalog: 'http://cat.internal:8181',
+      }).map((d) => d.code),
     ).toEqual(['RUN_NETWORK_CONNECTION_REFUSED']);
     expect(
       diagnoseLog(
-        [{ level: 'error', time: 't', message: 'Connect to http://cat.internal:8181 failed: Connection refused' }],
+        [
+          {
+            level: 'error',
+            time: 't',
+            message: 'Connect to http://cat.internal:8181 failed: Connection refused',
+          },
+        ],
         { catalog: 'http://cat.internal:8181' },
       ).map((d) => d.code),
     ).toEqual(['CATALOG_CONNECTION_REFUSED']);

@@ -101,7 +101,10 @@ describe('floe jobs logs --diagnose and --follow', () => {
     expect(text.stdout).toContain('Remedy');
     const jsonRun = await run(['jobs', 'logs', '1', '--diagnose', '--json']);
     expect(jsonRun.code).toBe(1);
-    expect(JSON.parse(jsonRun.stdout).diagnoses[0]).toMatchObject({ code: 'RUN_S3_EXPIRED_TOKEN', step: 'run.log' });
+    expect(JSON.parse(jsonRun.stdout).diagnoses[0]).toMatchObject({
+      code: 'RUN_S3_EXPIRED_TOKEN',
+      step: 'run.log',
+    });
     const completed = ui.jobs.find((j) => j.tasks[0]?.status === 'Completed');
     const clean = await run(['jobs', 'logs', String(completed?.id), '--diagnose']);
     expect([clean.code, clean.stdout]).toEqual([0, 'No errors in this run’s log.\n']);

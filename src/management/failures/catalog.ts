@@ -8,7 +8,7 @@
 // server's own refusal (Polaris, Lakekeeper, Nessie, Unity OSS, AWS Glue / Lake Formation, S3 Tables).
 import { CATALOG_DIAGNOSIS_INFO as INFO } from '../../catalog/diagnoses.js';
 import { POLARIS_PRIVILEGE } from '../../write/diagnoses.js';
-import { capture, type FailureRule, type Facts, facts, or } from './rule.js';
+import { capture, type Facts, type FailureRule, facts, or } from './rule.js';
 
 function polarisFacts(text: string): Facts {
   const op = capture(text, /is not authorized for op '?(\w{1,80})/);
@@ -84,7 +84,8 @@ export const CATALOG_RULES: FailureRule[] = [
       "Forbidden: Principal 'olake' with activated PrincipalRoles '[]' and activated grants via '[]' is not authorized for op CREATE_TABLE_DIRECT",
     match: /activated PrincipalRoles '\[\]'/,
     facts: polarisFacts,
-    what: (f) => `Polaris refused ${or(f.op, 'an operation')}: principal ${or(f.principal, '?')} has no principal role`,
+    what: (f) =>
+      `Polaris refused ${or(f.op, 'an operation')}: principal ${or(f.principal, '?')} has no principal role`,
     cause: (f) =>
       `The principal ${or(f.principal, '')} was created but never given a principal role, so no catalog role (and no privilege such as ${or(f.privilege, 'TABLE_CREATE')}) reaches it.`,
     remedy: (f) =>
@@ -93,7 +94,8 @@ export const CATALOG_RULES: FailureRule[] = [
   {
     code: 'RUN_POLARIS_NOT_AUTHORIZED',
     component: 'catalog',
-    summary: 'Polaris refused an operation: the principal’s roles lack the privilege it names (op → privilege).',
+    summary:
+      'Polaris refused an operation: the principal’s roles lack the privilege it names (op → privilege).',
     example:
       "Forbidden: Principal 'olake' with activated PrincipalRoles '[olake_role]' and activated grants via '[olake_catalog_role]' is not authorized for op UPDATE_TABLE",
     match: /is not authorized for op /,
@@ -107,7 +109,8 @@ export const CATALOG_RULES: FailureRule[] = [
   {
     code: 'RUN_LAKEKEEPER_FORBIDDEN',
     component: 'catalog',
-    summary: 'Lakekeeper’s authorizer refused an action on a table, namespace or warehouse (“… action `x` forbidden …”).',
+    summary:
+      'Lakekeeper’s authorizer refused an action on a table, namespace or warehouse (“… action `x` forbidden …”).',
     example: 'Forbidden: Table action `commit` forbidden on table … in warehouse `…`',
     match: /(?:Table|Namespace|Warehouse|View) action `\w{1,60}` forbidden/,
     facts: (text) =>
@@ -126,7 +129,7 @@ export const CATALOG_RULES: FailureRule[] = [
   {
     code: 'RUN_NESSIE_RULE_DENIED',
     component: 'catalog',
-    summary: 'Nessie’s authorization rules refused an operation (“\'OP\' is not allowed for role …”).',
+    summary: "Nessie’s authorization rules refused an operation (“'OP' is not allowed for role …”).",
     example: "Forbidden: 'CREATE_ENTITY' is not allowed for role 'olake' on content 'lake.orders'",
     match: /'\w{1,60}' is not allowed for role '/,
     facts: (text) =>
@@ -135,7 +138,8 @@ export const CATALOG_RULES: FailureRule[] = [
         role: capture(text, /for role '([^']{0,200})'/),
         resource: capture(text, /on (?:content|reference) '([^']{1,300})'/),
       }),
-    what: (f) => `Nessie’s authorization rules refused ${or(f.op, 'an operation')} to ${or(f.role, 'the user')}`,
+    what: (f) =>
+      `Nessie’s authorization rules refused ${or(f.op, 'an operation')} to ${or(f.role, 'the user')}`,
     cause: (f) =>
       `No nessie.server.authorization.rules.* entry allows ${or(f.op, 'it')} for role '${or(f.role, '')}'${f.resource ? ` on ${f.resource}` : ''}.`,
     remedy: (f) =>
@@ -155,7 +159,8 @@ export const CATALOG_RULES: FailureRule[] = [
         resource: capture(text, /Required [A-Za-z ]{1,40}? on ([\w.:/-]{1,200})/),
       });
     },
-    what: (f) => `AWS Lake Formation refused: ${or(f.permission, 'a permission')} is missing${f.resource ? ` on ${f.resource}` : ''}`,
+    what: (f) =>
+      `AWS Lake Formation refused: ${or(f.permission, 'a permission')} is missing${f.resource ? ` on ${f.resource}` : ''}`,
     cause: (f) =>
       `IAM allows the call, but Lake Formation governs the Glue catalog and the writer’s role has no ${or(f.grant, 'Lake Formation')} permission${f.resource ? ` on ${f.resource}` : ''}.`,
     remedy: (f) =>
@@ -169,7 +174,8 @@ export const CATALOG_RULES: FailureRule[] = [
       'User: arn:aws:iam::123456789012:user/olake is not authorized to perform: sts:AssumeRole on resource: arn:aws:iam::123456789012:role/…',
     match: /not authorized to perform: sts:AssumeRole/,
     facts: iamFacts,
-    what: (f) => `AWS refused ${or(f.principal, 'the identity')} sts:AssumeRole on ${or(f.resource, 'the role')}`,
+    what: (f) =>
+      `AWS refused ${or(f.principal, 'the identity')} sts:AssumeRole on ${or(f.resource, 'the role')}`,
     cause: () => INFO.CATALOG_ASSUME_ROLE_DENIED.cause,
     remedy: (f) =>
       `Let ${or(f.principal, 'the identity')} assume ${or(f.resource, 'the role')}: allow sts:AssumeRole in its policy and name it in the role’s trust policy.`,
@@ -177,12 +183,14 @@ export const CATALOG_RULES: FailureRule[] = [
   {
     code: 'RUN_IAM_ACTION_DENIED',
     component: 'catalog',
-    summary: 'AWS IAM denied the catalog call the message names (glue:…, s3tables:…) for the identity it names.',
+    summary:
+      'AWS IAM denied the catalog call the message names (glue:…, s3tables:…) for the identity it names.',
     example:
       'Forbidden: User: arn:aws:iam::123456789012:user/olake is not authorized to perform: glue:CreateTable on resource: arn:aws:glue:… because no identity-based policy allows the glue:CreateTable action',
     match: /not authorized to perform: (?:glue|s3tables|lakeformation):/,
     facts: iamFacts,
-    what: (f) => `AWS denied ${or(f.action, 'a catalog action')} to ${or(f.principal, 'the writer’s identity')}`,
+    what: (f) =>
+      `AWS denied ${or(f.action, 'a catalog action')} to ${or(f.principal, 'the writer’s identity')}`,
     cause: (f) =>
       `The IAM policy of ${or(f.principal, 'the signing identity')} does not allow ${or(f.action, 'the action')}${f.resource ? ` on ${f.resource}` : ''}.`,
     remedy: (f) =>
@@ -191,7 +199,8 @@ export const CATALOG_RULES: FailureRule[] = [
   {
     code: 'RUN_UNITY_PERMISSION_DENIED',
     component: 'catalog',
-    summary: 'Unity Catalog refused an operation (PERMISSION_DENIED, “Access denied.”): a privilege or an ownership is missing.',
+    summary:
+      'Unity Catalog refused an operation (PERMISSION_DENIED, “Access denied.”): a privilege or an ownership is missing.',
     example: 'Forbidden: Access denied.',
     match: /PERMISSION_DENIED|Forbidden: Access denied\./,
     what: () => 'Unity Catalog refused the writer an operation (PERMISSION_DENIED)',
@@ -203,7 +212,8 @@ export const CATALOG_RULES: FailureRule[] = [
   {
     code: 'RUN_TOKEN_REFRESH_FAILED',
     component: 'catalog',
-    summary: 'The writer could not renew its OAuth2 token during a long sync (Iceberg OAuth2Util “Failed to refresh token”).',
+    summary:
+      'The writer could not renew its OAuth2 token during a long sync (Iceberg OAuth2Util “Failed to refresh token”).',
     example: 'WARN  org.apache.iceberg.rest.auth.OAuth2Util - Failed to refresh token',
     match: /Failed to refresh token/,
     what: () => 'The writer could not renew its catalog token during the run',
@@ -236,8 +246,10 @@ export const CATALOG_RULES: FailureRule[] = [
     code: 'RUN_TOKEN_EXPIRED',
     component: 'catalog',
     summary: 'The catalog rejected the writer’s token as expired (a static token outlived).',
-    example: 'org.apache.iceberg.exceptions.NotAuthorizedException: Not authorized: Token expired',
-    match: /(?:Not authorized|NotAuthorized|401)[^\n]{0,300}?(?:[Tt]oken (?:has )?expired|[Ee]xpired token|[Jj]wt (?:is )?expired|[Tt]oken is expired)/,
+    example:
+      'org.apache.iceberg.exceptions.NotAuthorizedException: Not authorized: <the server’s text naming an expired token, JWT or ExpiredSignature>',
+    match:
+      /(?:Not authorized|NotAuthorized|401)[^\n]{0,300}?(?:[Tt]oken (?:has )?expired|[Ee]xpired token|[Jj]wt (?:is )?expired|[Tt]oken is expired|ExpiredSignature)/,
     what: () => 'The catalog rejected the writer’s token as expired',
     cause: () =>
       'The destination uses a static token that expired while the job ran (or since it was set); the writer does not renew static tokens.',
@@ -252,7 +264,8 @@ export const CATALOG_RULES: FailureRule[] = [
     example: 'org.apache.iceberg.exceptions.NotAuthorizedException: Not authorized: …',
     match: /NotAuthorizedException|Not authorized: /,
     what: () => 'The catalog rejected the writer’s credentials',
-    cause: () => 'The token or client credentials in the destination are wrong, expired, revoked or for another catalog.',
+    cause: () =>
+      'The token or client credentials in the destination are wrong, expired, revoked or for another catalog.',
     remedy: () =>
       'Check the destination’s token or credential with "floe jobs test ID" (or "floe test" on a profile), then update the destination in the OLake UI.',
     follows: ['RUN_TOKEN_REFRESH_FAILED'],
@@ -261,10 +274,12 @@ export const CATALOG_RULES: FailureRule[] = [
     code: 'RUN_NO_SUCH_WAREHOUSE',
     component: 'catalog',
     summary: 'The catalog has no such warehouse (NoSuchWarehouseException).',
-    example: 'org.apache.iceberg.exceptions.NoSuchWarehouseException: Warehouse … not found',
+    example:
+      "org.apache.iceberg.exceptions.NoSuchWarehouseException: A warehouse with id '0195f3c2-7a0e-7c31-9b4e-5f3c1d2a9e10' does not exist",
     match: /NoSuchWarehouseException/,
     what: () => 'The catalog does not know the warehouse the destination names',
-    cause: () => 'The destination’s warehouse (iceberg_s3_path) names a warehouse or catalog the server does not have.',
+    cause: () =>
+      'The destination’s warehouse (iceberg_s3_path) names a warehouse or catalog the server does not have.',
     remedy: () =>
       'Set the destination’s warehouse to one the catalog lists (e.g. the Lakekeeper warehouse or Polaris catalog name) in the OLake UI.',
   },
@@ -276,7 +291,8 @@ export const CATALOG_RULES: FailureRule[] = [
     match: /NoSuchNamespaceException|Namespace does not exist/,
     facts: (text) => facts({ namespace: capture(text, /Namespace does not exist: '?([\w.-]{1,200})/) }),
     what: (f) => `The catalog has no namespace ${or(f.namespace, 'the sync writes to')}`,
-    cause: () => 'The namespace was dropped, or the job writes into a namespace the catalog does not create on demand.',
+    cause: () =>
+      'The namespace was dropped, or the job writes into a namespace the catalog does not create on demand.',
     remedy: (f) =>
       `Create the namespace${f.namespace ? ` ${f.namespace}` : ''} in the catalog, or point the job’s streams at an existing one (destination database), then run the sync again.`,
   },
@@ -296,7 +312,8 @@ export const CATALOG_RULES: FailureRule[] = [
   {
     code: 'RUN_COMMIT_CONFLICT',
     component: 'catalog',
-    summary: 'Another writer committed to the table first (CommitFailedException, 409) and the retries ran out.',
+    summary:
+      'Another writer committed to the table first (CommitFailedException, 409) and the retries ran out.',
     example:
       'org.apache.iceberg.exceptions.CommitFailedException: Commit failed: Requirement failed: branch main has changed: expected id 1 != 2',
     match: /CommitFailedException|Commit failed: |Requirement failed: /,
@@ -309,7 +326,8 @@ export const CATALOG_RULES: FailureRule[] = [
   {
     code: 'RUN_COMMIT_STATE_UNKNOWN',
     component: 'catalog',
-    summary: 'The commit got no clear answer (CommitStateUnknownException): it may or may not have been applied.',
+    summary:
+      'The commit got no clear answer (CommitStateUnknownException): it may or may not have been applied.',
     example: 'org.apache.iceberg.exceptions.CommitStateUnknownException: Service failed: 500: …',
     match: /CommitStateUnknownException/,
     what: () => 'The writer’s commit got no clear answer from the catalog',
@@ -340,7 +358,8 @@ export const CATALOG_RULES: FailureRule[] = [
   {
     code: 'CATALOG_FORBIDDEN',
     component: 'catalog',
-    summary: 'The catalog denied the writer an operation (ForbiddenException, 403), without naming which grant.',
+    summary:
+      'The catalog denied the writer an operation (ForbiddenException, 403), without naming which grant.',
     example: 'org.apache.iceberg.exceptions.ForbiddenException: Forbidden: …',
     match: /ForbiddenException|Forbidden: /,
     what: () => 'The catalog denied the writer an operation',

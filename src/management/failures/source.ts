@@ -5,7 +5,7 @@
 // ("unable to authenticate using mechanism …") and topology/errors.go ("server selection error: …");
 // OLake's own checks (datazip-inc/olake drivers/postgres/internal/postgres.go:154, drivers/kafka/internal/
 // kafka.go:118); the servers' messages (PostgreSQL, MySQL, MongoDB, Oracle, Kafka).
-import { capture, type FailureRule, type Facts, facts, hostOf, or } from './rule.js';
+import { capture, type Facts, type FailureRule, facts, hostOf, or } from './rule.js';
 
 /** A line comes from a source driver. */
 export const SOURCE_TEXT =
@@ -35,8 +35,10 @@ export const SOURCE_RULES: FailureRule[] = [
     match:
       /password authentication failed|SQLSTATE 28P01|SQLSTATE 28000|Error 1045 \(28000\)|ERROR 1045 \(28000\)|\(AuthenticationFailed\)|ORA-01017|SASL_AUTHENTICATION_FAILED|SASL Authentication failed/,
     facts: sourceFacts,
-    what: (f) => `The source database refused the login${f.user ? ` of user ${f.user}` : ''}${f.host ? ` at ${f.host}` : ''}`,
-    cause: () => 'The source’s username or password is wrong, or the user may not log in from the OLake worker’s address.',
+    what: (f) =>
+      `The source database refused the login${f.user ? ` of user ${f.user}` : ''}${f.host ? ` at ${f.host}` : ''}`,
+    cause: () =>
+      'The source’s username or password is wrong, or the user may not log in from the OLake worker’s address.',
     remedy: (f) =>
       `Fix the username and password of the job’s source in the OLake UI (Sources → the source → test connection)${f.sqlstate === '28000' ? '; for Postgres also check pg_hba.conf allows the worker’s address' : ''}.`,
   },
@@ -47,8 +49,10 @@ export const SOURCE_RULES: FailureRule[] = [
     example: "replication slot 'olake_slot' does not exist in the current database 'prod'",
     match: /replication slot ['"][^'"]{1,100}['"] does not exist/,
     facts: sourceFacts,
-    what: (f) => `The Postgres replication slot ${or(f.slot, '?')} does not exist${f.database ? ` in ${f.database}` : ''}`,
-    cause: () => 'CDC reads a logical replication slot that was never created, was dropped, or lives in another database.',
+    what: (f) =>
+      `The Postgres replication slot ${or(f.slot, '?')} does not exist${f.database ? ` in ${f.database}` : ''}`,
+    cause: () =>
+      'CDC reads a logical replication slot that was never created, was dropped, or lives in another database.',
     remedy: (f) =>
       `Create it in the source database: SELECT pg_create_logical_replication_slot('${or(f.slot, 'olake_slot')}', 'pgoutput'); (connected to ${or(f.database, 'the job’s database')}), then run the sync again.`,
   },
@@ -92,9 +96,9 @@ export const SOURCE_RULES: FailureRule[] = [
     code: 'SOURCE_MYSQL_BINLOG',
     component: 'source',
     summary: 'MySQL’s binary log is off, or the position the job needs was purged (1381, 1236).',
-    example:
-      'ERROR 1236 (HY000): Could not find first log file name in binary index file',
-    match: /You are not using binary logging|Could not find first log file name in binary index file|(?:Error|ERROR) 1236 \(HY000\)/,
+    example: 'ERROR 1236 (HY000): Could not find first log file name in binary index file',
+    match:
+      /You are not using binary logging|Could not find first log file name in binary index file|(?:Error|ERROR) 1236 \(HY000\)/,
     facts: sourceFacts,
     what: () => 'MySQL cannot serve the binlog the job reads',
     cause: () =>
@@ -124,7 +128,8 @@ export const SOURCE_RULES: FailureRule[] = [
     only: 'source',
     facts: sourceFacts,
     what: (f) => `The source database at ${or(f.host, 'its host')} refused the connection`,
-    cause: () => 'The source is down, or the host/port in the source is not reachable from the OLake worker (localhost inside a container?).',
+    cause: () =>
+      'The source is down, or the host/port in the source is not reachable from the OLake worker (localhost inside a container?).',
     remedy: (f) =>
       `Check the source is up and ${f.host ? `that ${f.host}` : 'its host and port'} is reachable from the OLake worker, then run the sync again.`,
   },
@@ -137,6 +142,7 @@ export const SOURCE_RULES: FailureRule[] = [
     facts: sourceFacts,
     what: (f) => `The source database failed${f.host ? ` (${f.host})` : ''}; the destination is not involved`,
     cause: () => 'The source driver’s own error, shown as evidence; floe does not know this one.',
-    remedy: () => 'Read the source’s message below; test the source in the OLake UI (Sources → test connection).',
+    remedy: () =>
+      'Read the source’s message below; test the source in the OLake UI (Sources → test connection).',
   },
 ];

@@ -4,15 +4,16 @@
 // v1 AmazonS3Exception ("(Service: Amazon S3; Status Code: 403; Error Code: AccessDenied; …)"), and Google
 // Cloud Storage's StorageException. The S3 messages are S3's own (docs.aws.amazon.com/AmazonS3/latest/API/
 // ErrorResponses.html). Codes shared with `floe test` mean the same failure.
-import { STORAGE_DIAGNOSES } from '../../storage/diagnoses.js';
-import { capture, type FailureRule, type Facts, facts, hostOf, or } from './rule.js';
+import { capture, type Facts, type FailureRule, facts, hostOf, or } from './rule.js';
 
 /** The text is an S3 answer (SDK v2 or v1 exception, or an S3 error code). */
 export const S3_ANSWER = /Service: S3,|Service: Amazon S3;|S3Exception|\bs3\.model\.|Error Code: \w+;/;
 
 function s3Facts(text: string): Facts {
   return facts({
-    bucket: capture(text, /s3a?:\/\/([a-z0-9][a-z0-9.-]{1,62})/) ?? capture(text, /\bbucket(?:Name)?[=:] ?['"]?([a-z0-9][a-z0-9.-]{1,62})/i),
+    bucket:
+      capture(text, /s3a?:\/\/([a-z0-9][a-z0-9.-]{1,62})/) ??
+      capture(text, /\bbucket(?:Name)?[=:] ?['"]?([a-z0-9][a-z0-9.-]{1,62})/i),
     status: capture(text, /Status Code: (\d{3})/),
     requestId: capture(text, /Request ID: ([\w+/=-]{1,128})/),
     action: capture(text, /not authorized to perform: ([\w-]{1,40}:\w{1,80})/),
@@ -30,7 +31,8 @@ export const STORAGE_RULES: FailureRule[] = [
   {
     code: 'RUN_S3_EXPIRED_TOKEN',
     component: 'storage',
-    summary: `The object store refused the writer’s temporary credentials: their STS session token expired (${STORAGE_DIAGNOSES.S3_EXPIRED_TOKEN.split(' (')[0]}; S3_EXPIRED_TOKEN in floe test).`,
+    summary:
+      'The object store refused the writer’s temporary credentials: their STS session token expired (ExpiredToken; S3_EXPIRED_TOKEN in floe test).',
     example: 'The provided token has expired. (Service: S3, Status Code: 400, Request ID: …)',
     match: /The provided token has expired|ExpiredToken|security token included in the request is expired/,
     facts: s3Facts,
@@ -43,13 +45,15 @@ export const STORAGE_RULES: FailureRule[] = [
   {
     code: 'S3_SIGNATURE_MISMATCH',
     component: 'storage',
-    summary: 'The object store refused the writer’s signature: the secret key does not belong to the access key.',
+    summary:
+      'The object store refused the writer’s signature: the secret key does not belong to the access key.',
     example:
       'The request signature we calculated does not match the signature you provided. Check your key and signing method. (Service: S3, Status Code: 403, …)',
     match: /request signature we calculated does not match|SignatureDoesNotMatch/,
     facts: s3Facts,
     what: (f) => `The object store refused the writer’s request signature on ${BUCKET(f)}`,
-    cause: () => 'The destination’s S3 secret key does not belong to its access key (or a proxy rewrote the request).',
+    cause: () =>
+      'The destination’s S3 secret key does not belong to its access key (or a proxy rewrote the request).',
     remedy: () =>
       'Re-enter the destination’s S3 secret key for this access key (no spaces or line breaks) in the OLake UI; "floe jobs test ID" checks it.',
   },
@@ -69,7 +73,8 @@ export const STORAGE_RULES: FailureRule[] = [
   {
     code: 'S3_WRONG_REGION',
     component: 'storage',
-    summary: 'The bucket is in another region than the destination’s (301 PermanentRedirect, AuthorizationHeaderMalformed).',
+    summary:
+      'The bucket is in another region than the destination’s (301 PermanentRedirect, AuthorizationHeaderMalformed).',
     example:
       'The bucket you are attempting to access must be addressed using the specified endpoint. Please send all future requests to this endpoint. (Service: S3, Status Code: 301, …)',
     match:
@@ -77,7 +82,8 @@ export const STORAGE_RULES: FailureRule[] = [
     facts: s3Facts,
     what: (f) =>
       `${BUCKET(f)[0]?.toUpperCase()}${BUCKET(f).slice(1)} is in ${f.region ? `region ${f.region}` : 'another region'}${f.wrongRegion ? `, not ${f.wrongRegion}` : ''}`,
-    cause: () => 'S3 answers 301 (or 400 AuthorizationHeaderMalformed) when a bucket is addressed in the wrong region.',
+    cause: () =>
+      'S3 answers 301 (or 400 AuthorizationHeaderMalformed) when a bucket is addressed in the wrong region.',
     remedy: (f) =>
       `Set the destination’s AWS region to ${or(f.region, 'the bucket’s region (aws s3api get-bucket-location --bucket <bucket>)')} in the OLake UI.`,
   },
@@ -89,7 +95,8 @@ export const STORAGE_RULES: FailureRule[] = [
     match: /The specified bucket does not exist|NoSuchBucket/,
     facts: s3Facts,
     what: (f) => `${BUCKET(f)[0]?.toUpperCase()}${BUCKET(f).slice(1)} does not exist`,
-    cause: () => 'The warehouse path or the catalog’s table location names a bucket that is missing, or in another account or store.',
+    cause: () =>
+      'The warehouse path or the catalog’s table location names a bucket that is missing, or in another account or store.',
     remedy: (f) =>
       `Create ${f.bucket ? `the bucket (aws s3 mb s3://${f.bucket})` : 'the bucket'}, or fix the warehouse (S3 path) of the destination or the catalog’s base location.`,
   },
@@ -115,7 +122,8 @@ export const STORAGE_RULES: FailureRule[] = [
     facts: s3Facts,
     what: () => 'The object store refused the writer’s requests as signed at the wrong time',
     cause: () => 'The clock of the machine running the OLake worker is more than 15 minutes off.',
-    remedy: () => 'Synchronize the worker machine’s clock (NTP: timedatectl set-ntp true), then run the sync again.',
+    remedy: () =>
+      'Synchronize the worker machine’s clock (NTP: timedatectl set-ntp true), then run the sync again.',
   },
   {
     code: 'S3_KMS_DENIED',
@@ -152,7 +160,8 @@ export const STORAGE_RULES: FailureRule[] = [
   {
     code: 'S3_FORBIDDEN_NO_DETAIL',
     component: 'storage',
-    summary: 'The object store answered 403 with no message (a HEAD request has no body): denied access or wrong keys.',
+    summary:
+      'The object store answered 403 with no message (a HEAD request has no body): denied access or wrong keys.',
     example: 'null (Service: S3, Status Code: 403, Request ID: …)',
     match: /null \(Service: S3, Status Code: 403/,
     facts: s3Facts,
@@ -174,7 +183,8 @@ export const STORAGE_RULES: FailureRule[] = [
         principal: capture(text, /([\w.@-]{1,200}) does not have storage\./),
         permission: capture(text, /does not have (storage\.\w{1,20}\.\w{1,20}) access/),
       }),
-    what: (f) => `Cloud Storage denied ${or(f.principal, 'the service account')} ${or(f.permission, 'a permission')}`,
+    what: (f) =>
+      `Cloud Storage denied ${or(f.principal, 'the service account')} ${or(f.permission, 'a permission')}`,
     cause: (f) => `The service account lacks ${or(f.permission, 'the storage permission')} on the bucket.`,
     remedy: (f) =>
       `Grant ${or(f.principal, 'the service account')} roles/storage.objectAdmin on the bucket (gcloud storage buckets add-iam-policy-binding gs://<bucket> --member=serviceAccount:${or(f.principal, '<account>')} --role=roles/storage.objectAdmin).`,

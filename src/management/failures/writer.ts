@@ -39,7 +39,8 @@ export const WRITER_RULES: FailureRule[] = [
       'The Go driver could not reach the writer JVM on port 50051 (gRPC Unavailable, connection refused): the JVM had stopped.',
     example:
       'rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing: dial tcp 127.0.0.1:50051: connect: connection refused"',
-    match: /(?:127\.0\.0\.1|localhost|\[::1\]):50051|code = Unavailable desc = (?:error reading from server: EOF|connection error)/,
+    match:
+      /(?:127\.0\.0\.1|localhost|\[::1\]):50051|code = Unavailable desc = (?:error reading from server: EOF|connection error)/,
     facts: (text) => facts({ host: capture(text, /((?:127\.0\.0\.1|localhost|\[::1\]):50051)/) }),
     what: (f) => `The connection to OLake’s writer at ${f.host ?? '127.0.0.1:50051'} was refused`,
     cause: () =>

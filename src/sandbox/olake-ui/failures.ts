@@ -33,7 +33,7 @@ export const SEED_FAILURES: { id: string; failure: FailureText }[] = [
     failure: {
       origin: 'jvm',
       text: 'Terminating due to java.lang.OutOfMemoryError: Java heap space',
-      then: [
+      followedBy: [
         {
           level: 'fatal',
           message:

@@ -33,7 +33,7 @@ export interface FailureText {
   /** 'jvm': the line was logged through log4j (level, logger) rather than printed raw. */
   log4j?: { level: 'WARN' | 'ERROR'; logger: string; thread: string };
   /** Lines that follow it (e.g. the Go driver's refused gRPC connection after the JVM died). */
-  then?: { level: 'error' | 'fatal'; message: string }[];
+  followedBy?: { level: 'error' | 'fatal'; message: string }[];
 }
 
 export const WRITER_PREFIX = 'Iceberg[50051]';
@@ -93,9 +93,12 @@ export function syncFailureLog(failure: FailureText, start: number, version = 'v
         2400,
       );
       at('error', `${WRITER_PREFIX} ${failure.text}`, 1);
-      for (const frame of failure.frames ?? [])
-        at('error', `${WRITER_PREFIX} \tat ${frame}`, 1);
-      at('error', `${WRITER_PREFIX} \tat io.debezium.server.iceberg.rpc.OlakeRowsIngester.sendRecords(OlakeRowsIngester.java:176)`, 1);
+      for (const frame of failure.frames ?? []) at('error', `${WRITER_PREFIX} \tat ${frame}`, 1);
+      at(
+        'error',
+        `${WRITER_PREFIX} \tat io.debezium.server.iceberg.rpc.OlakeRowsIngester.sendRecords(OlakeRowsIngester.java:176)`,
+        1,
+      );
       for (const cause of failure.causedBy ?? []) at('error', `${WRITER_PREFIX} Caused by: ${cause}`, 1);
       at(
         'fatal',
@@ -105,13 +108,17 @@ export function syncFailureLog(failure: FailureText, start: number, version = 'v
     }
     case 'jvm': {
       const l = failure.log4j;
-      at('error', l ? jvm(l.level, l.thread, l.logger, failure.text) : `${WRITER_PREFIX} ${failure.text}`, 2400);
+      at(
+        'error',
+        l ? jvm(l.level, l.thread, l.logger, failure.text) : `${WRITER_PREFIX} ${failure.text}`,
+        2400,
+      );
       break;
     }
     case 'go':
       at('fatal', failure.text, 2400);
       break;
   }
-  for (const next of failure.then ?? []) at(next.level, next.message);
+  for (const next of failure.followedBy ?? []) at(next.level, next.message);
   return lines;
 }

@@ -81,6 +81,29 @@ const STORAGE_MARK =
 const CATALOG_MARK =
   /org\.apache\.iceberg\.rest|org\.apache\.hc\.|:8181\b|:19120\b|polaris|lakekeeper|nessie|unity-catalog|iceberg-rest|\/v1\/(?:config|namespaces|oauth)|\bglue\.[\w.-]{0,40}amazonaws|s3tables\.[\w.-]{0,40}amazonaws|biglake/i;
 
+/** The hosts a job's source and destination configs name (OLake's source config and destination.json). */
+export function runHosts(job: { source: { config?: string }; destination: { config?: string } }): RunHosts {
+  const parse = (text: string | undefined): Record<string, unknown> => {
+    try {
+      const value: unknown = JSON.parse(text ?? '');
+      return value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
+    } catch {
+      return {};
+    }
+  };
+  const str = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+  const source = parse(job.source.config);
+  const destination = parse(job.destination.config);
+  const writer = (
+    typeof destination.writer === 'object' && destination.writer ? destination.writer : {}
+  ) as Record<string, unknown>;
+  return {
+    catalog: str(writer.rest_catalog_url),
+    storage: str(writer.s3_endpoint),
+    source: str(source.host),
+  };
+}
+
 function hostPart(url: string | undefined): string | undefined {
   if (!url) return undefined;
   try {

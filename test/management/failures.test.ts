@@ -3,7 +3,8 @@
 // that fixes it, by the component it came from; an unknown one stays unknown.
 import { describe, expect, it } from 'vitest';
 import { diagnosisSchema } from '../../src/check/types.js';
-import { diagnoseLog, LOG_RULES } from '../../src/management/diagnose.js';
+import { diagnoseLog, LOG_RULES, runHosts } from '../../src/management/diagnose.js';
+import { seedJobs } from '../../src/sandbox/olake-ui/seed.js';
 import { syncFailureLog } from '../../src/sandbox/olake-ui/synclog.js';
 import { CATALOG_CASES } from '../fixtures/failures/catalog.js';
 import { SOURCE_CASES, UNKNOWN_CASES } from '../fixtures/failures/source.js';
@@ -101,6 +102,22 @@ describe('reading a run as a whole', () => {
         { catalog: 'http://cat.internal:8181' },
       ).map((d) => d.code),
     ).toEqual(['CATALOG_CONNECTION_REFUSED']);
+  });
+
+  it('takes the hosts from the job’s configs and attributes by them', () => {
+    const job = seedJobs(1, 1)[0];
+    if (!job) throw new Error('no job');
+    const hosts = runHosts(job);
+    expect(hosts.catalog).toBe('http://iceberg-rest.internal:8181');
+    expect(hosts.source).toBe(`${job.source.type}.db.internal`);
+    const line = {
+      level: 'fatal',
+      time: 't',
+      message: `dial tcp ${hosts.source}:1: connect: connection refused`,
+    };
+    expect(diagnoseLog([line], hosts)[0]?.code).toBe('SOURCE_CONNECTION_REFUSED');
+    expect(diagnoseLog([line])[0]?.code).toBe('RUN_NETWORK_CONNECTION_REFUSED');
+    expect(runHosts({ source: { config: 'not json' }, destination: { config: '[1]' } })).toEqual({});
   });
 
   it('reads an S3 ExpiredToken as the object store’s, not the catalog token’s', () => {

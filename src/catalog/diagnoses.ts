@@ -3,7 +3,7 @@
 import { type DiagnosisInfo, type DiagnosisInput, diagnosisTable } from '../check/diagnoses.js';
 import type { Diagnosis } from '../check/types.js';
 
-const TABLE = {
+export const CATALOG_DIAGNOSIS_INFO = {
   CATALOG_URL_INVALID: {
     summary: 'The REST Catalog URL (or the token URL) is not an absolute http(s) URL.',
     cause: 'The URL is empty, misspelt or uses another scheme.',
@@ -241,9 +241,9 @@ const TABLE = {
   },
 } satisfies Record<string, DiagnosisInfo>;
 
-export type CatalogDiagnosisCode = keyof typeof TABLE;
+export type CatalogDiagnosisCode = keyof typeof CATALOG_DIAGNOSIS_INFO;
 
-const { summaries, make } = diagnosisTable(TABLE);
+const { summaries, make } = diagnosisTable(CATALOG_DIAGNOSIS_INFO);
 
 /** One line per code, for docs/diagnoses.md. */
 export const CATALOG_DIAGNOSES = summaries;

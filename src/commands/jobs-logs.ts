@@ -5,7 +5,7 @@ import { diagnosisLines } from '../check/text.js';
 import type { Diagnosis } from '../check/types.js';
 import { EXIT } from '../cli/io.js';
 import { err, joined, line, out, printJson, type Shown } from '../cli/output.js';
-import { diagnoseLog } from '../management/diagnose.js';
+import { diagnoseLog, runHosts } from '../management/diagnose.js';
 import { followStep, followTail } from '../management/follow.js';
 import { readWholeLog } from '../management/logs.js';
 import type { JobsApi, LogLine, Task } from '../management/types.js';
@@ -87,20 +87,19 @@ function diagnosisText(diagnoses: Diagnosis[]): Shown[] {
   });
 }
 
+/** Exits 1 when the log shows a failure (a diagnosis, recognized or not), 0 when it shows none. */
 export async function diagnoseLogs(t: LogsTarget, json: boolean): Promise<number> {
   const lines = await readWholeLog(t.api, t.project, t.id, t.task, DIAGNOSE_MAX_LINES);
-  const diagnoses = diagnoseLog(lines);
+  // The job's hosts sharpen attribution; without them the lines still say what they can.
+  const hosts = await t.api.getJob(t.project, t.id).then(runHosts, () => ({}));
+  const diagnoses = diagnoseLog(lines, hosts);
+  const code = diagnoses.length > 0 ? EXIT.FAILURE : EXIT.OK;
   if (json) {
     printJson({ task: t.task, lines: lines.length, diagnoses });
-    return EXIT.OK;
+    return code;
   }
   err`Run ${t.task.file_path} (${t.task.status}, started ${t.task.start_time}), ${lines.length} lines`;
-  if (diagnoses.length === 0) {
-    const errors = lines.filter((l) => ['error', 'fatal'].includes(l.level.toLowerCase()));
-    if (errors.length === 0) out`No errors in this run’s log.`;
-    else out`No known cause found; the run's last error:\n  ${logLine(errors.at(-1) as LogLine)}`;
-    return EXIT.OK;
-  }
-  out`${joined(diagnosisText(diagnoses))}`;
-  return EXIT.OK;
+  if (diagnoses.length === 0) out`No errors in this run’s log.`;
+  else out`${joined(diagnosisText(diagnoses))}`;
+  return code;
 }

@@ -42,7 +42,8 @@ Flags:
   --task TASK         for logs: a run's number in "floe jobs tasks" (1 = latest) or its file path
   --limit N           for logs: how many of the last lines (default 1000)
   --follow            for logs: keep printing new lines of a running job until it ends (Ctrl-C stops)
-  --diagnose          for logs: what went wrong in the run (what, cause, remedy, evidence)
+  --diagnose          for logs: what went wrong in the run (what, cause, remedy, evidence);
+                      exits 1 when the run's log shows a failure, 0 when it shows none
   --profile NAME      for test: take hidden secrets from this profile (default: one with the same
                       catalog URL) and name the keys that differ from it
   --read-only         for test: skip the object-store writes (PUT/GET/DELETE of a probe object)

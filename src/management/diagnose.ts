@@ -1,203 +1,271 @@
-// Diagnosis of a sync run from its log: the Java and Go errors OLake prints (the Iceberg writer's
-// exceptions, S3 error codes, connection failures, the JVM running out of memory) mapped to floe's
-// diagnosis codes, in the same what / cause / remedy / evidence shape as `floe test`. Where `floe test`
-// has a code for the same failure (CATALOG_UNAUTHORIZED, S3_SIGNATURE_MISMATCH, …) it is reused.
+// Diagnosis of a failed sync from its log, read as a whole: each error line is attributed to the
+// component it comes from (the host:port it names, its exception class, the Java logger, the stack
+// frames under it), matched against that component's table (failures/*.ts), and the run is reported by
+// its first failure; what followed from it (the refused gRPC connection after the writer died, the 401
+// after a failed token refresh) is named as a consequence, not as another cause. A failure no rule
+// knows is "not recognized", shown with its lines and its component when one is known.
+// Linear time: lines and their length are bounded, every pattern is linear over a bounded line.
 import type { Diagnosis } from '../check/types.js';
+import { CATALOG_RULES } from './failures/catalog.js';
+import { NETWORK_RULES } from './failures/network.js';
+import { COMPONENT_NAME, type Component, type FailureRule } from './failures/rule.js';
+import { SOURCE_RULES, SOURCE_TEXT } from './failures/source.js';
+import { S3_ANSWER, STORAGE_RULES } from './failures/storage.js';
+import { WRITER_RULES } from './failures/writer.js';
 import type { LogLine } from './types.js';
 
-interface Rule {
-  /** One line for docs/diagnoses.md. */
+/** Every rule in the order it is tried: the more specific first. */
+const RULES: FailureRule[] = [
+  ...WRITER_RULES,
+  ...CATALOG_RULES.filter((r) => r.code === 'RUN_CATALOG_STORAGE_FAILURE'),
+  ...STORAGE_RULES,
+  ...CATALOG_RULES.filter((r) => r.code !== 'RUN_CATALOG_STORAGE_FAILURE'),
+  ...SOURCE_RULES,
+  ...NETWORK_RULES,
+];
+
+const NOT_RECOGNIZED = 'RUN_NOT_RECOGNIZED';
+
+export interface LogRuleDoc {
+  component: Component;
   summary: string;
-  /** Tried on each error line, in table order; the first rule that matches names the line. */
-  match: RegExp;
-  what: string;
-  cause: string;
-  remedy: string;
+  examples: string[];
 }
 
-const CATALOG_HOST = /catalog|iceberg|\/v1\/|:8181|polaris|lakekeeper|nessie|unity|biglake|glue/i;
-const STORAGE_HOST = /\bs3\b|s3[.:-]|amazonaws|minio|bucket|:9000|storage/i;
+/** One entry per code, for docs/diagnoses.md: its component, one line, and the real text it answers. */
+export const LOG_RULES: Record<string, LogRuleDoc> = (() => {
+  const docs: Record<string, LogRuleDoc> = {};
+  for (const rule of RULES) {
+    const doc = docs[rule.code];
+    if (doc) doc.examples.push(rule.example);
+    else docs[rule.code] = { component: rule.component, summary: rule.summary, examples: [rule.example] };
+  }
+  docs[NOT_RECOGNIZED] = {
+    component: 'unknown',
+    summary:
+      'The run failed with an error no rule knows: its first error line and the component it came from (when the line says) are shown, nothing is guessed.',
+    examples: ['any other error line'],
+  };
+  return docs;
+})();
 
-/** Ordered: the more specific rule first (an expired token before any NotAuthorizedException). */
-const RULES = {
-  RUN_OUT_OF_MEMORY: {
-    summary: 'The sync ran out of memory (OutOfMemoryError, Java heap space, OOMKilled, exit 137).',
-    match:
-      /OutOfMemoryError|Java heap space|GC overhead limit|OOMKilled|exit(?:ed with)? (?:code|status) 137|out of memory/i,
-    what: 'The sync ran out of memory',
-    cause:
-      'The Iceberg writer (a JVM) or the driver needs more memory than its container has: wide rows, many streams at once, or large batches.',
-    remedy:
-      'Give the OLake worker more memory (its container limit and the writer JVM heap), or lower the job’s max threads in its advanced settings so fewer streams run at once.',
-  },
-  RUN_S3_EXPIRED_TOKEN: {
-    summary: 'The object store credentials expired (ExpiredToken).',
-    match: /ExpiredToken|security token included in the request is expired/i,
-    what: 'The object store rejected the writer’s temporary credentials as expired',
-    cause:
-      'The destination (or the worker’s environment) uses temporary credentials (a session token) that expired during or before the run.',
-    remedy:
-      'Use long-lived keys or a role the worker can assume and renew (instance profile, IRSA), instead of pasted temporary credentials.',
-  },
-  RUN_TOKEN_EXPIRED: {
-    summary: 'The catalog token expired during the run (NotAuthorizedException: token expired).',
-    match: /token (?:has )?expired|expired token|jwt (?:is )?expired|token is expired/i,
-    what: 'The catalog rejected the writer’s token as expired',
-    cause:
-      'The destination uses a static token that expired while the job was running (or since it was set); the writer does not renew static tokens.',
-    remedy:
-      'Give the destination OAuth2 client credentials (credential + oauth2_uri) so the writer fetches fresh tokens, or a token that lives longer than the longest sync; update the destination in the OLake UI.',
-  },
-  CATALOG_UNAUTHORIZED: {
-    summary: 'The catalog rejected the credentials (NotAuthorizedException, HTTP 401).',
-    match: /NotAuthorizedException|\b401\b.*unauthori[sz]ed|unauthori[sz]ed.*\b401\b/i,
-    what: 'The catalog rejected the writer’s credentials',
-    cause: 'The token or client credentials in the destination are wrong, revoked or for another catalog.',
-    remedy:
-      'Check the destination’s token or credential with "floe jobs test ID" (or "floe test" on a profile), then update the destination in the OLake UI.',
-  },
-  CATALOG_FORBIDDEN: {
-    summary: 'The catalog denied the writer an operation (ForbiddenException, HTTP 403).',
-    match: /ForbiddenException|\b403\b.*forbidden|forbidden.*\b403\b/i,
-    what: 'The catalog denied the writer an operation',
-    cause:
-      'The credentials are valid but lack a privilege the sync needs: create namespaces or tables, or write to this table.',
-    remedy:
-      'Grant the principal the catalog privileges to create and write tables in the target namespace (e.g. TABLE_WRITE_DATA, NAMESPACE_CREATE), then run the sync again.',
-  },
-  RUN_NO_SUCH_NAMESPACE: {
-    summary: 'The catalog has no such namespace (NoSuchNamespaceException).',
-    match: /NoSuchNamespaceException|Namespace does not exist/i,
-    what: 'The catalog has no namespace the sync writes to',
-    cause:
-      'The namespace was dropped, or the job writes into a namespace that the catalog does not create on demand.',
-    remedy:
-      'Create the namespace in the catalog, or point the job’s streams at an existing one (destination database), then run the sync again.',
-  },
-  RUN_NO_SUCH_TABLE: {
-    summary: 'The catalog has no such table (NoSuchTableException).',
-    match: /NoSuchTableException|Table does not exist/i,
-    what: 'The catalog has no table the sync expected',
-    cause:
-      'The table was dropped or renamed outside OLake while the job’s state still refers to it (an incremental or CDC sync).',
-    remedy:
-      'Clear the destination for that stream in the OLake UI (or reset the job’s state) so the next sync creates the table again.',
-  },
-  S3_SIGNATURE_MISMATCH: {
-    summary: 'The object store refused the signature (SignatureDoesNotMatch).',
-    match: /SignatureDoesNotMatch/,
-    what: 'The object store refused the writer’s request signature',
-    cause: 'The secret key does not belong to the access key, or a proxy rewrote the request.',
-    remedy:
-      'Fix the destination’s S3 secret key (check it with "floe jobs test ID"), then update it in the OLake UI.',
-  },
-  S3_INVALID_ACCESS_KEY: {
-    summary: 'The object store does not know the access key (InvalidAccessKeyId).',
-    match: /InvalidAccessKeyId/,
-    what: 'The object store does not know the writer’s access key',
-    cause: 'The access key is mistyped, deleted, or belongs to another account or store.',
-    remedy:
-      'Fix the destination’s S3 access key (check it with "floe jobs test ID"), then update it in the OLake UI.',
-  },
-  S3_NO_SUCH_BUCKET: {
-    summary: 'The bucket does not exist (NoSuchBucket).',
-    match: /NoSuchBucket|The specified bucket does not exist/i,
-    what: 'The bucket the table data goes to does not exist',
-    cause:
-      'The warehouse path or the catalog’s table location names a bucket that is missing or in another account.',
-    remedy: 'Create the bucket, or fix the warehouse (S3 path) of the destination or the catalog.',
-  },
-  S3_ACCESS_DENIED_WRITE: {
-    summary: 'The object store denied the writer access (AccessDenied).',
-    match: /AccessDenied|Access Denied/,
-    what: 'The object store denied the writer access to the table data',
-    cause:
-      'The keys (or the credentials the catalog vends) lack s3:PutObject / s3:GetObject / s3:DeleteObject on the warehouse prefix, or a bucket policy denies them.',
-    remedy:
-      'Grant write access to the warehouse prefix for the credentials the writer uses, then run the sync again.',
-  },
-  CATALOG_CONNECTION_REFUSED: {
-    summary: 'Nothing listened at the catalog during the run (connection refused).',
-    match: /Connection refused|ECONNREFUSED|ConnectException/i,
-    what: 'The writer could not connect to the catalog (connection refused)',
-    cause:
-      'The catalog was down or restarting, or its URL is only reachable from another network than the OLake worker’s (localhost inside a container?).',
-    remedy:
-      'Check the catalog is up and that the URL in the destination is reachable from the OLake worker (not localhost), then run the sync again.',
-  },
-  S3_CONNECTION_REFUSED: {
-    summary: 'Nothing listened at the object store during the run (connection refused).',
-    match: /Connection refused|ECONNREFUSED|ConnectException/i,
-    what: 'The writer could not connect to the object store (connection refused)',
-    cause:
-      'The object store endpoint was down, or it is only reachable from another network than the OLake worker’s (localhost inside a container?).',
-    remedy: 'Check the S3 endpoint is up and reachable from the OLake worker, then run the sync again.',
-  },
-  CATALOG_TIMEOUT: {
-    summary: 'The catalog did not answer in time during the run.',
-    match: /SocketTimeoutException|timed out|ConnectTimeoutException|deadline exceeded|i\/o timeout/i,
-    what: 'The catalog did not answer the writer in time',
-    cause: 'The catalog was overloaded or hung, or a firewall silently dropped the connection.',
-    remedy: 'Check the catalog’s health and the network path from the OLake worker, then run the sync again.',
-  },
-  S3_TIMEOUT: {
-    summary: 'The object store did not answer in time during the run.',
-    match: /SocketTimeoutException|timed out|ConnectTimeoutException|deadline exceeded|i\/o timeout/i,
-    what: 'The object store did not answer the writer in time',
-    cause: 'The store was overloaded or a firewall silently dropped the connection.',
-    remedy:
-      'Check the object store’s health and the network path from the OLake worker, then run the sync again.',
-  },
-} satisfies Record<string, Rule>;
+/** One line per code (the older shape of the table). */
+export const LOG_DIAGNOSES: Record<string, string> = Object.fromEntries(
+  Object.entries(LOG_RULES).map(([code, doc]) => [code, doc.summary]),
+);
 
-export type LogDiagnosisCode = keyof typeof RULES;
-
-/** One line per code, for docs/diagnoses.md. */
-export const LOG_DIAGNOSES: Record<LogDiagnosisCode, string> = Object.fromEntries(
-  Object.entries(RULES).map(([code, rule]) => [code, rule.summary]),
-) as Record<LogDiagnosisCode, string>;
+/** Hosts the run's configuration names, when the caller knows them (they sharpen attribution). */
+export interface RunHosts {
+  catalog?: string;
+  storage?: string;
+  source?: string;
+}
 
 const ERROR_LEVELS = new Set(['error', 'fatal', 'panic']);
-const STORAGE_TWIN: Partial<Record<LogDiagnosisCode, LogDiagnosisCode>> = {
-  CATALOG_CONNECTION_REFUSED: 'S3_CONNECTION_REFUSED',
-  CATALOG_TIMEOUT: 'S3_TIMEOUT',
-};
-const EXCEPTION =
-  /\b((?:[a-z]+\.)+[A-Z]\w*(?:Exception|Error)|[A-Z]\w*(?:Exception|Error)|SignatureDoesNotMatch|InvalidAccessKeyId|NoSuchBucket|AccessDenied|ExpiredToken)\b/;
+const MAX_LINE = 4000;
 const MAX_EVIDENCE = 300;
+const MAX_FRAME = 300;
+const CAUSED_BY = /^\s*Caused by: /;
+const NETWORK_KIND = /_(?:DNS|CONNECTION_REFUSED|TIMEOUT)$/;
+const WRITER_PREFIX = /^Iceberg\[\d{1,5}\] /;
+/** log4j2's "%d{HH:mm:ss.SSS} [%t] %-5level %logger{36} - " (the writer's log4j2.xml). */
+const LOG4J = /^\d\d:\d\d:\d\d\.\d{3} \[[^\]]{0,200}\] (\w{1,5}) {0,4}([\w.$]{1,200}) - /;
+const STACK_FRAME = /^\s*at [\w$.<>]{1,300}\(/;
+const GO_CONSEQUENCE = /context canceled|^\s*\.\.\. \d+ more$/;
+const SOURCE_PORT = /:(?:5432|3306|27017|1521|1433|9092|9093)\b/;
+const WRITER_GRPC = /(?:127\.0\.0\.1|localhost|\[::1\]):50051/;
+const ICEBERG_MARK =
+  /org\.apache\.iceberg\.exceptions\.|RESTException|Not authorized: |Forbidden: |Malformed request: |Service unavailable: |Server error: |Unable to process \(code|Error occurred while processing \w{1,10} request/;
+const STORAGE_MARK =
+  /software\.amazon\.awssdk\.services\.s3|com\.amazonaws\.services\.s3|org\.apache\.iceberg\.aws\.s3|SdkClientException|com\.google\.cloud\.storage|StorageException|\.s3[.-][\w.-]{0,60}amazonaws\.com|\bs3\.amazonaws\.com|minio|:9000\b|storage\.googleapis\.com/i;
+const CATALOG_MARK =
+  /org\.apache\.iceberg\.rest|org\.apache\.hc\.|:8181\b|:19120\b|polaris|lakekeeper|nessie|unity-catalog|iceberg-rest|\/v1\/(?:config|namespaces|oauth)|\bglue\.[\w.-]{0,40}amazonaws|s3tables\.[\w.-]{0,40}amazonaws|biglake/i;
 
-function classify(message: string): LogDiagnosisCode | undefined {
-  for (const [code, rule] of Object.entries(RULES) as [LogDiagnosisCode, Rule][]) {
-    if (Object.values(STORAGE_TWIN).includes(code)) continue;
-    if (!rule.match.test(message)) continue;
-    const twin = STORAGE_TWIN[code];
-    return twin && STORAGE_HOST.test(message) && !CATALOG_HOST.test(message) ? twin : code;
-  }
-  return undefined;
+/** The hosts a job's source and destination configs name (OLake's source config and destination.json). */
+export function runHosts(job: { source: { config?: string }; destination: { config?: string } }): RunHosts {
+  const parse = (text: string | undefined): Record<string, unknown> => {
+    try {
+      const value: unknown = JSON.parse(text ?? '');
+      return value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
+    } catch {
+      return {};
+    }
+  };
+  const str = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+  const source = parse(job.source.config);
+  const destination = parse(job.destination.config);
+  const writer = (
+    typeof destination.writer === 'object' && destination.writer ? destination.writer : {}
+  ) as Record<string, unknown>;
+  return {
+    catalog: str(writer.rest_catalog_url),
+    storage: str(writer.s3_endpoint),
+    source: str(source.host),
+  };
 }
 
-/** The diagnoses of a run's log, one per code, in the order their first line appears. */
-export function diagnoseLog(lines: LogLine[]): Diagnosis[] {
-  const found = new Map<LogDiagnosisCode, Diagnosis>();
-  lines.forEach((line, index) => {
-    const isError = ERROR_LEVELS.has(line.level.toLowerCase());
-    const code = classify(line.message);
-    if (!code || found.has(code) || (!isError && code !== 'RUN_OUT_OF_MEMORY')) return;
-    const rule: Rule = RULES[code];
-    const exception = EXCEPTION.exec(line.message)?.[1];
-    const text =
-      line.message.length > MAX_EVIDENCE ? `${line.message.slice(0, MAX_EVIDENCE)}…` : line.message;
-    found.set(code, {
-      code,
-      step: 'run.log',
-      what: rule.what,
-      cause: rule.cause,
-      remedy: rule.remedy,
-      evidence: {
-        ...(exception ? { errorCode: exception.split('.').at(-1) } : {}),
-        extra: { line: `#${index + 1} ${line.time} ${line.level.toUpperCase()}`, log: text },
+function hostPart(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    return new URL(url).host || undefined;
+  } catch {
+    return url;
+  }
+}
+
+/** The component a line (with the stack frames under it) points at. */
+function attribute(text: string, context: { frames: string; logger?: string }, hosts: RunHosts): Component {
+  const { frames, logger = '' } = context;
+  if (WRITER_GRPC.test(text)) return 'writer';
+  const catalogHost = hostPart(hosts.catalog);
+  const storageHost = hostPart(hosts.storage);
+  const sourceHost = hostPart(hosts.source);
+  if ((sourceHost && text.includes(sourceHost)) || SOURCE_TEXT.test(text) || SOURCE_PORT.test(text))
+    return 'source';
+  const iceberg = ICEBERG_MARK.exec(text)?.index;
+  const storage = S3_ANSWER.exec(text)?.index ?? STORAGE_MARK.exec(text)?.index;
+  if (iceberg !== undefined && (storage === undefined || iceberg < storage)) return 'catalog';
+  if (storageHost && text.includes(storageHost)) return 'storage';
+  if (catalogHost && text.includes(catalogHost)) return 'catalog';
+  if (storage !== undefined) return 'storage';
+  if (CATALOG_MARK.test(text)) return 'catalog';
+  if (/OutOfMemoryError|OOMKilled|iceberg java writer/.test(text)) return 'writer';
+  if (STORAGE_MARK.test(logger)) return 'storage';
+  if (CATALOG_MARK.test(logger)) return 'catalog';
+  if (STORAGE_MARK.test(frames)) return 'storage';
+  if (CATALOG_MARK.test(frames)) return 'catalog';
+  return 'unknown';
+}
+
+function applies(rule: FailureRule, component: Component): boolean {
+  if (rule.only) return rule.only === component;
+  if (rule.component === 'writer' || component === 'unknown') return true;
+  return rule.component === component;
+}
+
+interface Found {
+  rule: FailureRule;
+  component: Component;
+  text: string;
+  index: number;
+  line: LogLine;
+  consequences: string[];
+}
+
+/** The message without OLake's writer prefix and the JVM's log4j layout; the log4j level and logger. */
+function unwrap(message: string): { text: string; level?: string; logger?: string } {
+  let text = message.length > MAX_LINE ? message.slice(0, MAX_LINE) : message;
+  text = text.replace(WRITER_PREFIX, '');
+  const log4j = LOG4J.exec(text);
+  if (!log4j) return { text };
+  return { text: text.slice(log4j[0].length), level: log4j[1], logger: log4j[2] };
+}
+
+function clip(text: string): string {
+  return text.length > MAX_EVIDENCE ? `${text.slice(0, MAX_EVIDENCE)}…` : text;
+}
+
+function where(index: number, line: LogLine): string {
+  return `#${index + 1} ${line.time} ${line.level.toUpperCase()}`;
+}
+
+const EXCEPTION =
+  /\b((?:[a-z]+\.)+[A-Z]\w*(?:Exception|Error)|[A-Z]\w*(?:Exception|Error)|SignatureDoesNotMatch|InvalidAccessKeyId|NoSuchBucket|AccessDenied|ExpiredToken)\b/;
+
+function toDiagnosis(found: Found): Diagnosis {
+  const { rule, text } = found;
+  const component = rule.component;
+  const f = rule.facts?.(text) ?? {};
+  const exception = EXCEPTION.exec(text)?.[1];
+  const consequences =
+    found.consequences.length > 0 ? ` What followed came from it: ${found.consequences.join('; ')}.` : '';
+  return {
+    code: rule.code,
+    step: 'run.log',
+    what: rule.what(f),
+    cause: `${rule.cause(f)}${consequences}`,
+    remedy: rule.remedy(f),
+    evidence: {
+      ...(exception ? { errorCode: exception.split('.').at(-1) } : {}),
+      extra: {
+        component,
+        line: where(found.index, found.line),
+        log: clip(text),
+        ...f,
+        ...(found.consequences.length > 0 ? { consequences: found.consequences.join('; ') } : {}),
       },
-    });
+    },
+  };
+}
+
+/**
+ * The diagnoses of a run's log: the first failure of its causal chain first, then any independent
+ * failure after it, each code once; nothing when the log has no error.
+ */
+export function diagnoseLog(lines: LogLine[], hosts: RunHosts = {}): Diagnosis[] {
+  const found: Found[] = [];
+  const byCode = new Map<string, Found>();
+  let firstError: { index: number; line: LogLine; text: string; component: Component } | undefined;
+  let lastError: { index: number; line: LogLine } | undefined;
+  let chain: Component = 'unknown';
+  lines.forEach((line, index) => {
+    const level = line.level.toLowerCase();
+    const { text, level: jvmLevel, logger } = unwrap(line.message);
+    const isError = ERROR_LEVELS.has(level);
+    const jvmWarn = jvmLevel === 'WARN';
+    if (!isError && !jvmWarn && !/OutOfMemoryError|OOMKilled/.test(text)) return;
+    if (STACK_FRAME.test(text) || GO_CONSEQUENCE.test(text) || text.trim() === '') return;
+    let frames = '';
+    for (let k = index + 1; k < lines.length && k <= index + 8; k++)
+      frames += `${lines[k]?.message.slice(0, MAX_FRAME) ?? ''}\n`;
+    const own = attribute(text, { frames, logger }, hosts);
+    // A "Caused by:" belongs to the exception above it: it inherits that one's component.
+    const component = CAUSED_BY.test(text) && own === 'unknown' ? chain : own;
+    if (!CAUSED_BY.test(text)) chain = own;
+    const rule = RULES.find((r) => applies(r, component) && r.match.test(text));
+    if (isError) {
+      firstError ??= { index, line, text, component };
+      lastError = { index, line };
+    }
+    if (!rule || byCode.has(rule.code)) return;
+    // The same network failure told again without its component (Go's copy of the writer's error).
+    const kind = NETWORK_KIND.exec(rule.code)?.[0];
+    if (component === 'unknown' && kind && [...byCode.keys()].some((code) => code.endsWith(kind))) return;
+    const cause = rule.follows?.map((code) => byCode.get(code)).find(Boolean);
+    if (cause) {
+      const f = rule.facts?.(text) ?? {};
+      cause.consequences.push(`${rule.what(f)} (${where(index, line)})`);
+      byCode.set(rule.code, cause);
+      return;
+    }
+    const entry: Found = { rule, component, text, index, line, consequences: [] };
+    byCode.set(rule.code, entry);
+    found.push(entry);
   });
-  return [...found.values()];
+  if (found.length > 0 || !firstError) return found.map(toDiagnosis);
+  const first = firstError;
+  const known = first.component !== 'unknown';
+  return [
+    {
+      code: NOT_RECOGNIZED,
+      step: 'run.log',
+      what: `The run failed with an error floe does not recognize${known ? `, from ${COMPONENT_NAME[first.component]}` : ''}`,
+      cause: known
+        ? `The line names ${COMPONENT_NAME[first.component]} but no rule matches its text; floe does not guess a cause.`
+        : 'No rule matches this text and nothing in it says which component failed; floe does not guess.',
+      remedy: 'Read the first error line below (and the lines just before it in "floe jobs logs ID").',
+      evidence: {
+        extra: {
+          ...(known ? { component: first.component } : {}),
+          line: where(first.index, first.line),
+          log: clip(first.text),
+          ...(lastError && lastError.index !== first.index
+            ? {
+                last: `${where(lastError.index, lastError.line)} ${clip(unwrap(lastError.line.message).text)}`,
+              }
+            : {}),
+        },
+      },
+    },
+  ];
 }

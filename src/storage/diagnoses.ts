@@ -17,6 +17,8 @@ export const STORAGE_DIAGNOSES = {
     'The credentials may not write to the bucket (AccessDenied on PutObject or DeleteObject)',
   S3_SIGNATURE_MISMATCH: 'The secret key does not belong to the access key (SignatureDoesNotMatch)',
   S3_INVALID_ACCESS_KEY: 'The store does not know the access key (InvalidAccessKeyId)',
+  S3_EXPIRED_TOKEN:
+    'The temporary credentials expired: their STS session token is past its expiry (ExpiredToken, 400)',
   S3_WRONG_REGION: 'The bucket lives in another region (301 PermanentRedirect with x-amz-bucket-region)',
   S3_REDIRECT: 'The endpoint answered with a redirect instead of an S3 response',
   S3_VIRTUAL_HOST_DNS:
@@ -209,6 +211,9 @@ export function classify(facts: ErrorFacts, ctx: ProbeContext): StorageDiagnosis
       return 'S3_SIGNATURE_MISMATCH';
     case 'InvalidAccessKeyId':
       return 'S3_INVALID_ACCESS_KEY';
+    case 'ExpiredToken':
+    case 'TokenRefreshRequired':
+      return 'S3_EXPIRED_TOKEN';
     case 'PermanentRedirect':
     case 'AuthorizationHeaderMalformed':
     case 'IllegalLocationConstraintException':
@@ -324,6 +329,13 @@ function text(code: StorageDiagnosisCode, f: ErrorFacts, ctx: ProbeContext): Tex
         cause: 'The Access Key is misspelt, was deleted, or belongs to another store or account',
         remedy: 'Enter an Access Key that exists on this store (and its Secret Key)',
         extra: ctx.accessKeyHint ? { accessKey: ctx.accessKeyHint } : undefined,
+      };
+    case 'S3_EXPIRED_TOKEN':
+      return {
+        what: `${failed}: the session token of the temporary credentials has expired`,
+        cause: `The keys are temporary STS credentials (${KEYS_FROM(ctx)}) and their session token expired; the store does not accept them any more`,
+        remedy:
+          'Get fresh credentials (aws sts get-session-token or assume-role again) and enter the new Access Key, Secret Key and session token, or use long-lived keys or a role the OLake worker assumes itself (instance profile, IRSA)',
       };
     case 'S3_WRONG_REGION':
       return {

@@ -141,7 +141,7 @@ export function operationText(operation: WriteOperation): string {
  * `register(...)`); TABLE_WRITE_DATA includes TABLE_WRITE_PROPERTIES, and CATALOG_MANAGE_CONTENT all
  * of them (PolarisAuthorizerImpl SUPER_PRIVILEGES).
  */
-const POLARIS_PRIVILEGE: Record<string, string> = {
+export const POLARIS_PRIVILEGE: Record<string, string> = {
   CREATE_NAMESPACE: 'NAMESPACE_CREATE',
   LOAD_NAMESPACE_METADATA: 'NAMESPACE_READ_PROPERTIES',
   NAMESPACE_EXISTS: 'NAMESPACE_LIST',

@@ -4,18 +4,26 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import { CATALOG_DIAGNOSES } from '../../src/catalog/diagnoses.js';
 import { CHECK_DIAGNOSES } from '../../src/check/diagnoses.js';
-import { LOG_DIAGNOSES } from '../../src/management/diagnose.js';
+import { LOG_RULES } from '../../src/management/diagnose.js';
 import { STORAGE_DIAGNOSES } from '../../src/storage/diagnoses.js';
 import { GCS_DIAGNOSES } from '../../src/storage/gcs-diagnoses.js';
 import { WRITE_DIAGNOSES } from '../../src/write/diagnoses.js';
 
 const DOC = new URL('../../docs/diagnoses.md', import.meta.url);
 
+const cell = (text: string) => text.replace(/\|/g, '\\|');
+
 function render(): string {
   const table = (codes: Record<string, string>) =>
     Object.entries(codes)
-      .map(([code, line]) => `| \`${code}\` | ${line.replace(/\|/g, '\\|')} |`)
+      .map(([code, line]) => `| \`${code}\` | ${cell(line)} |`)
       .join('\n');
+  const logTable = Object.entries(LOG_RULES)
+    .map(
+      ([code, rule]) =>
+        `| \`${code}\` | ${rule.component} | ${cell(rule.summary)} | ${rule.examples.map((e) => `\`\` ${cell(e)} \`\``).join('<br>')} |`,
+    )
+    .join('\n');
   return `# Diagnosis codes
 
 Every failure of \`floe test\` becomes a diagnosis with a stable code, what failed, the likely cause, a remedy
@@ -59,12 +67,18 @@ ${table(CHECK_DIAGNOSES)}
 
 ## A sync run's log
 
-\`floe jobs logs ID --diagnose\` and the jobs browser map the errors in a run's log to these codes (step
-\`run.log\`); the evidence is the log line. Codes shared with \`floe test\` mean the same failure.
+\`floe jobs logs ID --diagnose\` and the jobs browser read a run's log as a whole (step \`run.log\`): each error
+line is attributed to the component it comes from (the host:port it names, its exception class, the writer's
+Java logger, the stack frames under it), the run is reported by its first failure, and what followed from it
+(the refused connection to the writer's 127.0.0.1:50051 after it ran out of memory) is named as its
+consequence. The evidence is the log line, its component and the facts taken from it (bucket, region, IAM
+action and resource, Polaris privilege, host…). A failure no rule knows is \`RUN_NOT_RECOGNIZED\`, never
+blamed on a component it did not come from. \`floe jobs logs ID --diagnose\` exits 1 when the log shows a
+failure and 0 when it shows none. Codes shared with \`floe test\` mean the same failure.
 
-| Code | Meaning |
-|---|---|
-${table(LOG_DIAGNOSES)}
+| Code | Component | Meaning | Real text it answers |
+|---|---|---|---|
+${logTable}
 `;
 }
 

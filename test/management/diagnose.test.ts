@@ -1,55 +1,36 @@
 // Log diagnosis: each error OLake prints maps to its code; following a log loses no partial line.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManagementClient } from '../../src/management/client.js';
-import { diagnoseLog, LOG_DIAGNOSES } from '../../src/management/diagnose.js';
+import { diagnoseLog } from '../../src/management/diagnose.js';
 import { followStep, followTail } from '../../src/management/follow.js';
 import type { LogLine, Task } from '../../src/management/types.js';
+import { SEED_FAILURES } from '../../src/sandbox/olake-ui/failures.js';
 import { type OlakeUiEmulator, seedJobs, startOlakeUiEmulator } from '../../src/sandbox/olake-ui/index.js';
-import { FAILURES } from '../../src/sandbox/olake-ui/seed.js';
+import { CATALOG_CASES } from '../fixtures/failures/catalog.js';
+import { SOURCE_CASES, UNKNOWN_CASES } from '../fixtures/failures/source.js';
+import { STORAGE_CASES } from '../fixtures/failures/storage.js';
+import { WRITER_CASES } from '../fixtures/failures/writer.js';
 
-const at = (message: string, level = 'error'): LogLine => ({ level, time: '2026-01-01T00:00:00Z', message });
+const CORPUS = [...STORAGE_CASES, ...CATALOG_CASES, ...WRITER_CASES, ...SOURCE_CASES, ...UNKNOWN_CASES];
 
-describe('diagnoseLog', () => {
-  const expected = [
-    'RUN_TOKEN_EXPIRED',
-    'CATALOG_FORBIDDEN',
-    'RUN_NO_SUCH_TABLE',
-    'RUN_NO_SUCH_NAMESPACE',
-    'S3_ACCESS_DENIED_WRITE',
-    'S3_SIGNATURE_MISMATCH',
-    'S3_NO_SUCH_BUCKET',
-    'S3_INVALID_ACCESS_KEY',
-    'RUN_S3_EXPIRED_TOKEN',
-    'CATALOG_CONNECTION_REFUSED',
-    'S3_TIMEOUT',
-    'RUN_OUT_OF_MEMORY',
-  ];
-
-  it.each(FAILURES.map((line, i) => [expected[i], line]))('maps to %s: %s', (code, line) => {
-    const [d] = diagnoseLog([at('Starting sync', 'info'), at(line)]);
-    expect(d?.code).toBe(code);
-    expect(d?.step).toBe('run.log');
-    expect(d?.evidence.extra?.line).toBe('#2 2026-01-01T00:00:00Z ERROR');
-    expect(d?.what && d.cause && d.remedy).toBeTruthy();
+describe('the emulator’s failed runs', () => {
+  it('end with failures copied verbatim from the corpus, one class each', () => {
+    for (const seed of SEED_FAILURES)
+      expect(seed.failure, seed.id).toEqual(CORPUS.find((c) => c.id === seed.id)?.failure);
+    const classes = new Set(SEED_FAILURES.map((s) => CORPUS.find((c) => c.id === s.id)?.code));
+    expect(classes.size).toBe(SEED_FAILURES.length);
   });
 
-  it('covers the rest of its table, ignores info lines, and gives each code once', () => {
-    expect(
-      diagnoseLog([at('org.apache.iceberg.exceptions.NotAuthorizedException: Not authorized: bad token')])[0]
-        ?.code,
-    ).toBe('CATALOG_UNAUTHORIZED');
-    expect(
-      diagnoseLog([at('java.net.SocketTimeoutException: connect timed out to catalog:8181/v1/config')])[0]
-        ?.code,
-    ).toBe('CATALOG_TIMEOUT');
-    expect(diagnoseLog([at('ConnectException: Connection refused: minio:9000 bucket lake')])[0]?.code).toBe(
-      'S3_CONNECTION_REFUSED',
-    );
-    expect(diagnoseLog([at('retrying after Connection refused', 'info')])).toEqual([]);
-    const twice = diagnoseLog([at(FAILURES[2] as string), at(FAILURES[2] as string)]);
-    expect(twice).toHaveLength(1);
-    expect(twice[0]?.evidence.errorCode).toBe('NoSuchTableException');
-    expect(Object.keys(LOG_DIAGNOSES)).toEqual(expect.arrayContaining(expected));
+  it('are diagnosed in the jobs browser as the corpus expects', () => {
+    const jobs = seedJobs(SEED_FAILURES.length * 12, 1);
+    const seen = new Set<string>();
+    for (const job of jobs)
+      for (const task of job.tasks.filter((t) => t.status === 'Failed')) {
+        const expected = CORPUS.find((c) => c.id === SEED_FAILURES[job.id % SEED_FAILURES.length]?.id);
+        expect(diagnoseLog(task.logs)[0]?.code, `job ${job.id}`).toBe(expected?.code);
+        seen.add(expected?.code ?? '');
+      }
+    expect(seen.size).toBe(SEED_FAILURES.length);
   });
 });
 

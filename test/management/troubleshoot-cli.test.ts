@@ -90,16 +90,24 @@ describe('sessions switched off (SESSION_ON=false)', () => {
 describe('floe jobs logs --diagnose and --follow', () => {
   it('diagnoses a failed run, as text and as JSON', async () => {
     const run = await loggedIn(ui.url);
-    // Job 1's latest run failed on a ForbiddenException (seed.ts FAILURES, by job id).
+    // Job 1's latest run failed on an S3 ExpiredToken (olake-ui/failures.ts, by job id): a failure
+    // found exits 1, as text and as JSON; a run without errors exits 0.
     expect(ui.jobs[0]?.tasks[0]?.status).toBe('Failed');
     const text = await run(['jobs', 'logs', '1', '--diagnose']);
-    expect(text.code).toBe(0);
+    expect(text.code).toBe(1);
     expect(text.stdout).toMatch(
-      /^✗ CATALOG_FORBIDDEN \(run\.log\)\n {2}What {5}The catalog denied the writer an operation/,
+      /^✗ RUN_S3_EXPIRED_TOKEN \(run\.log\)\n {2}What {5}The object store refused the writer’s session token/,
     );
     expect(text.stdout).toContain('Remedy');
-    const json = JSON.parse((await run(['jobs', 'logs', '1', '--diagnose', '--json'])).stdout);
-    expect(json.diagnoses[0]).toMatchObject({ code: 'CATALOG_FORBIDDEN', step: 'run.log' });
+    const jsonRun = await run(['jobs', 'logs', '1', '--diagnose', '--json']);
+    expect(jsonRun.code).toBe(1);
+    expect(JSON.parse(jsonRun.stdout).diagnoses[0]).toMatchObject({
+      code: 'RUN_S3_EXPIRED_TOKEN',
+      step: 'run.log',
+    });
+    const completed = ui.jobs.find((j) => j.tasks[0]?.status === 'Completed');
+    const clean = await run(['jobs', 'logs', String(completed?.id), '--diagnose']);
+    expect([clean.code, clean.stdout]).toEqual([0, 'No errors in this run’s log.\n']);
     expect((await run(['jobs', 'show', '2', '--follow'])).code).toBe(2);
   });
 

@@ -170,6 +170,20 @@ describe('storage diagnoses', () => {
     expect(diagnoseStorageError(serviceError(name, status, { Code: name }), ctx()).code).toBe(expected);
   });
 
+  it('an expired STS session token is named, not a generic refusal', () => {
+    // AWS S3 error code list (docs.aws.amazon.com/AmazonS3/latest/API/ErrorResponses.html): ExpiredToken,
+    // 400, "The provided token has expired."
+    const error = serviceError('ExpiredToken', 400, {
+      Code: 'ExpiredToken',
+      message: 'The provided token has expired.',
+    });
+    const d = diagnoseStorageError(error, ctx({ step: 'storage.put', key: 'olake/.floe-probe/x' }));
+    expect(d.code).toBe('S3_EXPIRED_TOKEN');
+    expect(d.what).toContain('session token');
+    expect(d.remedy).toMatch(/fresh credentials/);
+    expect(d.evidence.errorCode).toBe('ExpiredToken');
+  });
+
   it('a timeout noted by the caller wins over the abort error it caused', () => {
     const abort = Object.assign(new Error('Request aborted'), { name: 'AbortError' });
     expect(diagnoseStorageError(abort, ctx({ timedOut: true })).code).toBe('S3_TIMEOUT');

@@ -3,6 +3,8 @@
 // a job's detail carries (`streams_config`, source and destination `config`; olake-ui v0.4.6
 // `server/internal/services/etl/job.go` buildJobResponse): from a few streams to tens of thousands.
 import type { Job, LogLine, Task } from '../../management/types.js';
+import { SEED_FAILURES } from './failures.js';
+import { type FailureText, PREAMBLE_LINES, syncFailureLog } from './synclog.js';
 
 export interface EmulatorTask extends Task {
   /** Every complete line of the run's log, debug lines included (the API filters those out). */
@@ -120,23 +122,6 @@ const VERSIONS = ['v0.9.4', 'v0.9.3', 'v0.9.1'];
 
 type Outcome = 'Completed' | 'Failed' | 'Canceled';
 
-const RPC = 'failed to write records: rpc error: code = Internal desc = Failed to process request: ';
-/** How failed runs end, as OLake's Go driver logs what the Java writer threw; picked by job id. */
-export const FAILURES = [
-  `${RPC}org.apache.iceberg.exceptions.NotAuthorizedException: Not authorized: token expired`,
-  `${RPC}org.apache.iceberg.exceptions.ForbiddenException: Forbidden: principal olake lacks TABLE_WRITE_DATA on lake.orders`,
-  `${RPC}org.apache.iceberg.exceptions.NoSuchTableException: Table does not exist: lake.orders`,
-  `${RPC}org.apache.iceberg.exceptions.NoSuchNamespaceException: Namespace does not exist: lake`,
-  `${RPC}software.amazon.awssdk.services.s3.model.S3Exception: Access Denied (Service: S3, Status Code: 403, Request ID: 7Q2X) AccessDenied`,
-  `${RPC}software.amazon.awssdk.services.s3.model.S3Exception: The request signature we calculated does not match the signature you provided. (Service: S3, Status Code: 403) SignatureDoesNotMatch`,
-  `${RPC}software.amazon.awssdk.services.s3.model.NoSuchBucketException: The specified bucket does not exist (Service: S3, Status Code: 404) NoSuchBucket`,
-  `${RPC}software.amazon.awssdk.services.s3.model.S3Exception: The AWS Access Key Id you provided does not exist in our records. (Service: S3, Status Code: 403) InvalidAccessKeyId`,
-  `${RPC}software.amazon.awssdk.services.s3.model.S3Exception: The provided token has expired. (Service: S3, Status Code: 400) ExpiredToken`,
-  'failed to write records: rpc error: code = Unavailable desc = connection error: java.net.ConnectException: Connection refused: iceberg-rest.internal:8181/v1/config',
-  'failed to write records: rpc error: code = Unavailable desc = java.net.SocketTimeoutException: Read timed out from s3.amazonaws.com',
-  'writer process exited: java.lang.OutOfMemoryError: Java heap space',
-];
-
 /** The latest run's outcome by position, so that any 12 consecutive jobs show every state. */
 const PATTERN = [
   'Completed',
@@ -194,7 +179,9 @@ export function taskLogs(
   if (status === 'Completed') at('info', 'Sync completed; state committed');
   if (status === 'Failed') {
     at('warn', 'Retrying commit after a transient error (1/3)');
-    at('error', FAILURES[(job.id ?? 0) % FAILURES.length] as string);
+    t += Math.floor(rand() * 4000) + 200;
+    const failure = SEED_FAILURES[(job.id ?? 0) % SEED_FAILURES.length]?.failure as FailureText;
+    lines.push(...syncFailureLog(failure, t).slice(PREAMBLE_LINES));
   }
   if (status === 'Canceled') at('warn', 'Workflow cancellation requested; stopping writers');
   return lines;

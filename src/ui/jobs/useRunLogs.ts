@@ -2,12 +2,12 @@
 // management/follow.ts) and reading a failed run's whole log for its diagnosis.
 import { useCallback, useEffect, useRef } from 'react';
 import type { Diagnosis } from '../../check/types.js';
-import { diagnoseLog } from '../../management/diagnose.js';
+import { diagnoseLog, runHosts } from '../../management/diagnose.js';
 import { followStep, followTail } from '../../management/follow.js';
 import { readWholeLog } from '../../management/logs.js';
 import type { JobsApi, Task } from '../../management/types.js';
 import { sanitize } from '../../text/sanitize.js';
-import type { Action, JobsState } from './state.js';
+import { type Action, detailJob, type JobsState } from './state.js';
 
 /** A diagnosis reads up to this many lines from the end of the run. */
 const DIAGNOSE_LINES = 20_000;
@@ -119,7 +119,8 @@ export function useRunLogs({ api, latest, dispatch, call, pollMs, keep }: RunLog
       const { jobId } = current.detail;
       call(() => readWholeLog(api, project, jobId, run, DIAGNOSE_LINES)).then(
         (lines) => {
-          const diagnoses = diagnoseLog(lines);
+          const job = detailJob(latest());
+          const diagnoses = diagnoseLog(lines, job ? runHosts(job) : {});
           diagnosed.current.set(run.file_path, diagnoses);
           dispatch({ type: 'diagnoses', task: run, diagnoses });
         },

@@ -1,0 +1,192 @@
+// The object store's failures as OLake's Java writer prints them: the AWS SDK for Java v2's S3Exception
+// ("<message> (Service: S3, Status Code: 403, Request ID: …)", aws/aws-sdk-java-v2
+// core/aws-core/…/awscore/exception/AwsServiceException.java getMessage; no error code in the text), the
+// v1 AmazonS3Exception ("(Service: Amazon S3; Status Code: 403; Error Code: AccessDenied; …)"), and Google
+// Cloud Storage's StorageException. The S3 messages are S3's own (docs.aws.amazon.com/AmazonS3/latest/API/
+// ErrorResponses.html). Codes shared with `floe test` mean the same failure.
+import { capture, type Facts, type FailureRule, facts, hostOf, or } from './rule.js';
+
+/** The text is an S3 answer (SDK v2 or v1 exception, or an S3 error code). */
+export const S3_ANSWER = /Service: S3,|Service: Amazon S3;|S3Exception|\bs3\.model\.|Error Code: \w+;/;
+
+function s3Facts(text: string): Facts {
+  return facts({
+    bucket:
+      capture(text, /s3a?:\/\/([a-z0-9][a-z0-9.-]{1,62})/) ??
+      capture(text, /\bbucket(?:Name)?[=:] ?['"]?([a-z0-9][a-z0-9.-]{1,62})/i),
+    status: capture(text, /Status Code: (\d{3})/),
+    requestId: capture(text, /Request ID: ([\w+/=-]{1,128})/),
+    action: capture(text, /not authorized to perform: ([\w-]{1,40}:\w{1,80})/),
+    resource: capture(text, /on resource: "?(arn:[^\s"]{1,300})/),
+    principal: capture(text, /User: (arn:[^\s]{1,300}) is not authorized/),
+    region: capture(text, /expecting '([\w-]{1,40})'/) ?? capture(text, /x-amz-bucket-region: ([\w-]{1,40})/),
+    wrongRegion: capture(text, /the region '([\w-]{1,40})' is wrong/),
+    host: hostOf(text),
+  });
+}
+
+const BUCKET = (f: Facts) => (f.bucket ? `bucket "${f.bucket}"` : 'the warehouse bucket');
+
+export const STORAGE_RULES: FailureRule[] = [
+  {
+    code: 'RUN_S3_EXPIRED_TOKEN',
+    component: 'storage',
+    summary:
+      'The object store refused the writer’s temporary credentials: their STS session token expired (ExpiredToken; S3_EXPIRED_TOKEN in floe test).',
+    example: 'The provided token has expired. (Service: S3, Status Code: 400, Request ID: …)',
+    match: /The provided token has expired|ExpiredToken|security token included in the request is expired/,
+    facts: s3Facts,
+    what: (f) => `The object store refused the writer’s session token for ${BUCKET(f)}: it expired`,
+    cause: () =>
+      'The destination (or the OLake worker’s environment) uses temporary STS credentials (a session token) that expired before or during the run; the writer cannot renew pasted credentials.',
+    remedy: () =>
+      'Use long-lived keys, or a role the OLake worker assumes and renews itself (instance profile, IRSA), instead of a session token; or paste fresh credentials into the destination in the OLake UI before each run.',
+  },
+  {
+    code: 'S3_SIGNATURE_MISMATCH',
+    component: 'storage',
+    summary:
+      'The object store refused the writer’s signature: the secret key does not belong to the access key.',
+    example:
+      'The request signature we calculated does not match the signature you provided. Check your key and signing method. (Service: S3, Status Code: 403, …)',
+    match: /request signature we calculated does not match|SignatureDoesNotMatch/,
+    facts: s3Facts,
+    what: (f) => `The object store refused the writer’s request signature on ${BUCKET(f)}`,
+    cause: () =>
+      'The destination’s S3 secret key does not belong to its access key (or a proxy rewrote the request).',
+    remedy: () =>
+      'Re-enter the destination’s S3 secret key for this access key (no spaces or line breaks) in the OLake UI; "floe jobs test ID" checks it.',
+  },
+  {
+    code: 'S3_INVALID_ACCESS_KEY',
+    component: 'storage',
+    summary: 'The object store does not know the writer’s access key.',
+    example:
+      'The AWS Access Key Id you provided does not exist in our records. (Service: S3, Status Code: 403, …)',
+    match: /Access Key Id you provided does not exist|InvalidAccessKeyId/,
+    facts: s3Facts,
+    what: (f) => `The object store does not know the writer’s access key (${BUCKET(f)})`,
+    cause: () => 'The access key is mistyped, was deleted, or belongs to another account or store.',
+    remedy: () =>
+      'Enter an access key that exists on this store, with its secret key, in the destination in the OLake UI; "floe jobs test ID" checks it.',
+  },
+  {
+    code: 'S3_WRONG_REGION',
+    component: 'storage',
+    summary:
+      'The bucket is in another region than the destination’s (301 PermanentRedirect, AuthorizationHeaderMalformed).',
+    example:
+      'The bucket you are attempting to access must be addressed using the specified endpoint. Please send all future requests to this endpoint. (Service: S3, Status Code: 301, …)',
+    match:
+      /must be addressed using the specified endpoint|PermanentRedirect|the region '[\w-]{1,40}' is wrong|AuthorizationHeaderMalformed|Service: S3, Status Code: 301/,
+    facts: s3Facts,
+    what: (f) =>
+      `${BUCKET(f)[0]?.toUpperCase()}${BUCKET(f).slice(1)} is in ${f.region ? `region ${f.region}` : 'another region'}${f.wrongRegion ? `, not ${f.wrongRegion}` : ''}`,
+    cause: () =>
+      'S3 answers 301 (or 400 AuthorizationHeaderMalformed) when a bucket is addressed in the wrong region.',
+    remedy: (f) =>
+      `Set the destination’s AWS region to ${or(f.region, 'the bucket’s region (aws s3api get-bucket-location --bucket <bucket>)')} in the OLake UI.`,
+  },
+  {
+    code: 'S3_NO_SUCH_BUCKET',
+    component: 'storage',
+    summary: 'The bucket the table data goes to does not exist (NoSuchBucket).',
+    example: 'The specified bucket does not exist (Service: S3, Status Code: 404, …)',
+    match: /The specified bucket does not exist|NoSuchBucket/,
+    facts: s3Facts,
+    what: (f) => `${BUCKET(f)[0]?.toUpperCase()}${BUCKET(f).slice(1)} does not exist`,
+    cause: () =>
+      'The warehouse path or the catalog’s table location names a bucket that is missing, or in another account or store.',
+    remedy: (f) =>
+      `Create ${f.bucket ? `the bucket (aws s3 mb s3://${f.bucket})` : 'the bucket'}, or fix the warehouse (S3 path) of the destination or the catalog’s base location.`,
+  },
+  {
+    code: 'S3_SLOW_DOWN',
+    component: 'storage',
+    summary: 'The object store throttled the writer (503 SlowDown).',
+    example: 'Please reduce your request rate. (Service: S3, Status Code: 503, …)',
+    match: /Please reduce your request rate|SlowDown|Service: S3, Status Code: 503/,
+    facts: s3Facts,
+    what: (f) => `The object store throttled the writer on ${BUCKET(f)} (503 SlowDown)`,
+    cause: () => 'Too many requests per second to one prefix of the bucket, beyond what the store accepts.',
+    remedy: () =>
+      'Lower the job’s max threads (its advanced settings) so fewer writers run at once, then run the sync again; on AWS the limit rises gradually with steady load.',
+  },
+  {
+    code: 'S3_CLOCK_SKEW',
+    component: 'storage',
+    summary: 'The OLake worker’s clock is too far from the store’s (RequestTimeTooSkewed).',
+    example:
+      'The difference between the request time and the current time is too large. (Service: S3, Status Code: 403, …)',
+    match: /RequestTimeTooSkewed|difference between the request time and the current time is too large/,
+    facts: s3Facts,
+    what: () => 'The object store refused the writer’s requests as signed at the wrong time',
+    cause: () => 'The clock of the machine running the OLake worker is more than 15 minutes off.',
+    remedy: () =>
+      'Synchronize the worker machine’s clock (NTP: timedatectl set-ntp true), then run the sync again.',
+  },
+  {
+    code: 'S3_KMS_DENIED',
+    component: 'storage',
+    summary: 'The bucket’s KMS key refused the writer (not authorized to perform: kms:…).',
+    example:
+      'User: arn:aws:sts::…:assumed-role/… is not authorized to perform: kms:Decrypt on resource: arn:aws:kms:… (Service: S3, Status Code: 403, …)',
+    match: /not authorized to perform: kms:|KMS\.AccessDenied|KMS key/,
+    facts: s3Facts,
+    what: (f) => `The bucket’s KMS key refused ${or(f.action, 'the writer’s key use')}`,
+    cause: (f) =>
+      `The bucket encrypts with a KMS key whose key policy (or the identity’s policy) does not allow ${or(f.principal, 'the writer’s identity')} ${or(f.action, 'kms:GenerateDataKey and kms:Decrypt')}.`,
+    remedy: (f) =>
+      `Allow ${or(f.action, 'kms:GenerateDataKey and kms:Decrypt')} on ${or(f.resource, 'the bucket’s KMS key')} for ${or(f.principal, 'the writer’s identity')}, in the key policy and the identity’s IAM policy.`,
+  },
+  {
+    code: 'S3_ACCESS_DENIED_WRITE',
+    component: 'storage',
+    summary: 'The object store denied the writer access to the table data (AccessDenied, 403).',
+    example: 'Access Denied (Service: S3, Status Code: 403, Request ID: …)',
+    match: /Access Denied|AccessDenied|not authorized to perform: s3:/,
+    facts: s3Facts,
+    what: (f) =>
+      `The object store denied the writer ${f.action ? `${f.action} on ${or(f.resource, BUCKET(f))}` : `access to ${BUCKET(f)}`}`,
+    cause: (f) =>
+      f.action
+        ? `The IAM policy of ${or(f.principal, 'the writer’s identity')} does not allow ${f.action}${f.resource ? ` on ${f.resource}` : ''}.`
+        : 'The keys (or the credentials the catalog vends) lack s3:PutObject / s3:GetObject / s3:DeleteObject on the warehouse prefix, or a bucket policy denies them.',
+    remedy: (f) =>
+      f.action
+        ? `Allow ${f.action} on ${or(f.resource, 'the warehouse prefix')} for ${or(f.principal, 'that identity')} (OLake also needs s3:PutObject, s3:GetObject, s3:DeleteObject and s3:ListBucket there).`
+        : `Allow s3:PutObject, s3:GetObject, s3:DeleteObject and s3:ListBucket on ${f.bucket ? `arn:aws:s3:::${f.bucket} and arn:aws:s3:::${f.bucket}/*` : 'the warehouse bucket and prefix'} for the destination’s keys, then run the sync again.`,
+  },
+  {
+    code: 'S3_FORBIDDEN_NO_DETAIL',
+    component: 'storage',
+    summary:
+      'The object store answered 403 with no message (a HEAD request has no body): denied access or wrong keys.',
+    example: 'null (Service: S3, Status Code: 403, Request ID: …)',
+    match: /null \(Service: S3, Status Code: 403/,
+    facts: s3Facts,
+    what: (f) => `The object store refused a HEAD request on ${BUCKET(f)} (403, no message)`,
+    cause: () =>
+      'A HEAD answer has no body, so S3 cannot say why: the keys lack s3:GetObject / s3:ListBucket there, or the secret key is wrong.',
+    remedy: () =>
+      'Run "floe jobs test ID" (it reads the error body of a GET) to tell a wrong key from a missing permission, then fix the destination in the OLake UI.',
+  },
+  {
+    code: 'GCS_PERMISSION_DENIED',
+    component: 'storage',
+    summary: 'Cloud Storage denied the writer’s service account a permission (storage.objects.create …).',
+    example:
+      'olake@p.iam.gserviceaccount.com does not have storage.objects.create access to the Google Cloud Storage object.',
+    match: /does not have storage\.\w{1,20}\.\w{1,20} access/,
+    facts: (text) =>
+      facts({
+        principal: capture(text, /([\w.@-]{1,200}) does not have storage\./),
+        permission: capture(text, /does not have (storage\.\w{1,20}\.\w{1,20}) access/),
+      }),
+    what: (f) =>
+      `Cloud Storage denied ${or(f.principal, 'the service account')} ${or(f.permission, 'a permission')}`,
+    cause: (f) => `The service account lacks ${or(f.permission, 'the storage permission')} on the bucket.`,
+    remedy: (f) =>
+      `Grant ${or(f.principal, 'the service account')} roles/storage.objectAdmin on the bucket (gcloud storage buckets add-iam-policy-binding gs://<bucket> --member=serviceAccount:${or(f.principal, '<account>')} --role=roles/storage.objectAdmin).`,
+  },
+];

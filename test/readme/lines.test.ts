@@ -38,7 +38,8 @@ const PLAN: Record<string, Plan> = {
     skip: 'installs globally; test/package installs the packed tarball into a prefix',
   },
   'floe jobs show 37': { code: 0 },
-  'floe jobs logs 37 --diagnose': { code: 0 },
+  // Job 37's latest run failed: --diagnose names it and exits 1.
+  'floe jobs logs 37 --diagnose': { code: 1 },
   'floe jobs logs 37 --follow': { code: 0 },
   'floe jobs test 37': { code: 0 },
   'floe destinations': { code: 0 },
@@ -53,6 +54,7 @@ const PLAN: Record<string, Plan> = {
   'printf %s "$OLAKE_PASSWORD" | floe login --url http://olake:8000 --password-stdin': {
     skip: 'olake:8000 is an example host; the test logs in to the sandbox the same way first',
   },
+  // The sync starts a new run, which has not failed: --diagnose exits 0.
   'floe jobs --json; floe jobs sync 37; floe jobs logs 37; floe jobs logs 37 --diagnose --json': { code: 0 },
   'floe push --profile prod --name iceberg-prod': {
     skip: "the OLake UI tests prod's catalog, polaris.example.com, an example host",

@@ -131,15 +131,42 @@ export function readTable(body: unknown): TableFacts | { problem: string } {
   };
 }
 
-/** OLake creates its tables as format v2 with Parquet files (olake-iceberg-java-writer IcebergUtil.createIcebergTable). */
+/**
+ * The table as OLake creates it (olake-iceberg-java-writer IcebergUtil.createIcebergTable): format v2,
+ * Parquet, and the identifier fields as its sort order (getIdentifierFieldsAsSortOrder: each ascending,
+ * SortOrder.Builder's default nulls-first, order id 1). floe writes Snappy (hyparquet-writer has no
+ * zstd), so the table says so: a catalog would otherwise default new tables to zstd
+ * (TableMetadata.persistedProperties), and the data file would contradict its table.
+ */
 export function createTableRequest(name: string, schema: IcebergSchema): Record<string, unknown> {
+  const identifiers = schema['identifier-field-ids'] ?? [];
   return {
     name,
     schema,
     'stage-create': false,
-    properties: { 'format-version': '2', 'write.format.default': 'parquet' },
+    ...(identifiers.length
+      ? {
+          'write-order': {
+            'order-id': 1,
+            fields: identifiers.map((id) => ({
+              transform: 'identity',
+              'source-id': id,
+              direction: 'asc',
+              'null-order': 'nulls-first',
+            })),
+          },
+        }
+      : {}),
+    properties: {
+      'format-version': '2',
+      'write.format.default': 'parquet',
+      'write.parquet.compression-codec': PARQUET_CODEC,
+    },
   };
 }
+
+/** The codec of the data files floe writes (files.ts). */
+export const PARQUET_CODEC = 'snappy';
 
 export interface AppendCommit {
   table: TableFacts;

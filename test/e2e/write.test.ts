@@ -182,6 +182,16 @@ describe('floe test --write with table metadata in Ceph RGW', () => {
       (s: { 'snapshot-id': number }) => String(s['snapshot-id']) === w.snapshotId,
     );
     expect(snapshot.summary.operation).toBe('append');
+    // OLake's table shape (IcebergUtil.createIcebergTable): sorted by the identifier field, and the
+    // codec the table names is the one its data file uses.
+    const olakeId = metadata.schemas[0].fields.find((f: { name: string }) => f.name === '_olake_id').id;
+    const order = metadata['sort-orders'].find(
+      (o: { 'order-id': number }) => o['order-id'] === metadata['default-sort-order-id'],
+    );
+    expect(order.fields).toEqual([
+      { transform: 'identity', 'source-id': olakeId, direction: 'asc', 'null-order': 'nulls-first' },
+    ]);
+    expect(metadata.properties['write.parquet.compression-codec']).toBe('snappy');
     const list = await readAvroWithPython(await read(ceph, snapshot['manifest-list']));
     const listFields = (list.schema as { fields: { name: string; 'field-id': number }[] }).fields;
     expect(listFields.find((f) => f.name === 'manifest_path')?.['field-id']).toBe(500);

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { olakeRawSchema } from '../../src/write/files.js';
 import {
   appendCommitRequest,
+  createTableRequest,
   parseLossless,
   parseWithLibrary,
   parseWithSource,
@@ -180,5 +181,24 @@ describe('appendCommitRequest', () => {
       'snapshot-id': null,
     });
     expect(body.updates[0].snapshot['parent-snapshot-id']).toBeUndefined();
+  });
+});
+
+describe('createTableRequest', () => {
+  it('creates the table as OLake does: v2, Parquet, sorted by the identifier field, the codec floe writes', () => {
+    const request = createTableRequest('t', olakeRawSchema(true));
+    expect(request['write-order']).toEqual({
+      'order-id': 1,
+      fields: [{ transform: 'identity', 'source-id': 1, direction: 'asc', 'null-order': 'nulls-first' }],
+    });
+    expect(request.properties).toEqual({
+      'format-version': '2',
+      'write.format.default': 'parquet',
+      'write.parquet.compression-codec': 'snappy',
+    });
+  });
+
+  it('without identifier fields (Unity), no sort order', () => {
+    expect(createTableRequest('t', olakeRawSchema(false))['write-order']).toBeUndefined();
   });
 });

@@ -765,6 +765,25 @@ describe('bearer and OAuth2', () => {
     expect(d.what).toContain('(it holds a line break)');
   });
 
+  it('CATALOG_GOOGLE_KEY_INVALID: a file:// token_uri is refused naming the field, the rule and an example', async () => {
+    const emu = await start({ auth: 'bearer' });
+    const key = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const json = JSON.stringify({
+      client_email: 'olake@floe-test.iam.gserviceaccount.com',
+      private_key: key.privateKey.export({ type: 'pkcs8', format: 'pem' }),
+      token_uri: 'file:///etc/passwd',
+    });
+    const d = expectDiagnosis(
+      await runChain(values('google', { catalogUrl: emu.url, gcpServiceAccountJson: json })),
+      'CATALOG_GOOGLE_KEY_INVALID',
+      'catalog.token',
+    );
+    expect(d.what).toBe(
+      'The GCP Service Account JSON cannot be used: its "token_uri" ("file:///etc/passwd") must be an absolute http(s) URL of the token endpoint, e.g. https://oauth2.googleapis.com/token',
+    );
+    expect(emu.requests).toEqual([]);
+  });
+
   it('CATALOG_GOOGLE_KEY_INVALID: a service-account JSON holding an EC key', async () => {
     const emu = await start({ auth: 'bearer' });
     const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' });

@@ -33,6 +33,9 @@ export interface GoogleAssertion {
   clientEmail: string;
 }
 
+/** `text` as written, but for a user:password@ after its scheme. */
+const withoutUserinfo = (text: string) => text.replace(/^([a-z][a-z\d+.-]*:\/\/)[^/?#@]*@/i, '$1');
+
 const b64url = (data: string | Buffer) => Buffer.from(data).toString('base64url');
 
 /** A signed RS256 JWT for the jwt-bearer grant. Throws GoogleKeyError for an unusable key file. */
@@ -55,7 +58,11 @@ export function googleAssertion(json: string, scopes: string[], nowMs = Date.now
     throw new GoogleKeyError('the "private_key" is not a readable PEM private key');
   }
   if (key.asymmetricKeyType !== 'rsa') throw new GoogleKeyError('the "private_key" is not an RSA key');
-  const tokenUri = typeof o.token_uri === 'string' && o.token_uri ? o.token_uri : GOOGLE_TOKEN_URI;
+  const tokenUri = o.token_uri === undefined || o.token_uri === '' ? GOOGLE_TOKEN_URI : o.token_uri;
+  if (typeof tokenUri !== 'string' || !/^https?:\/\/[^/?#]/i.test(tokenUri) || !URL.canParse(tokenUri))
+    throw new GoogleKeyError(
+      `its "token_uri" (${typeof tokenUri === 'string' ? JSON.stringify(withoutUserinfo(tokenUri.slice(0, 100))) : typeof tokenUri}) must be an absolute http(s) URL of the token endpoint, e.g. ${GOOGLE_TOKEN_URI}`,
+    );
   const iat = Math.floor(nowMs / 1000);
   const header = {
     alg: 'RS256',

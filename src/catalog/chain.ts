@@ -22,7 +22,14 @@ import {
   type SigV4Signer,
   sigV4Signer,
 } from './auth.js';
-import { badShape, type ClassifyContext, diagnoseFailure, type Route, readJson } from './classify.js';
+import {
+  badShape,
+  type ClassifyContext,
+  diagnoseFailure,
+  headerProblem,
+  type Route,
+  readJson,
+} from './classify.js';
 import { probeConnection } from './connect.js';
 import { diagnosis } from './diagnoses.js';
 import { HttpClient, type HttpRequest, type HttpResponse, NetworkFailure } from './http.js';
@@ -378,6 +385,18 @@ class Run {
       };
     this.scrubber.add(body.access_token);
     if (typeof body.refresh_token === 'string') this.scrubber.add(body.refresh_token);
+    const unusable = headerProblem(body.access_token);
+    if (unusable)
+      return {
+        ok: false,
+        diagnosis: badShape(
+          'CATALOG_TOKEN_UNUSABLE',
+          req,
+          res,
+          ctx,
+          `has an "access_token" an HTTP header cannot carry (it holds ${unusable})`,
+        ),
+      };
     const tokenType = typeof body.token_type === 'string' ? body.token_type : '';
     if (!/^(bearer|n_a)$/i.test(tokenType))
       return {

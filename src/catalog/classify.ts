@@ -336,7 +336,7 @@ export function readJson(
 
 /** A diagnosis for a 2xx JSON answer of the wrong shape. */
 export function badShape(
-  code: 'CATALOG_BAD_CONFIG' | 'CATALOG_BAD_RESPONSE',
+  code: 'CATALOG_BAD_CONFIG' | 'CATALOG_BAD_RESPONSE' | 'CATALOG_TOKEN_UNUSABLE',
   req: HttpRequest,
   res: HttpResponse,
   ctx: ClassifyContext,
@@ -346,4 +346,15 @@ export function badShape(
     what: `${requestLine(req)} answered JSON that ${problem}`,
     evidence: evidenceOf(req, res, ctx, {}),
   });
+}
+
+/**
+ * What keeps `value` out of an HTTP header, or undefined when it can go in one: undici refuses all but
+ * tab, 0x20-0x7e and 0x80-0xff (lib/core/util.js headerCharRegex). Says the kind, never the character.
+ */
+export function headerProblem(value: string): string | undefined {
+  const bad = /[^\t\x20-\x7e\x80-\xff]/.exec(value)?.[0];
+  if (bad === undefined) return undefined;
+  if (bad === '\r' || bad === '\n') return 'a line break';
+  return bad.charCodeAt(0) > 0xff ? 'a character outside Latin-1' : 'a control character';
 }

@@ -66,6 +66,14 @@ export const CATALOG_DIAGNOSIS_INFO = {
     remedy:
       'Store the secret again without line breaks or invisible characters (floe setup --profile NAME, then e on its line), or fix the FLOE_* variable it comes from.',
   },
+  CATALOG_TOKEN_UNUSABLE: {
+    summary:
+      'The token endpoint issued an access token that cannot go in an HTTP header (a line break, a control character, non-Latin-1): it was never sent.',
+    cause:
+      'The token endpoint (or a proxy or gateway in front of it) answers a malformed access_token: a fault of that server, not of anything stored here.',
+    remedy:
+      'Check the token endpoint named above and its logs (a POST with the same client shows what it issues); nothing stored in floe needs changing.',
+  },
   CATALOG_TIMEOUT: {
     summary: 'The catalog did not answer in time.',
     cause: 'The server is overloaded or hung, or a firewall silently drops packets.',

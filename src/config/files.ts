@@ -17,15 +17,17 @@ import fs, {
   readFileSync,
   readlinkSync,
   readSync,
+  realpathSync,
   renameSync,
   rmSync,
   type Stats,
+  statSync,
   writeFileSync,
   writeSync,
 } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import lockfile from 'proper-lockfile';
 import { FloeError } from '../errors.js';
@@ -39,19 +41,22 @@ export function ensurePrivateDir(dir: string): void {
 /**
  * Refuses a folder for floe's files that another user owns or may write: they could swap the config
  * or read the secrets file floe is about to write there (an existing folder is never changed silently).
+ * A link (~/.config/floe -> dotfiles/floe) is followed: the folder checked, and named, is its target.
  */
 export function checkPrivateDir(dir: string): void {
-  const stat = lstatSync(dir);
+  const real = realpathSync.native(dir);
+  const stat = statSync(real);
+  const folder = real === resolve(dir) ? dir : `${dir} (really ${real}, the folder checked)`;
   const uid = process.getuid?.();
   if (uid !== undefined && stat.uid !== uid)
     throw new FloeError(
-      `The config folder ${dir} belongs to another user (uid ${stat.uid}); floe keeps profiles and secrets there.`,
+      `The config folder ${folder} belongs to another user (uid ${stat.uid}); floe keeps profiles and secrets there.`,
       'Use a folder of your own: unset FLOE_CONFIG_DIR, or point it at a folder you own.',
     );
   if ((stat.mode & 0o022) !== 0)
     throw new FloeError(
-      `The config folder ${dir} may be written by other users (mode ${(stat.mode & 0o777).toString(8)}); floe keeps profiles and secrets there.`,
-      `Make it private with: chmod 700 ${dir}`,
+      `The config folder ${folder} may be written by other users (mode ${(stat.mode & 0o777).toString(8)}); floe keeps profiles and secrets there.`,
+      `Make it private with: chmod 700 ${real}`,
     );
 }
 

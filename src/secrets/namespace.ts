@@ -3,14 +3,26 @@
 // same profile name or server.
 //
 // The id is random (a UUID), created on the folder's first keychain use and kept in the folder's
-// keychain-id.json with the folder's real path. Not a hash of the path: moving or renaming the folder (or
-// the home folder above it) would then silently orphan every secret it has in the keychain. A random id
-// alone would be shared by a copy of the folder (cp -r), the very mix-up this prevents, hence the path:
-// - the recorded path is this folder's real path: the id is used as it is;
-// - the recorded path is gone, or holds another id: the folder was moved; it keeps its id (and records
-//   its new path);
-// - the recorded path still holds this id in another file: this is a copy; it gets a new id, so its
-//   keychain profiles report their secrets missing until stored again, and it logs in again.
+// keychain-id.json with the folder's real path, device and inode. Not a hash of the path: moving or
+// renaming the folder (or the home folder above it) would then silently orphan every secret it has in the
+// keychain. A random id alone would be shared by a copy of the folder, the very mix-up this prevents: a
+// save in one folder would then sweep (shadow.ts) entries the other's config still names. So a folder is
+// the one that recorded the id only when its inode and its device or its real path agree:
+// - all three agree: the id is used as it is;
+// - the inode and the device agree, not the path: the folder was moved; it keeps its id (and records its
+//   new path); the inode and the path agree, not the device: the file system was mounted again under
+//   another device number (NFS, btrfs); it keeps its id too;
+// - the inode differs: another folder. `cp -a` (even once the original is moved away), `cp -al` and
+//   `rsync --link-dest` make a new folder whose keychain-id.json says the original's id (a hard-linked
+//   one is even the original's file): it gets a new id, so its keychain profiles report their secrets
+//   missing until stored again, and it logs in again. The same goes for a folder moved to another file
+//   system or restored from a backup: it cannot be told from a copy whose original was moved.
+// The id file is only ever replaced (a new file renamed over it), never written in place: a hard-linked
+// copy's new id never reaches the original's file.
+// A keychain-id.json written before floe recorded the inode (no `inode`) is judged by its path: the
+// recorded path is this folder's, or is gone or holds another id (a move); the recorded folder still
+// holds this id (in another file or the same hard-linked one), or cannot be read: a copy. Its next use
+// records the inode.
 // Not in config.json: that file is replaced whole by every save, set aside when corrupt, and rewritten by
 // an older floe, which drops fields it does not know.
 //
@@ -41,6 +53,9 @@ const namespaceSchema = z.object({
   id: z.string().check(z.minLength(1)),
   /** The folder's real path when the id was created or last moved. */
   folder: z.string(),
+  /** The folder's device and inode then (decimal: 64-bit values), absent in files of an older floe. */
+  device: z.optional(z.string()),
+  inode: z.optional(z.string()),
   /** Present when the folder used the keychain before namespaces: it may take entries over from there. */
   legacyService: z.optional(z.literal(LEGACY_SERVICE)),
   /** Accounts taken over (copied, written or deleted here): the legacy service is not asked for them again. */
@@ -84,20 +99,32 @@ function write(path: string, namespace: Namespace): Namespace {
   return namespace;
 }
 
-/** Whether `found`'s recorded folder still holds the same id in another file: this folder is a copy. */
-function isCopy(found: Namespace, path: string): boolean {
-  const there = join(found.folder, NAMESPACE_FILE);
+/** The device and inode of folder `real`, as the id file records them. */
+function identity(real: string): { device: string; inode: string } {
+  const stat = statSync(real, { bigint: true });
+  return { device: stat.dev.toString(), inode: stat.ino.toString() };
+}
+
+/**
+ * Whether the folder at real path `here` (device and inode `now`) is the one that recorded `found` (the
+ * top of this file says when).
+ */
+function isRecordedFolder(found: Namespace, here: string, now: { device: string; inode: string }): boolean {
+  if (found.inode !== undefined)
+    return found.inode === now.inode && (found.device === now.device || found.folder === here);
+  if (found.folder === here) return true;
+  let there: { device: string; inode: string };
   let other: Namespace | undefined;
   try {
-    other = read(there);
-  } catch {
-    // Cannot tell: a new namespace loses nothing another folder relies on.
-    return true;
+    there = identity(found.folder);
+    other = read(join(found.folder, NAMESPACE_FILE));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // Gone: moved. Cannot tell: a new namespace loses nothing another folder relies on.
+    return code === 'ENOENT' || code === 'ENOTDIR';
   }
-  if (other?.id !== found.id) return false;
-  const a = statSync(there);
-  const b = statSync(path);
-  return a.dev !== b.dev || a.ino !== b.ino;
+  if (there.device === now.device && there.inode === now.inode) return true;
+  return other?.id !== found.id;
 }
 
 /** Whether `dir`'s config stores a profile's secrets or the OLake UI session in the keychain. */
@@ -115,13 +142,17 @@ function namespaceOf(dir: string): Namespace {
   return withLockSync(path, () => {
     removeStaleTemps(path);
     const here = realpathSync.native(dir);
+    const now = identity(here);
     const found = read(path);
-    if (found?.folder === here) return found;
-    if (found && !isCopy(found, path)) return write(path, { ...found, folder: here });
+    if (found && isRecordedFolder(found, here, now)) {
+      if (found.folder === here && found.device === now.device && found.inode === now.inode) return found;
+      return write(path, { ...found, folder: here, ...now });
+    }
     const legacy = found ? found.legacyService !== undefined : usesKeychain(dir);
     return write(path, {
       id: randomUUID(),
       folder: here,
+      ...now,
       ...(legacy ? { legacyService: LEGACY_SERVICE } : {}),
       takenOver: found?.takenOver ?? [],
     });

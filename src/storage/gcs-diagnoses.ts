@@ -3,6 +3,7 @@
 // https://cloud.google.com/storage/docs/json_api/v1/status-codes), the token endpoint's OAuth2 errors
 // (https://developers.google.com/identity/protocols/oauth2/service-account#error-codes) and failures
 // with no answer, turned into a diagnosis with evidence. Pure functions; no secret goes in.
+import { GOOGLE_TOKEN_URI } from '../catalog/auth.js';
 import { NetworkFailure } from '../catalog/http.js';
 import type { Diagnosis } from '../check/types.js';
 import type { StorageStepId } from './diagnoses.js';
@@ -11,10 +12,11 @@ import type { StorageStepId } from './diagnoses.js';
 export const GCS_DIAGNOSES = {
   GCS_INVALID_PATH: 'The data location is not gs://bucket[/prefix]',
   GCS_KEY_INVALID:
-    'The GCP Service Account JSON cannot be used (missing, not JSON, no client_email or private_key)',
+    'The GCP Service Account JSON cannot be used (missing, not JSON, no client_email or private_key, a token_uri that is not http(s))',
   GCS_INVALID_GRANT:
-    "Google's token endpoint refuses the service account (invalid_grant: unknown account, deleted key, clock)",
-  GCS_TOKEN_FAILED: "Google's token endpoint answered without an access token",
+    "The token endpoint (the key file's token_uri, Google's by default) refuses the service account (invalid_grant: unknown account, deleted key, clock)",
+  GCS_TOKEN_FAILED:
+    "The token endpoint (the key file's token_uri, Google's by default) answered without a usable access token",
   GCS_UNAUTHENTICATED: 'Cloud Storage rejects the access token (401)',
   GCS_NO_SUCH_BUCKET: 'The bucket does not exist (404 notFound)',
   GCS_PERMISSION_DENIED:
@@ -200,6 +202,17 @@ function host(url: string | undefined): string {
   }
 }
 
+/** The token endpoint as a sentence starts naming it: Google's, or the one the key file's token_uri names. */
+function tokenEndpoint(ctx: GcsContext): { name: string; google: boolean; uri: string } {
+  const uri = ctx.tokenUri ?? GOOGLE_TOKEN_URI;
+  const google = uri === GOOGLE_TOKEN_URI;
+  return {
+    name: google ? `Google's token endpoint` : `The token endpoint ${uri} (the key file's token_uri)`,
+    google,
+    uri,
+  };
+}
+
 function text(code: GcsDiagnosisCode, error: unknown, ctx: GcsContext): Text {
   const op = GCS_STEPS[ctx.step].operation;
   const target = ctx.key ? `gs://${ctx.bucket}/${ctx.key}` : `bucket "${ctx.bucket}"`;
@@ -223,18 +236,24 @@ function text(code: GcsDiagnosisCode, error: unknown, ctx: GcsContext): Text {
       };
     case 'GCS_INVALID_GRANT':
       return {
-        what: `Google's token endpoint refused ${account}: ${message}`,
+        what: `${tokenEndpoint(ctx).name} refused ${account}: ${message}`,
         cause:
           'The service account or this key was deleted or disabled, the key file is for another account, or this machine’s clock is off',
         remedy: `Check the account exists and the key is active (gcloud iam service-accounts keys list --iam-account ${ctx.email ?? '<email>'}); create a new key if not; synchronise the clock`,
         extra: ctx.email ? { serviceAccount: ctx.email } : undefined,
       };
-    case 'GCS_TOKEN_FAILED':
+    case 'GCS_TOKEN_FAILED': {
+      const endpoint = tokenEndpoint(ctx);
       return {
-        what: `Google's token endpoint gave no access token for ${account}: ${message}`,
-        cause: 'The token_uri in the key file is not Google’s token endpoint, or it refused the request',
-        remedy: 'Use the key file as Google issued it (token_uri https://oauth2.googleapis.com/token)',
+        what: `${endpoint.name} gave no usable access token for ${account}: ${message}`,
+        cause: endpoint.google
+          ? 'Google’s token endpoint, or a proxy answering in its place, did not issue a token floe can send'
+          : `The key file’s token_uri names ${endpoint.uri}, not Google’s token endpoint (${GOOGLE_TOKEN_URI}), and it did not issue a token floe can send`,
+        remedy: endpoint.google
+          ? 'Retry; if it persists, reach Google directly (check HTTPS_PROXY) or create a new key for the service account'
+          : `Use the key file as Google issued it (token_uri ${GOOGLE_TOKEN_URI}), or fix the service at ${endpoint.uri}`,
       };
+    }
     case 'GCS_UNAUTHENTICATED':
       return {
         what: `${failed}: Cloud Storage rejected the access token (${message})`,

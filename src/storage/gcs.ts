@@ -7,6 +7,7 @@
 // requester pays: https://cloud.google.com/storage/docs/requester-pays.
 import { randomUUID } from 'node:crypto';
 import { GoogleKeyError, googleAssertion } from '../catalog/auth.js';
+import { headerProblem } from '../catalog/classify.js';
 import { HttpClient, type HttpRequest, type HttpResponse } from '../catalog/http.js';
 import { cleartextWarning } from '../catalog/transport.js';
 import { type SecretScrubber, safeUrl } from '../check/scrub.js';
@@ -85,7 +86,7 @@ export async function runGcsCheck(
       ...(email ? { email } : {}),
       ...(userProject ? { userProject } : {}),
       base,
-      ...(tokenUri ? { tokenUri } : {}),
+      ...(tokenUri ? { tokenUri: safeUrl(tokenUri, scrubber) } : {}),
       ...(lastUrl ? { url: safeUrl(lastUrl, scrubber) } : {}),
       ...(proxy ? { proxy: proxyLabel(proxy) } : {}),
       timeoutMs: opts.timeoutMs,
@@ -208,8 +209,16 @@ export async function runGcsCheck(
         const issued = jsonOf<{ access_token?: unknown }>(res).access_token;
         if (typeof issued !== 'string' || !issued)
           throw new GcsError(res.status, undefined, 'the answer has no access_token', 'token');
+        scrubber.add(issued);
+        const unusable = headerProblem(issued);
+        if (unusable)
+          throw new GcsError(
+            res.status,
+            undefined,
+            `the access_token it issued cannot go in an HTTP header (it holds ${unusable})`,
+            'token',
+          );
         token = issued;
-        scrubber.add(token);
         try {
           const bucketRes = await call({ method: 'GET', url: api('', { fields: 'name,location,billing' }) });
           const found = jsonOf<{ location?: unknown; billing?: { requesterPays?: unknown } }>(bucketRes);

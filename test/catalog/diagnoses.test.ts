@@ -703,6 +703,87 @@ describe('bearer and OAuth2', () => {
     });
   });
 
+  it.each([
+    ['a line break', 'issued\r\nX-Injected: 1'],
+    ['a control character', 'issued\u0007token'],
+    ['a character outside Latin-1', 'issued\u2028token'],
+  ])(
+    'CATALOG_TOKEN_UNUSABLE: an access token the OAuth2 endpoint issued with %s names the endpoint, not the user',
+    async (what, token) => {
+      const emu = await start({ auth: 'bearer', clients: [client] });
+      emu.setFault(
+        { kind: 'json', status: 200, body: { access_token: token, token_type: 'bearer' } },
+        'token',
+      );
+      const d = expectDiagnosis(
+        await runChain(
+          values('oauth2', {
+            catalogUrl: emu.url,
+            oauth2Uri: emu.tokenUrl,
+            credential: 'olake:right-secret',
+          }),
+        ),
+        'CATALOG_TOKEN_UNUSABLE',
+        'catalog.token',
+      );
+      expect(d.what).toBe(
+        `POST ${emu.tokenUrl} answered JSON that has an "access_token" an HTTP header cannot carry (it holds ${what})`,
+      );
+      expect(d.cause).toContain('not of anything stored here');
+      expect(`${d.cause} ${d.remedy}`).not.toContain('pasted');
+      expect(JSON.stringify(d)).not.toContain(token);
+      // The token never went anywhere.
+      expect(emu.requests.map((r) => r.url)).toEqual([new URL(emu.tokenUrl).pathname]);
+    },
+  );
+
+  it("CATALOG_TOKEN_UNUSABLE: a Google token endpoint's unusable token names the key file's token_uri", async () => {
+    const key = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const email = 'olake@floe-test.iam.gserviceaccount.com';
+    const emu = await start({
+      auth: 'bearer',
+      tokenPath: '/google/token',
+      serviceAccounts: [
+        { clientEmail: email, publicKey: key.publicKey.export({ type: 'spki', format: 'pem' }) as string },
+      ],
+    });
+    emu.setFault(
+      { kind: 'json', status: 200, body: { access_token: 'ya29.\n', token_type: 'Bearer' } },
+      'token',
+    );
+    const json = JSON.stringify({
+      client_email: email,
+      private_key: key.privateKey.export({ type: 'pkcs8', format: 'pem' }),
+      token_uri: emu.tokenUrl,
+    });
+    const d = expectDiagnosis(
+      await runChain(values('google', { catalogUrl: emu.url, gcpServiceAccountJson: json })),
+      'CATALOG_TOKEN_UNUSABLE',
+      'catalog.token',
+    );
+    expect(d.what).toContain(`POST ${emu.tokenUrl} answered JSON that has an "access_token"`);
+    expect(d.what).toContain('(it holds a line break)');
+  });
+
+  it('CATALOG_GOOGLE_KEY_INVALID: a file:// token_uri is refused naming the field, the rule and an example', async () => {
+    const emu = await start({ auth: 'bearer' });
+    const key = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const json = JSON.stringify({
+      client_email: 'olake@floe-test.iam.gserviceaccount.com',
+      private_key: key.privateKey.export({ type: 'pkcs8', format: 'pem' }),
+      token_uri: 'file:///etc/passwd',
+    });
+    const d = expectDiagnosis(
+      await runChain(values('google', { catalogUrl: emu.url, gcpServiceAccountJson: json })),
+      'CATALOG_GOOGLE_KEY_INVALID',
+      'catalog.token',
+    );
+    expect(d.what).toBe(
+      'The GCP Service Account JSON cannot be used: its "token_uri" ("file:///etc/passwd") must be an absolute http(s) URL of the token endpoint, e.g. https://oauth2.googleapis.com/token',
+    );
+    expect(emu.requests).toEqual([]);
+  });
+
   it('CATALOG_GOOGLE_KEY_INVALID: a service-account JSON holding an EC key', async () => {
     const emu = await start({ auth: 'bearer' });
     const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' });

@@ -1,7 +1,11 @@
 // The built CLI with two config folders (FLOE_CONFIG_DIR) and the real Secret Service: the same profile
 // name or OLake UI in both never shares a keychain entry, and what floe before namespaces stored under the
 // one service "floe" keeps working after the upgrade.
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { ConfigStore } from '../../src/config/store.js';
 import { type OlakeUiEmulator, startOlakeUiEmulator } from '../../src/sandbox/olake-ui/index.js';
@@ -79,6 +83,23 @@ describe('two config folders', () => {
     expect(ui.requests.filter((r) => r.path === '/login').length).toBe(logins);
     expect((await floe(['jobs', '--json'], { configDir: a })).code).toBe(4);
     await floe(['logout'], { configDir: b });
+  });
+});
+
+describe('a copy of a config folder', () => {
+  it('cp -al (hard links): a setup and a delete in the copy leave the original its token', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'floe-copies-'));
+    const [a, c] = [join(root, 'a'), join(root, 'c')];
+    expect((await floe([...SETUP, '--profile', 'prod'], { configDir: a, input: 'token-of-a' })).code).toBe(0);
+    const copied = spawnSync('cp', ['-al', a, c], { encoding: 'utf8' });
+    expect(copied.status, copied.stderr).toBe(0);
+    expect((await floe([...SETUP, '--profile', 'prod'], { configDir: c, input: 'token-of-c' })).code).toBe(0);
+    expect(await exportedToken(c, 'prod')).toBe('token-of-c');
+    expect((await floe(['profiles', 'delete', 'prod'], { configDir: c })).code).toBe(0);
+    expect(keychainAccounts(c)).toEqual([]);
+    expect(await exportedToken(a, 'prod')).toBe('token-of-a');
+    expect(keychainAccounts(a)).toEqual([profileAccount(a, 'prod', 'token')]);
+    expect((await floe(['profiles', 'delete', 'prod'], { configDir: a })).code).toBe(0);
   });
 });
 

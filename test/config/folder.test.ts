@@ -1,6 +1,15 @@
 // The config folder is floe's private place: one that another user owns or may write is refused with
-// the way out, and a symbolic link where config.json should be is never silently replaced by a file.
-import { chmodSync, chownSync, mkdtempSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+// the way out (a link to the folder is followed and its target checked), and a symbolic link where config.json should be is never silently replaced by a file.
+import {
+  chmodSync,
+  chownSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readlinkSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -34,6 +43,44 @@ describe('the config folder', () => {
     chownSync(dir, 65534, 65534);
     expect(() => new ConfigStore(dir)).toThrow(
       `The config folder ${dir} belongs to another user (uid 65534)`,
+    );
+  });
+
+  it('a link to a private folder (~/.config/floe -> dotfiles/floe) is followed: its target is checked and used', () => {
+    const home = mkdtempSync(join(tmpdir(), 'floe-home-'));
+    const target = join(home, 'dotfiles', 'floe');
+    mkdirSync(target, { recursive: true, mode: 0o700 });
+    const link = join(home, 'floe');
+    symlinkSync(target, link);
+    new ConfigStore(link).saveProfile('p', { ...VALUES, fields: { ...VALUES.fields } }, 'env', []);
+    expect(new ConfigStore(target).profileNames()).toEqual(['p']);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+  });
+
+  it('a link to a folder other users may write is refused, naming the folder checked', () => {
+    const home = mkdtempSync(join(tmpdir(), 'floe-home-'));
+    const target = join(home, 'shared');
+    mkdirSync(target);
+    chmodSync(target, 0o777);
+    const link = join(home, 'floe');
+    symlinkSync(target, link);
+    const r = runCli(['profiles', 'list'], { env: { FLOE_CONFIG_DIR: link } });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(
+      `The config folder ${link} (really ${target}, the folder checked) may be written by other users (mode 777)`,
+    );
+    expect(r.stderr).toContain(`chmod 700 ${target}`);
+  });
+
+  it.runIf(process.getuid?.() === 0)("a link to another user's folder is refused", () => {
+    const home = mkdtempSync(join(tmpdir(), 'floe-home-'));
+    const target = join(home, 'theirs');
+    mkdirSync(target, { mode: 0o700 });
+    chownSync(target, 65534, 65534);
+    const link = join(home, 'floe');
+    symlinkSync(target, link);
+    expect(() => new ConfigStore(link)).toThrow(
+      `The config folder ${link} (really ${target}, the folder checked) belongs to another user (uid 65534)`,
     );
   });
 

@@ -2,7 +2,7 @@
 // each other's entries, and entries of the shared pre-namespace service "floe" are taken over once.
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect } from 'vitest';
@@ -16,6 +16,7 @@ import {
   LEGACY_SERVICE,
   NAMESPACE_FILE,
 } from '../../src/secrets/namespace.js';
+import { profileEntries, recover } from '../../src/secrets/shadow.js';
 import { accounts } from '../../src/secrets/store.js';
 import { openVault } from '../../src/secrets/vault.js';
 import { sample } from '../fixtures/samples.js';
@@ -68,6 +69,25 @@ async function remove(dir: string, profile: string): Promise<void> {
 /** The secret stored under `service` for `account`, as secret-tool finds it ('' when none). */
 const lookup = (service: string, account: string) =>
   spawnSync('secret-tool', ['lookup', 'service', service, 'account', account], { encoding: 'utf8' }).stdout;
+
+/** Runs a real copying tool (cp, rsync) as a user would. */
+function run(command: string, ...args: string[]): void {
+  const result = spawnSync(command, args, { encoding: 'utf8' });
+  if (result.status !== 0)
+    throw new Error(
+      `${command} ${args.join(' ')} failed (install it: apt-get install ${command}): ${result.error?.message ?? result.stderr}`,
+    );
+}
+
+/** A folder `a` under a new root with profile "prod" stored in the keychain, and its service. */
+async function original(): Promise<{ root: string; a: string; service: string; account: string }> {
+  const root = mkdtempSync(join(tmpdir(), 'floe-ns-'));
+  const a = join(root, 'a');
+  await save(a, 'prod', 'token-of-a');
+  return { root, a, service: folderKeychainService(a), account: profileAccount(a, 'prod', 'token') };
+}
+
+const idFile = (dir: string) => join(dir, NAMESPACE_FILE);
 
 afterAll(async () => {
   for (const account of legacyWritten) await legacy.delete(account).catch(() => false);
@@ -139,6 +159,88 @@ describe('keychain entries of two config folders', () => {
     expect((error as ConfigError).message).toContain(`The keychain id file ${join(dir, NAMESPACE_FILE)}`);
     expect((error as ConfigError).hint).toContain('floe setup --profile NAME');
     expect(readFileSync(join(dir, NAMESPACE_FILE), 'utf8')).toBe('{"id": 3}');
+  });
+});
+
+describe('copies of a config folder', () => {
+  /**
+   * After `copy` of folder a to c: c has its own namespace, and saving and deleting its profile (whose
+   * entries c's config lists for removal) leaves a's id, entries and id file as they were.
+   */
+  async function apart(a: string, c: string, service: string, account: string, originalIdFile: string) {
+    expect(folderKeychainService(c)).not.toBe(service);
+    expect(await token(c, 'prod')).toBeUndefined();
+    await save(c, 'prod', 'token-of-c');
+    expect(await token(c, 'prod')).toBe('token-of-c');
+    await remove(c, 'prod');
+    expect(folderKeychainService(a)).toBe(service);
+    expect(lookup(service, account)).toBe('token-of-a');
+    expect(await token(a, 'prod')).toBe('token-of-a');
+    expect(readFileSync(idFile(a), 'utf8')).toBe(originalIdFile);
+    await remove(a, 'prod');
+  }
+
+  it('cp -a, then the original moved away: the copy gets its own id, the moved original keeps its', async () => {
+    const { root, a, service, account } = await original();
+    const c = join(root, 'c');
+    run('cp', '-a', a, c);
+    const moved = join(root, 'a2');
+    renameSync(a, moved);
+    // The copy is used first: its recorded path is gone, as after a move.
+    expect(folderKeychainService(c)).not.toBe(service);
+    expect(folderKeychainService(moved)).toBe(service);
+    await apart(moved, c, service, account, readFileSync(idFile(moved), 'utf8'));
+  });
+
+  it('cp -al: the hard-linked copy gets its own id in a file of its own', async () => {
+    const { root, a, service, account } = await original();
+    const before = readFileSync(idFile(a), 'utf8');
+    const c = join(root, 'c');
+    run('cp', '-al', a, c);
+    expect(statSync(idFile(c)).ino).toBe(statSync(idFile(a)).ino);
+    expect(folderKeychainService(c)).not.toBe(service);
+    // Replaced, not written through the link: the original's file is its own again, unchanged.
+    expect(statSync(idFile(c)).ino).not.toBe(statSync(idFile(a)).ino);
+    expect(statSync(idFile(a)).nlink).toBe(1);
+    await apart(a, c, service, account, before);
+  });
+
+  it('rsync --link-dest: the backup made of hard links gets its own id', async () => {
+    const { root, a, service, account } = await original();
+    const before = readFileSync(idFile(a), 'utf8');
+    const c = join(root, 'backup');
+    run('rsync', '-a', `--link-dest=${a}`, `${a}/`, `${c}/`);
+    expect(statSync(idFile(c)).ino).toBe(statSync(idFile(a)).ino);
+    await apart(a, c, service, account, before);
+  });
+
+  it('an id file of an older floe (no inode recorded), hard-linked into a copy: the copy gets its own id', async () => {
+    const { root, a, service, account } = await original();
+    const { device: _, inode: __, ...older } = JSON.parse(readFileSync(idFile(a), 'utf8'));
+    writeFileSync(idFile(a), JSON.stringify(older));
+    const c = join(root, 'c');
+    run('cp', '-al', a, c);
+    expect(folderKeychainService(c)).not.toBe(service);
+    expect(folderKeychainService(a)).toBe(service);
+    // The original's next use recorded its inode.
+    expect(JSON.parse(readFileSync(idFile(a), 'utf8')).inode).toBe(String(statSync(a).ino));
+    await apart(a, c, service, account, readFileSync(idFile(a), 'utf8'));
+  });
+
+  it("a copy's sweep left by a killed delete never removes the original's entries", async () => {
+    const { root, a, service, account } = await original();
+    const c = join(root, 'c');
+    run('cp', '-al', a, c);
+    // `floe profiles delete prod` in the copy, killed between the config write and the sweep.
+    const config = new ConfigStore(c);
+    config.deleteProfile('prod', { add: profileEntries('prod', config.getProfile('prod')!) });
+    expect(config.sweepEntries()).toEqual([{ storage: 'keychain', account }]);
+    await recover(context(c));
+    expect(new ConfigStore(c).sweepEntries()).toEqual([]);
+    expect(folderKeychainService(c)).not.toBe(service);
+    expect(lookup(service, account)).toBe('token-of-a');
+    expect(await token(a, 'prod')).toBe('token-of-a');
+    await remove(a, 'prod');
   });
 });
 

@@ -1,6 +1,8 @@
 // The storage check for gs:// (storage: gcs) against the loopback GCS emulator: the five steps, each
 // diagnosis from a fault, no secret in what the chain emits.
 import { generateKeyPairSync } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { diagnosisSchema } from '../../src/check/types.js';
 import type { Values } from '../../src/destination/fields.js';
@@ -186,6 +188,69 @@ describe('the GCS storage check', () => {
     expect(emu.requests.length).toBe(before);
   });
 
+  it("GCS_INVALID_GRANT names the key file's token_uri when it is not Google's", async () => {
+    const other = stranger.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const run = await runStorage(values({ gcpServiceAccountJson: accountJson(emu.tokenUrl, other) }));
+    expect(run.diagnoses[0]?.code).toBe('GCS_INVALID_GRANT');
+    const prefix = `The token endpoint ${emu.tokenUrl} (the key file's token_uri) refused the service account ${EMAIL}: `;
+    expect(run.diagnoses[0]?.what.slice(0, prefix.length)).toBe(prefix);
+    expect(run.diagnoses[0]?.what).not.toContain("Google's");
+  });
+
+  it.each([
+    ['no access_token', {}, 'the answer has no access_token'],
+    [
+      'an access_token with a line break',
+      { access_token: 'ya29.issued\r\nX-Injected: 1', token_type: 'Bearer' },
+      'the access_token it issued cannot go in an HTTP header (it holds a line break)',
+    ],
+  ])(
+    'GCS_TOKEN_FAILED: a token_uri answering %s is named, and nothing reaches Cloud Storage',
+    async (_, body, says) => {
+      const server = createServer((_req, res) =>
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body)),
+      );
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const tokenUri = `http://127.0.0.1:${(server.address() as AddressInfo).port}/oauth2/token`;
+      try {
+        const before = emu.requests.length;
+        const run = await runStorage(values({ gcpServiceAccountJson: accountJson(tokenUri) }));
+        expect(run.diagnoses.map((d) => [d.code, d.step])).toEqual([['GCS_TOKEN_FAILED', 'storage.head']]);
+        const d = run.diagnoses[0]!;
+        expect(d.what).toBe(
+          `The token endpoint ${tokenUri} (the key file's token_uri) gave no usable access token for the service account ${EMAIL}: ${says}`,
+        );
+        expect(d.cause).toContain(`The key file’s token_uri names ${tokenUri}, not Google’s token endpoint`);
+        expect(d.remedy).toContain('token_uri https://oauth2.googleapis.com/token');
+        expect(emu.requests.length).toBe(before);
+      } finally {
+        server.close();
+      }
+    },
+  );
+
+  it.each([
+    ['file:///etc/passwd', '"file:///etc/passwd"'],
+    ['ftp://oauth2.example.com/token', '"ftp://oauth2.example.com/token"'],
+    ['oauth2.googleapis.com/token', '"oauth2.googleapis.com/token"'],
+    ['https:///token', '"https:///token"'],
+    [42, 'number'],
+  ])(
+    'GCS_KEY_INVALID: a token_uri %s is refused, naming the field, the rule and an example',
+    async (uri, shown) => {
+      const before = emu.requests.length;
+      const json = JSON.parse(accountJson('x'));
+      const run = await runStorage(
+        values({ gcpServiceAccountJson: JSON.stringify({ ...json, token_uri: uri }) }),
+      );
+      expect(run.diagnoses.map((d) => d.code)).toEqual(['GCS_KEY_INVALID']);
+      expect(run.diagnoses[0]?.what).toBe(
+        `The GCP Service Account JSON cannot be used: its "token_uri" (${shown}) must be an absolute http(s) URL of the token endpoint, e.g. https://oauth2.googleapis.com/token`,
+      );
+      expect(emu.requests.length).toBe(before);
+    },
+  );
+
   it('a step that gets no answer times out on its own timeout', async () => {
     emu.stall('storage.objects.list');
     const run = await runStorage(values(), { timeoutMs: 400 });
@@ -271,6 +336,27 @@ describe('GCS pieces', () => {
     expect(parseGsPath('gs://lake')).toEqual({ bucket: 'lake', prefix: '' });
     expect(parseGsPath('gs://lake//a/b/')).toEqual({ bucket: 'lake', prefix: 'a/b/' });
     expect(parseGsPath('s3://lake')).toBeNull();
+  });
+
+  it("the token endpoint's diagnoses say Google's only for Google's own token_uri", () => {
+    const ctx = {
+      step: 'storage.head' as const,
+      bucket: 'lake',
+      email: EMAIL,
+      base: 'https://storage.googleapis.com',
+      timeoutMs: 1000,
+      timedOut: false,
+    };
+    for (const code of ['GCS_INVALID_GRANT', 'GCS_TOKEN_FAILED'] as const) {
+      expect(gcsDiagnosis(code, ctx, 'refused').what).toMatch(/^Google's token endpoint /);
+      expect(
+        gcsDiagnosis(code, { ...ctx, tokenUri: 'https://oauth2.googleapis.com/token' }, 'refused').what,
+      ).toMatch(/^Google's token endpoint /);
+      const other = gcsDiagnosis(code, { ...ctx, tokenUri: 'https://idp.example.com/token' }, 'refused');
+      expect(other.what).toMatch(
+        /^The token endpoint https:\/\/idp\.example\.com\/token \(the key file's token_uri\) /,
+      );
+    }
   });
 
   it('every code yields a one-line, schema-valid diagnosis', () => {

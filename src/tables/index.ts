@@ -297,11 +297,12 @@ export async function listTables(opts: ListOptions): Promise<ListResult> {
   } finally {
     await close(ctx);
   }
-  rows.sort((a, b) =>
-    `${a.namespace.join('\u0000')}\u0001${a.name}`.localeCompare(
-      `${b.namespace.join('\u0000')}\u0001${b.name}`,
-    ),
-  );
+  // A namespace's own tables first, then its nested namespaces'; code-point order (no locale).
+  const key = (r: TableRow) => [r.namespace.join('.'), r.name] as const;
+  rows.sort((a, b) => {
+    const [x, y] = [key(a), key(b)];
+    return x[0] !== y[0] ? (x[0] < y[0] ? -1 : 1) : x[1] < y[1] ? -1 : x[1] > y[1] ? 1 : 0;
+  });
   return { rows, failures };
 }
 

@@ -3,7 +3,7 @@
 // Python over the manifest list and manifests, icebird over a whole table.
 
 import { spawn, spawnSync } from 'node:child_process';
-import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { CatalogSession } from '../../src/catalog/session.js';
 import type { Values } from '../../src/destination/fields.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
@@ -52,6 +52,18 @@ export async function getObject(world: World, url: string): Promise<Uint8Array> 
   if (!match) throw new Error(`not s3: ${url}`);
   const out = await world.s3.send(new GetObjectCommand({ Bucket: match[1], Key: match[2] }));
   return out.Body!.transformToByteArray();
+}
+
+export async function putObject(world: World, url: string, body: Uint8Array): Promise<void> {
+  const match = /^s3:\/\/([^/]+)\/(.+)$/.exec(url);
+  if (!match) throw new Error(`not s3: ${url}`);
+  await world.s3.send(new PutObjectCommand({ Bucket: match[1], Key: match[2], Body: body }));
+}
+
+export async function deleteObject(world: World, url: string): Promise<void> {
+  const match = /^s3:\/\/([^/]+)\/(.+)$/.exec(url);
+  if (!match) throw new Error(`not s3: ${url}`);
+  await world.s3.send(new DeleteObjectCommand({ Bucket: match[1], Key: match[2] }));
 }
 
 export interface IndependentFacts {

@@ -60,7 +60,8 @@ export interface Options {
   help: boolean;
 }
 
-const LEVEL = /^[^.\s][^.]{0,254}$/;
+/** One namespace level: no dots, no control or format characters, not blank at the start. */
+const LEVEL = /^[^.\s\p{C}][^.\p{C}]{0,254}$/u;
 
 function usage(line: string): UsageError {
   return new UsageError([line], 'tables');

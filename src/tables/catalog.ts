@@ -13,8 +13,8 @@ import { readTableMetadata, type TableMetadata } from './metadata.js';
 
 /** A table's metadata answer may hold hundreds of snapshots: larger than a config, still bounded. */
 export const MAX_TABLE_BYTES = 16 * 1024 * 1024;
-/** A list answer's pages are followed at most this many times (a server repeating tokens stops here). */
-export const MAX_PAGES = 10_000;
+/** A list answer's pages are followed at most this many times (a server inventing tokens stops here). */
+export const MAX_PAGES = 1_000;
 /** A namespace level or table name longer than this is not a name. */
 const MAX_NAME = 1024;
 
@@ -97,7 +97,8 @@ export class CatalogReader {
         });
       items.push(...list);
       const next = isRecord(body) ? body['next-page-token'] : undefined;
-      if (typeof next !== 'string' || next === '' || seen.has(next)) return items;
+      // An empty page that still names a next one is a server going round: stop there.
+      if (typeof next !== 'string' || next === '' || seen.has(next) || list.length === 0) return items;
       seen.add(next);
       token = next;
     }

@@ -18,6 +18,9 @@ export type { TableRef } from './catalog.js';
 
 /** The most requests `floe tables` has in flight. */
 export const MAX_IN_FLIGHT = 16;
+/** Namespaces nest at most this deep, and at most this many are visited (a server inventing children stops). */
+export const MAX_DEPTH = 16;
+export const MAX_NAMESPACES = 10_000;
 
 /** One table as `floe tables` shows it (and prints with --json). Unknown numbers are null. */
 export interface TableRow {
@@ -262,7 +265,20 @@ export async function listTables(opts: ListOptions): Promise<ListResult> {
     if (child.length === parent.length + 1 && parent.every((level, i) => child[i] === level)) return child;
     return child.length === 1 && parent.length > 0 ? [...parent, child[0]!] : null;
   };
+  let visited = 0;
   const visit = async (namespace: string[]): Promise<void> => {
+    if (namespace.length > MAX_DEPTH || ++visited > MAX_NAMESPACES) {
+      if (visited === MAX_NAMESPACES + 1 || namespace.length === MAX_DEPTH + 1)
+        failures.push({
+          code: 'TABLES_TOO_MANY_NAMESPACES',
+          step: 'tables.namespaces',
+          what: `The catalog lists more than ${MAX_NAMESPACES} namespaces or nests them deeper than ${MAX_DEPTH} levels: floe stopped there`,
+          cause: 'A catalog this large, or a server that answers every namespace with another child',
+          remedy: 'List one namespace at a time with --namespace',
+          evidence: {},
+        });
+      return;
+    }
     const children: string[][] = [];
     const tables = namespace.length
       ? guard(async () => {

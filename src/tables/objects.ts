@@ -56,7 +56,7 @@ export function objectReader(opts: ObjectReaderOptions): ObjectReader {
   return {
     async read(url, signal) {
       const location = parseS3Path(url);
-      if (!location || !location.prefix) throw unsupported(url);
+      if (!location?.prefix) throw unsupported(url);
       const key = location.prefix.replace(/\/$/, '');
       opened ??= openS3(settings, opts.emit, opts.scrubber, { maxBodyBytes });
       const s3 = await opened;

@@ -134,6 +134,8 @@ export interface HttpClientOptions {
   scrubber: SecretScrubber;
   /** Extra trusted CA certificates (PEM); when set they replace Node's bundled roots. */
   ca?: string;
+  /** Bodies are cut off beyond this (default MAX_BODY_BYTES). */
+  maxBodyBytes?: number;
 }
 
 /** One per test run: owns the connection pool, which `close` destroys. */
@@ -194,11 +196,12 @@ export class HttpClient {
       const chunks: Buffer[] = [];
       let size = 0;
       let truncated = false;
+      const max = this.opts.maxBodyBytes ?? MAX_BODY_BYTES;
       for await (const chunk of res.body as AsyncIterable<Buffer>) {
         size += chunk.length;
-        if (size > MAX_BODY_BYTES) {
+        if (size > max) {
           truncated = true;
-          chunks.push(chunk.subarray(0, chunk.length - (size - MAX_BODY_BYTES)));
+          chunks.push(chunk.subarray(0, chunk.length - (size - max)));
           break;
         }
         chunks.push(chunk);

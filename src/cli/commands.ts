@@ -13,6 +13,7 @@ export const COMMANDS: CommandTable = {
   login: { summary: SUMMARIES.login, load: () => import('../commands/login.js') },
   logout: { summary: SUMMARIES.logout, load: () => import('../commands/logout.js') },
   jobs: { summary: SUMMARIES.jobs, load: () => import('../commands/jobs.js') },
+  tables: { summary: SUMMARIES.tables, load: () => import('../commands/tables.js') },
   push: { summary: SUMMARIES.push, load: () => import('../commands/push.js') },
   destinations: { summary: SUMMARIES.destinations, load: () => import('../commands/destinations.js') },
   pull: { summary: SUMMARIES.pull, load: () => import('../commands/pull.js') },

@@ -16,6 +16,7 @@ export const SUMMARIES = {
   login: 'Log in to the OLake UI (management API)',
   logout: 'Forget the stored OLake UI session',
   jobs: 'Browse and act on the jobs of a project',
+  tables: 'List the catalog’s tables: size, deletes, snapshots, health',
   push: 'Create a profile as a destination in the OLake UI',
   destinations: 'List the OLake UI destinations and the jobs that use each',
   pull: 'Import an OLake UI destination into a profile',

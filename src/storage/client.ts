@@ -74,8 +74,8 @@ export function probeError(name: string, message: string, res?: HttpResponseLike
   });
 }
 
-/** Refuses answers that are not S3: HTML pages and oversized bodies. */
-function guardResponse(method: string, res: HttpResponseLike): void {
+/** Refuses answers that are not S3: HTML pages and bodies over `maxBytes`. */
+function guardResponse(method: string, res: HttpResponseLike, maxBytes: number): void {
   const type = Object.entries(res.headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? '';
   const length = Number(Object.entries(res.headers).find(([k]) => k.toLowerCase() === 'content-length')?.[1]);
   const destroy = () => (res.body instanceof Readable ? res.body.destroy() : undefined);
@@ -84,7 +84,7 @@ function guardResponse(method: string, res: HttpResponseLike): void {
     throw probeError('FloeNotS3', `the answer is an HTML page (HTTP ${res.statusCode})`, res);
   }
   if (method === 'HEAD') return;
-  if (length > MAX_BODY_BYTES) {
+  if (length > maxBytes) {
     destroy();
     throw probeError('FloeTooLarge', `the answer has ${length} bytes`, res);
   }
@@ -93,8 +93,8 @@ function guardResponse(method: string, res: HttpResponseLike): void {
     const capped = new Transform({
       transform(chunk: Buffer, _encoding, callback) {
         seen += chunk.length;
-        if (seen > MAX_BODY_BYTES)
-          callback(probeError('FloeTooLarge', `the answer exceeds ${MAX_BODY_BYTES} bytes`, res));
+        if (seen > maxBytes)
+          callback(probeError('FloeTooLarge', `the answer exceeds ${maxBytes} bytes`, res));
         else callback(null, chunk);
       },
     });
@@ -132,11 +132,15 @@ export interface OpenedS3 {
   forget(): void;
 }
 
-/** An S3 client for `settings` whose exchanges are traced through `emit`. */
+/**
+ * An S3 client for `settings` whose exchanges are traced through `emit`; a body over `maxBodyBytes`
+ * (default 1 MiB: the probe's and the write check's objects) is refused.
+ */
 export async function openS3(
   settings: StorageSettings,
   emit: Emit,
   scrubber: SecretScrubber,
+  { maxBodyBytes = MAX_BODY_BYTES }: { maxBodyBytes?: number } = {},
 ): Promise<OpenedS3> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   // Node's and the bundle's import() of this CommonJS package may expose it only as `default`.
@@ -192,7 +196,7 @@ export async function openS3(
       }
       const res = out.response as HttpResponseLike;
       trace(res.statusCode, res.headers);
-      guardResponse(req.method, res);
+      guardResponse(req.method, res, maxBodyBytes);
       return out;
     },
     { step: 'deserialize', priority: 'low', name: 'floeProbeTrace' },

@@ -164,41 +164,74 @@ function assertLong(name: string, value: number): void {
     throw new Error(`${name} must be a non-negative integer below 2^53`);
 }
 
-/**
- * A v2 data manifest with one ADDED entry. snapshot_id is set; sequence_number and
- * file_sequence_number are null so they inherit from the manifest list (spec "Sequence Number
- * Inheritance"). File metadata as the spec's "Manifests" table (v2 column): schema, schema-id,
- * partition-spec, partition-spec-id, format-version, content.
- */
-export async function writeManifest(input: ManifestInput): Promise<Uint8Array> {
-  const { facts } = input.dataFile;
-  assertLong('snapshotId', input.snapshotId);
-  assertLong('sizeInBytes', input.dataFile.sizeInBytes);
-  const entry = {
-    status: 1,
-    snapshot_id: input.snapshotId,
-    sequence_number: null,
-    file_sequence_number: null,
+/** One entry of a manifest: a data file (content 0) or a delete file (1 position, 2 equality). */
+export interface ManifestEntryInput {
+  /** 0 EXISTING, 1 ADDED, 2 DELETED. */
+  status: 0 | 1 | 2;
+  /** Below 2^53: the snapshot that added (or deleted) the file. */
+  snapshotId: number;
+  /** null: inherited from the manifest list (ADDED entries); set for EXISTING and DELETED ones. */
+  sequenceNumber: number | null;
+  content: 0 | 1 | 2;
+  path: string;
+  recordCount: number;
+  sizeInBytes: number;
+  /** The file's column stats (a data file floe wrote), if any. */
+  facts?: DataFileFacts;
+  /** Equality deletes: the field ids compared. */
+  equalityIds?: number[];
+}
+
+export interface ManifestEntriesInput {
+  schema: IcebergSchema;
+  formatVersion: 2;
+  specId: 0;
+  /** A manifest holds data files or delete files, never both. */
+  content: 'data' | 'deletes';
+  entries: ManifestEntryInput[];
+}
+
+function entryRecord(e: ManifestEntryInput): Record<string, unknown> {
+  assertLong('snapshotId', e.snapshotId);
+  assertLong('sizeInBytes', e.sizeInBytes);
+  assertLong('recordCount', e.recordCount);
+  const { facts } = e;
+  return {
+    status: e.status,
+    snapshot_id: e.snapshotId,
+    sequence_number: e.sequenceNumber,
+    file_sequence_number: e.sequenceNumber,
     data_file: {
-      content: 0,
-      file_path: input.dataFile.path,
+      content: e.content,
+      file_path: e.path,
       file_format: 'PARQUET',
       partition: {},
-      record_count: facts.recordCount,
-      file_size_in_bytes: input.dataFile.sizeInBytes,
-      column_sizes: pairs(facts.columnSizes),
-      value_counts: pairs(facts.valueCounts),
-      null_value_counts: pairs(facts.nullValueCounts),
+      record_count: e.recordCount,
+      file_size_in_bytes: e.sizeInBytes,
+      column_sizes: facts ? pairs(facts.columnSizes) : null,
+      value_counts: facts ? pairs(facts.valueCounts) : null,
+      null_value_counts: facts ? pairs(facts.nullValueCounts) : null,
       nan_value_counts: null,
-      lower_bounds: pairs(facts.lowerBounds).map(({ key, value }) => ({ key, value: Buffer.from(value) })),
-      upper_bounds: pairs(facts.upperBounds).map(({ key, value }) => ({ key, value: Buffer.from(value) })),
+      lower_bounds: facts
+        ? pairs(facts.lowerBounds).map(({ key, value }) => ({ key, value: Buffer.from(value) }))
+        : null,
+      upper_bounds: facts
+        ? pairs(facts.upperBounds).map(({ key, value }) => ({ key, value: Buffer.from(value) }))
+        : null,
       key_metadata: null,
       split_offsets: null,
-      equality_ids: null,
+      equality_ids: e.equalityIds ?? null,
       sort_order_id: null,
       referenced_data_file: null,
     },
   };
+}
+
+/**
+ * A v2 manifest of any number of entries, data or deletes. File metadata as the spec's "Manifests"
+ * table (v2 column): schema, schema-id, partition-spec, partition-spec-id, format-version, content.
+ */
+export async function writeManifestEntries(input: ManifestEntriesInput): Promise<Uint8Array> {
   return writeContainer(
     MANIFEST_ENTRY_SCHEMA,
     {
@@ -208,39 +241,92 @@ export async function writeManifest(input: ManifestInput): Promise<Uint8Array> {
       'partition-spec': '[]',
       'partition-spec-id': String(input.specId),
       'format-version': String(input.formatVersion),
-      content: 'data',
+      content: input.content,
     },
-    [entry],
+    input.entries.map(entryRecord),
   );
 }
 
 /**
- * A v2 manifest list with one data manifest whose sequence_number and min_sequence_number are the
- * snapshot's; file metadata as Java's ManifestListWriter.V2Writer: snapshot-id, parent-snapshot-id
- * (String.valueOf(null) = "null" when there is none), sequence-number, format-version.
+ * A v2 data manifest with one ADDED entry. snapshot_id is set; sequence_number and
+ * file_sequence_number are null so they inherit from the manifest list (spec "Sequence Number
+ * Inheritance").
  */
-export async function writeManifestList(input: ManifestListInput): Promise<Uint8Array> {
-  const { manifest } = input;
+export async function writeManifest(input: ManifestInput): Promise<Uint8Array> {
+  const { facts } = input.dataFile;
+  return writeManifestEntries({
+    schema: input.schema,
+    formatVersion: input.formatVersion,
+    specId: input.specId,
+    content: 'data',
+    entries: [
+      {
+        status: 1,
+        snapshotId: input.snapshotId,
+        sequenceNumber: null,
+        content: 0,
+        path: input.dataFile.path,
+        recordCount: facts.recordCount,
+        sizeInBytes: input.dataFile.sizeInBytes,
+        facts,
+      },
+    ],
+  });
+}
+
+/** One manifest in a manifest list. */
+export interface ManifestFileInput {
+  path: string;
+  length: number;
+  specId: 0;
+  /** 0 data, 1 deletes. */
+  content: 0 | 1;
+  sequenceNumber: number;
+  minSequenceNumber: number;
+  addedSnapshotId: number;
+  addedFilesCount: number;
+  existingFilesCount: number;
+  deletedFilesCount: number;
+  addedRowsCount: number;
+  existingRowsCount: number;
+  deletedRowsCount: number;
+}
+
+export interface ManifestListFilesInput {
+  snapshotId: number;
+  parentSnapshotId: number | null;
+  sequenceNumber: number;
+  manifests: ManifestFileInput[];
+}
+
+/**
+ * A v2 manifest list of any number of manifests; file metadata as Java's ManifestListWriter.V2Writer:
+ * snapshot-id, parent-snapshot-id (String.valueOf(null) = "null" when there is none),
+ * sequence-number, format-version.
+ */
+export async function writeManifestListFiles(input: ManifestListFilesInput): Promise<Uint8Array> {
   assertLong('snapshotId', input.snapshotId);
   assertLong('sequenceNumber', input.sequenceNumber);
-  assertLong('manifest.length', manifest.length);
-  const record = {
-    manifest_path: manifest.path,
-    manifest_length: manifest.length,
-    partition_spec_id: manifest.specId,
-    content: 0,
-    sequence_number: input.sequenceNumber,
-    min_sequence_number: input.sequenceNumber,
-    added_snapshot_id: manifest.addedSnapshotId,
-    added_files_count: manifest.addedFilesCount,
-    existing_files_count: 0,
-    deleted_files_count: 0,
-    added_rows_count: manifest.addedRowsCount,
-    existing_rows_count: 0,
-    deleted_rows_count: 0,
-    partitions: [],
-    key_metadata: null,
-  };
+  const records = input.manifests.map((m) => {
+    assertLong('manifest.length', m.length);
+    return {
+      manifest_path: m.path,
+      manifest_length: m.length,
+      partition_spec_id: m.specId,
+      content: m.content,
+      sequence_number: m.sequenceNumber,
+      min_sequence_number: m.minSequenceNumber,
+      added_snapshot_id: m.addedSnapshotId,
+      added_files_count: m.addedFilesCount,
+      existing_files_count: m.existingFilesCount,
+      deleted_files_count: m.deletedFilesCount,
+      added_rows_count: m.addedRowsCount,
+      existing_rows_count: m.existingRowsCount,
+      deleted_rows_count: m.deletedRowsCount,
+      partitions: [],
+      key_metadata: null,
+    };
+  });
   return writeContainer(
     MANIFEST_FILE_SCHEMA,
     {
@@ -249,6 +335,33 @@ export async function writeManifestList(input: ManifestListInput): Promise<Uint8
       'sequence-number': String(input.sequenceNumber),
       'format-version': '2',
     },
-    [record],
+    records,
   );
+}
+
+/** A v2 manifest list with one data manifest whose sequence_number and min_sequence_number are the snapshot's. */
+export async function writeManifestList(input: ManifestListInput): Promise<Uint8Array> {
+  const { manifest } = input;
+  return writeManifestListFiles({
+    snapshotId: input.snapshotId,
+    parentSnapshotId: input.parentSnapshotId,
+    sequenceNumber: input.sequenceNumber,
+    manifests: [
+      {
+        path: manifest.path,
+        length: manifest.length,
+        specId: manifest.specId,
+        content: 0,
+        sequenceNumber: input.sequenceNumber,
+        minSequenceNumber: input.sequenceNumber,
+        addedSnapshotId: manifest.addedSnapshotId,
+        addedFilesCount: manifest.addedFilesCount,
+        existingFilesCount: 0,
+        deletedFilesCount: 0,
+        addedRowsCount: manifest.addedRowsCount,
+        existingRowsCount: 0,
+        deletedRowsCount: 0,
+      },
+    ],
+  });
 }

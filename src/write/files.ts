@@ -7,7 +7,18 @@ import type { parquetWriteBuffer } from 'hyparquet-writer';
 /** hyparquet-writer's SchemaElement (it pins its own hyparquet, whose types differ from floe's copy). */
 type SchemaElement = NonNullable<Parameters<typeof parquetWriteBuffer>[0]['schema']>[number];
 
-export { type ManifestInput, type ManifestListInput, writeManifest, writeManifestList } from './avro.js';
+export {
+  type ManifestEntriesInput,
+  type ManifestEntryInput,
+  type ManifestFileInput,
+  type ManifestInput,
+  type ManifestListFilesInput,
+  type ManifestListInput,
+  writeManifest,
+  writeManifestEntries,
+  writeManifestList,
+  writeManifestListFiles,
+} from './avro.js';
 
 export interface IcebergField {
   id: number;

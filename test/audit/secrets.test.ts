@@ -432,6 +432,25 @@ describe.sequential('secret-leak audit', () => {
   );
 
   withKeychain(
+    'floe tables (the list, --json, show) names no secret, for every profile',
+    async () => {
+      for (const profile of PROFILES) {
+        const args = ['--profile', `audit-${profile}`];
+        for (const [where, argv] of [
+          [`tables --json ${profile}`, ['tables', ...args, '--json']],
+          [`tables ${profile}`, ['tables', ...args]],
+          [`tables show ${profile}`, ['tables', 'show', 'test_olake.missing', ...args]],
+        ] as const) {
+          const run = await floe(where, [...argv]);
+          expect([0, 1], `${where}: ${run.stderr}`).toContain(run.code);
+          expectClean(run, where);
+        }
+      }
+    },
+    90_000,
+  );
+
+  withKeychain(
     'floe test with refused or unusable FLOE_* secrets names none of them',
     async () => {
       for (const { profile, what, env: refused, report } of REFUSED) {

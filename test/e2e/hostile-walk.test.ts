@@ -239,6 +239,18 @@ const WALK: Record<string, Case[]> = {
     { args: ['test', '--profile', '%HOSTILE%'] },
     { args: ['test', '--namespace', '%HOSTILE%', '--write', '--profile', 'cat'] },
   ],
+  tables: [
+    { args: ['tables', '--profile', 'cat'], catalog: 'data', needsSpec: true },
+    { args: ['tables', '--profile', 'cat', '--json'], catalog: 'data', needsSpec: true },
+    { args: ['tables', '--profile', 'cat'], catalog: 'error', needsSpec: true },
+    { args: ['tables', '--profile', 'cat', '--json'], catalog: 'error', needsSpec: true },
+    { args: ['tables', 'show', 'test_olake.orders', '--profile', 'cat'], catalog: 'data', needsSpec: true },
+    { args: ['tables', '--profile', 'evil'], dir: 'crafted' },
+    { args: ['tables', '--profile', '%HOSTILE%'] },
+    { args: ['tables', '--namespace', '%HOSTILE%', '--profile', 'cat'] },
+    { args: ['tables', '--threshold', '%HOSTILE%', '--profile', 'cat'] },
+    { args: ['tables', 'show', '%HOSTILE%', '--profile', 'cat'] },
+  ],
   export: [
     ...['olake', 'pyiceberg', 'spark', 'trino', 'duckdb'].flatMap((format): Case[] => [
       { args: ['export', '--profile', 'evil', '--format', format], dir: 'crafted' },

@@ -1,0 +1,266 @@
+// `floe tables` and `floe tables show NS.TABLE`, in the command shape of issue 31: `parse(argv)` gives
+// validated Options (usage errors name the flag, the rule and an example), `execute(options, io)` acts
+// with injected IO (streams, profile loading, the catalog session, the object store, clock, signal),
+// so the tests run it in process; `run(argv)` is the thin adapter the command table loads.
+import type { CatalogSession } from '../catalog/session.js';
+import type { Diagnosis } from '../check/types.js';
+import { openContext } from '../cli/context.js';
+import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
+import { err, jsonText, out, printHelp, type Writer } from '../cli/output.js';
+import { loadProfile, requireSecrets } from '../cli/profiles.js';
+import { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS, parseTimeout } from '../cli/timeout.js';
+import type { Values } from '../destination/fields.js';
+import { validate } from '../destination/schema.js';
+import { DEFAULT_THRESHOLDS, parseThreshold, THRESHOLDS, type Thresholds } from '../tables/health.js';
+import type { ObjectReader } from '../tables/objects.js';
+import { sanitize } from '../text/sanitize.js';
+
+export const HELP = `Usage: floe tables [--profile NAME] [--namespace NS] [--json] [--threshold KEY=VALUE]…
+       floe tables show NS.TABLE [--profile NAME] [--json] [--budget MIB]
+
+Lists every table of the profile's catalog (or under --namespace, nested
+levels included) with its last commit, snapshots, records, data files and
+their average size, delete files (position/equality) and health problems.
+The numbers come from the current snapshot's summary where it gives them all
+(a table without delete files), else from the manifests; "source" says which.
+
+"floe tables show" reads one table exactly from its manifests: file counts,
+bytes, a file-size histogram, records, deletes; the schema and its history,
+the partition spec, the sort order, the write.* properties, the snapshot log,
+and for each problem the maintenance to run in Spark, Trino or pyiceberg.
+
+Flags:
+  -p, --profile NAME         Profile whose catalog and object store to read
+      --namespace NS         Only this namespace (levels separated by dots)
+      --json                 One JSON document {tables: […]} (show: the table)
+      --threshold KEY=VALUE  Override a health threshold (repeatable):
+${Object.entries(THRESHOLDS)
+  .map(([key, t]) => `                             ${key} (default ${t.default})`)
+  .join('\n')}
+      --budget MIB           show: stop reading manifests beyond this many MiB
+                             (default 4096)
+      --timeout SECONDS      Timeout of each request (default ${DEFAULT_TIMEOUT_SECONDS}, at most ${MAX_TIMEOUT_SECONDS})
+  -h, --help                 Show this help
+
+Problem codes and thresholds: docs/tables.md.
+
+Exit codes: 0 listed (health problems do not fail it), 1 the catalog could
+not be read or the table could not be shown, 2 usage.
+`;
+
+export interface Options {
+  verb: 'list' | 'show';
+  profile?: string;
+  namespace?: string[];
+  table?: { namespace: string[]; name: string };
+  json: boolean;
+  thresholds: Thresholds;
+  timeoutMs: number;
+  budgetBytes?: number;
+  help: boolean;
+}
+
+/** One namespace level: no dots, no control or format characters, not blank at the start. */
+const LEVEL = /^[^.\s\p{C}][^.\p{C}]{0,254}$/u;
+
+function usage(line: string): UsageError {
+  return new UsageError([line], 'tables');
+}
+
+/** `a.b` → ['a', 'b'], or a usage error naming `flag`. */
+function levels(value: string, flag: string, example: string): string[] {
+  const parts = value.split('.');
+  if (!parts.every((p) => LEVEL.test(p)))
+    throw usage(`${flag}: "${sanitize(value)}" is not a namespace: names separated by dots, e.g. ${example}`);
+  return parts;
+}
+
+export function parse(argv: string[]): Options {
+  const { values: flags, positionals } = parseCommandArgs(
+    'tables',
+    argv,
+    {
+      profile: { type: 'string', short: 'p' },
+      namespace: { type: 'string' },
+      json: { type: 'boolean' },
+      threshold: { type: 'string', multiple: true },
+      budget: { type: 'string' },
+      timeout: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    true,
+  );
+  const base = {
+    json: flags.json ?? false,
+    help: flags.help ?? false,
+    ...(flags.profile ? { profile: flags.profile } : {}),
+  };
+  const thresholds = { ...DEFAULT_THRESHOLDS };
+  for (const text of flags.threshold ?? []) {
+    const parsed = parseThreshold(text);
+    if ('problem' in parsed) throw usage(parsed.problem);
+    thresholds[parsed.key] = parsed.value;
+  }
+  const timeoutMs = parseTimeout(flags.timeout, 'tables');
+  const [verb, target, ...rest] = positionals;
+  if (verb === undefined) {
+    if (flags.budget !== undefined)
+      throw usage('--budget goes with show, e.g. floe tables show olake.orders --budget 8192');
+    return {
+      ...base,
+      verb: 'list',
+      thresholds,
+      timeoutMs,
+      ...(flags.namespace === undefined
+        ? {}
+        : { namespace: levels(flags.namespace, '--namespace', '--namespace olake_db') }),
+    };
+  }
+  if (verb !== 'show')
+    throw usage(
+      `unknown subcommand "${sanitize(verb)}": the one subcommand is show, e.g. floe tables show olake_db.orders`,
+    );
+  if (target === undefined || rest.length)
+    throw usage('show takes one table as NAMESPACE.TABLE, e.g. floe tables show olake_db.orders');
+  if (flags.namespace !== undefined)
+    throw usage(
+      '--namespace goes with the list; show names the table, e.g. floe tables show olake_db.orders',
+    );
+  const parts = levels(target, 'show', 'floe tables show olake_db.orders');
+  if (parts.length < 2)
+    throw usage(
+      `show: "${sanitize(target)}" names no namespace: NAMESPACE.TABLE, e.g. floe tables show olake_db.orders`,
+    );
+  let budgetBytes: number | undefined;
+  if (flags.budget !== undefined) {
+    if (!/^\d{1,7}$/.test(flags.budget) || Number(flags.budget) < 1)
+      throw usage(
+        `--budget: "${sanitize(flags.budget)}" must be a whole number of MiB ≥ 1, e.g. --budget 8192`,
+      );
+    budgetBytes = Number(flags.budget) * 1024 * 1024;
+  }
+  return {
+    ...base,
+    verb: 'show',
+    table: { namespace: parts.slice(0, -1), name: parts.at(-1)! },
+    thresholds,
+    timeoutMs,
+    ...(budgetBytes ? { budgetBytes } : {}),
+  };
+}
+
+export interface IO {
+  out: Writer;
+  err: Writer;
+  /** The profile's values, secrets filled in and validated. */
+  profile(name: string | undefined): Promise<{ name: string; values: Values }>;
+  session(
+    values: Values,
+    opts: { signal: AbortSignal; timeoutMs: number },
+  ): Promise<{ session: CatalogSession } | { diagnoses: Diagnosis[] }>;
+  /** The object store; default: the profile's. */
+  reader?: ObjectReader;
+  now(): number;
+  signal: AbortSignal;
+}
+
+function printJson(io: IO, value: unknown): void {
+  io.out.put(jsonText(`${JSON.stringify(value, null, 2)}\n`));
+}
+
+function printDiagnoses(io: IO, diagnoses: Diagnosis[]): void {
+  for (const d of diagnoses) {
+    io.err`${d.code}: ${d.what}`;
+    io.err`  ${d.cause}`;
+    io.err`  ${d.remedy}`;
+  }
+}
+
+export async function execute(options: Options, io: IO): Promise<number> {
+  const profile = await io.profile(options.profile);
+  const opened = await io.session(profile.values, { signal: io.signal, timeoutMs: options.timeoutMs });
+  if ('diagnoses' in opened) {
+    io.err`Could not read the catalog of profile "${profile.name}":`;
+    printDiagnoses(io, opened.diagnoses);
+    if (options.json) printJson(io, { tables: [], error: { diagnoses: opened.diagnoses } });
+    return EXIT.FAILURE;
+  }
+  const [{ listTables, showTable }, { catalogName }, { listLines, detailLines }] = await Promise.all([
+    import('../tables/index.js'),
+    import('../export/engines.js'),
+    import('../tables/text.js'),
+  ]);
+  const common = {
+    values: profile.values,
+    session: opened.session,
+    catalogName: catalogName(profile.values),
+    thresholds: options.thresholds,
+    signal: io.signal,
+    timeoutMs: options.timeoutMs,
+    now: io.now,
+    ...(io.reader ? { reader: io.reader } : {}),
+  };
+  if (options.verb === 'list') {
+    const { rows, failures } = await listTables({
+      ...common,
+      ...(options.namespace ? { namespace: options.namespace } : {}),
+    });
+    if (failures.length) {
+      io.err`Some namespaces could not be listed:`;
+      printDiagnoses(io, failures);
+    }
+    if (options.json) printJson(io, { tables: rows, ...(failures.length ? { failures } : {}) });
+    else if (rows.length === 0)
+      io.out`No tables${options.namespace ? ` under ${options.namespace.join('.')}` : ''} in the catalog of profile "${profile.name}"`;
+    else for (const text of listLines(rows, io.now())) io.out`${text}`;
+    return failures.length && rows.length === 0 ? EXIT.FAILURE : EXIT.OK;
+  }
+  const ref = options.table!;
+  const progress = io.err.isTTY && !options.json;
+  const detail = await showTable(ref, {
+    ...common,
+    ...(options.budgetBytes ? { budget: { maxManifests: 1_000_000, maxBytes: options.budgetBytes } } : {}),
+    ...(progress
+      ? { onProgress: (done: number, total: number) => io.err`Reading manifests: ${done} of ${total}` }
+      : {}),
+  });
+  if ('problem' in detail) {
+    io.err`Could not load ${[...ref.namespace, ref.name].join('.')}: ${detail.problem}`;
+    if (detail.diagnosis) printDiagnoses(io, [detail.diagnosis]);
+    if (options.json) printJson(io, { error: { message: detail.problem } });
+    return EXIT.FAILURE;
+  }
+  if (options.json) printJson(io, detail);
+  else for (const text of detailLines(detail, io.now())) io.out`${text}`;
+  return detail.problems.some((p) => p.code === 'TABLE_UNREADABLE') ? EXIT.FAILURE : EXIT.OK;
+}
+
+/** The profile as `floe test` loads it: config, keychain or vault, FLOE_* environment; validated. */
+async function profileFromConfig(name: string | undefined): Promise<{ name: string; values: Values }> {
+  const profile = await loadProfile(await openContext(), name);
+  requireSecrets(profile);
+  const checked = validate(profile.values);
+  if (!checked.ok)
+    throw new FloeError(
+      `Profile "${profile.name}" is not valid: ${checked.issues.map((i) => i.message).join('; ')}`,
+      `Fix it with "floe setup --profile ${profile.name}".`,
+    );
+  return { name: profile.name, values: checked.values };
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const options = parse(argv);
+  if (options.help) {
+    printHelp(HELP);
+    return EXIT.OK;
+  }
+  const controller = new AbortController();
+  return execute(options, {
+    out,
+    err,
+    profile: profileFromConfig,
+    session: async (values, opts) => (await import('../tables/session.js')).openSession(values, opts),
+    now: Date.now,
+    signal: controller.signal,
+  });
+}

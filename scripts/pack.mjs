@@ -1,6 +1,8 @@
 // npm pack / publish: the package ships the built dist/ and no build step. `prepack` builds, then takes
 // the clone's `prepare` (which builds dist/ on `npm ci` in a git checkout) out of package.json, so the
-// packed manifest has no install-time script of its own; `postpack` puts package.json back as it was.
+// packed manifest has no install-time script of its own, and node-pty too: it is optional in the clone
+// only so that `npm ci` survives its build failing (the pty tests need it, users never do). `postpack`
+// puts package.json back as it was.
 // (The same trick as pinst's for postinstall.)
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +24,7 @@ if (process.argv[2] === 'prepack') {
   if (!existsSync(SAVED)) writeFileSync(SAVED, text);
   const pkg = JSON.parse(text);
   delete pkg.scripts.prepare;
+  delete pkg.optionalDependencies['node-pty'];
   writeAtomic(PKG, `${JSON.stringify(pkg, null, 2)}\n`);
 } else if (process.argv[2] === 'postpack') {
   if (existsSync(SAVED)) renameSync(SAVED, PKG);

@@ -2,6 +2,8 @@
 import type { Terminal as XTerm } from '@xterm/headless';
 
 export declare const BIN: string;
+/** Why node-pty cannot be loaded (a terminal test then skips, or fails under CI=true); undefined when it can. */
+export declare const PTY_MISSING: string | undefined;
 export declare const ROOT: string;
 export declare const KEYS: Readonly<
   Record<

@@ -20,6 +20,10 @@ export function noSessionBus(env: NodeJS.ProcessEnv = process.env, platform = pr
   return platform === 'linux' && !env.DBUS_SESSION_BUS_ADDRESS;
 }
 
+/** Where floe was installed without keytar: why, and the ways on (never the path of the chunk asking). */
+export const KEYTAR_MISSING =
+  'floe was installed without its keychain module; reinstall it letting keytar build (npm i -g --allow-scripts=keytar @olake/floe, with libsecret-1-dev, python3, make and g++ present), or keep secrets in the environment or the secrets file (--insecure-storage).';
+
 /** Turns keytar's errors into one sentence that says why and what to do. */
 export function explainKeychainError(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
@@ -31,8 +35,11 @@ export function explainKeychainError(error: unknown): string {
     return 'the D-Bus session bus named in DBUS_SESSION_BUS_ADDRESS cannot be reached, so no Secret Service can be asked.';
   if (/collection\/login|does not exist at path|locked|No such secret collection/i.test(message))
     return 'the login keyring is missing or locked; unlock it (e.g. gnome-keyring-daemon --unlock) and try again.';
-  if (/Cannot find module|ERR_MODULE_NOT_FOUND|libsecret|\.node/i.test(message))
-    return 'the keytar native module is not installed (install libsecret-1-dev, then reinstall floe).';
+  // keytar (optional) not installed, or its addon not built: npm goes on when the build fails, and
+  // npm 11 runs no install script of a global install unless allowed.
+  if (/Cannot find (?:module|package)|MODULE_NOT_FOUND/i.test(message)) return KEYTAR_MISSING;
+  if (/libsecret|cannot open shared object/i.test(message))
+    return 'the keychain module cannot load libsecret; install it (Debian/Ubuntu: apt-get install libsecret-1-0) and try again.';
   if (/timed out/i.test(message))
     return 'the keychain did not answer within 3 seconds (an unlock prompt may be waiting).';
   if (/org\.freedesktop\.secrets|ServiceUnknown|was not provided by any \.service/i.test(message))

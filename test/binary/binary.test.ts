@@ -2,15 +2,31 @@
 // server: copied alone into an empty folder and run with a PATH that has no node and no npm. Against
 // the sandbox's servers (started here): setup --yes + test --json, login + jobs --json, the home screen
 // in a pseudo-terminal; once with the test run's keychain (gnome-keyring on a private D-Bus), once
-// without one, where it must behave exactly as the npm CLI does.
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+// without one, where it must behave exactly as the npm CLI does. It runs on the pinned Node 24, takes
+// no Node options from the environment, and unpacks its keychain module only where no other user can
+// swap it.
+import {
+  chmodSync,
+  chownSync,
+  copyFileSync,
+  existsSync,
+  type FSWatcher,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  symlinkSync,
+  watch,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { startTerminal } from '../../scripts/lib/terminal.mjs';
+import { NODE24 } from '../../scripts/node24.mjs';
 import { checkReportSchema } from '../../src/check/types.js';
 import { sandboxSecretEnv, setupArgs } from '../../src/commands/sandbox.js';
 import { SANDBOX, type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { SEA_KEYTAR_ERROR } from '../../src/secrets/sea-keytar.js';
 import { keychainAccounts } from '../management/support.js';
 import { spawnCli, spawnFile } from '../support/cli.js';
 import { itWithService } from '../support/services.js';
@@ -94,7 +110,7 @@ describe('the single executable, alone in a folder, no node on PATH', () => {
   it("--version names the single-file build and its Node; --help is the npm CLI's", async () => {
     const version = await floe(['--version'], userEnv());
     expect(version.stdout).toBe(
-      `floe ${VERSION} (single-file build, Node ${process.version}, ${process.platform}-${process.arch})\n`,
+      `floe ${VERSION} (single-file build, Node v${NODE24.version}, ${process.platform}-${process.arch})\n`,
     );
     const help = await floe(['--help'], userEnv());
     expect(help.code).toBe(0);
@@ -165,18 +181,119 @@ describe('the single executable, alone in a folder, no node on PATH', () => {
     ).toBeGreaterThan(0);
   });
 
-  it('a keychain module it cannot load (TMPDIR not writable) is no keychain, with the reason', async () => {
-    const config = join(folder, 'no-tmp');
+  it('takes no Node options from the environment: NODE_OPTIONS --require runs nothing, --inspect-brk opens nothing', async () => {
+    const marker = join(folder, 'required-ran');
+    const hook = join(folder, 'hook.cjs');
+    writeFileSync(hook, `require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'ran');\n`);
+    const run = await spawnFile(
+      binary,
+      ['--help'],
+      userEnv({ NODE_OPTIONS: `--require ${hook} --inspect-brk=127.0.0.1:0` }),
+      '',
+      20_000,
+      folder,
+    );
+    // Honoured, --inspect-brk would wait for a debugger until the timeout kills the run.
+    expect(run.signal).toBeNull();
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).not.toContain('Debugger listening');
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  /** Names created in `dir` while `fn` runs (inotify: even what is removed at once). */
+  async function createdIn<T>(
+    dirs: string[],
+    fn: () => Promise<T>,
+  ): Promise<{ result: T; seen: string[][] }> {
+    const seen = dirs.map(() => [] as string[]);
+    const watchers: FSWatcher[] = dirs.map((dir, i) =>
+      watch(dir, (_event, name) => {
+        if (name) seen[i]?.push(String(name));
+      }),
+    );
+    try {
+      const result = await fn();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      return { result, seen };
+    } finally {
+      for (const w of watchers) w.close();
+    }
+  }
+
+  /** setup through the keychain with no Secret Service: it fails on D-Bus once keytar has loaded. */
+  async function setupLoadingKeytar(name: string, tmp: string, extra: Record<string, string> = {}) {
+    const config = join(folder, name);
+    mkdirSync(config, { mode: 0o700 });
     const env = userEnv({
       FLOE_CONFIG_DIR: config,
-      TMPDIR: join(folder, 'missing'),
+      TMPDIR: tmp,
+      ...NO_BUS,
       ...sandboxSecretEnv(sandbox),
+      ...extra,
     });
-    const setup = await floe(['setup', ...setupArgs(sandbox)], { ...env, ...keyring() });
-    expect(setup.code).not.toBe(0);
-    expect(setup.stderr).toContain('Profile "sandbox" was not saved: the OS keychain cannot be used');
-    expect(setup.stderr).toContain('TMPDIR');
-    const saved = await floe(['setup', ...setupArgs(sandbox), '--insecure-storage'], env);
-    expect(saved.code, saved.stderr).toBe(0);
+    delete env.XDG_RUNTIME_DIR;
+    Object.assign(env, extra);
+    const { result, seen } = await createdIn([tmp, config], () =>
+      floe(['setup', ...setupArgs(sandbox)], env),
+    );
+    expect(result.code).not.toBe(0);
+    // The module loaded (keytar itself answered: no D-Bus), not "could not load its keychain module".
+    expect(result.stderr).not.toContain(SEA_KEYTAR_ERROR);
+    expect(result.stderr).toContain('D-Bus session bus');
+    const [inTmp = [], inConfig = []] = seen;
+    return { inTmp: inTmp.filter((n) => n.startsWith('floe-keytar-')), inConfig, config };
+  }
+
+  it('TMPDIR writable by everyone, not sticky: the keychain module never goes there (the config folder instead)', async () => {
+    const tmp = join(folder, 'open-tmp');
+    mkdirSync(tmp);
+    chmodSync(tmp, 0o777);
+    const { inTmp, inConfig } = await setupLoadingKeytar('open-tmp-config', tmp);
+    expect(inTmp).toEqual([]);
+    expect(inConfig.some((n) => n.startsWith('floe-keytar-'))).toBe(true);
+  });
+
+  it('a sticky TMPDIR of its own is used; else $XDG_RUNTIME_DIR before the config folder', async () => {
+    const sticky = join(folder, 'sticky-tmp');
+    mkdirSync(sticky);
+    chmodSync(sticky, 0o1777);
+    expect((await setupLoadingKeytar('sticky-config', sticky)).inTmp.length).toBeGreaterThan(0);
+
+    const open = join(folder, 'open-tmp-2');
+    mkdirSync(open);
+    chmodSync(open, 0o777);
+    const runtime = mkdtempSync(join(folder, 'runtime-'));
+    const { result, seen } = await createdIn([runtime], () =>
+      setupLoadingKeytar('runtime-config', open, { XDG_RUNTIME_DIR: runtime }),
+    );
+    expect(result.inTmp).toEqual([]);
+    expect(result.inConfig.filter((n) => n.startsWith('floe-keytar-'))).toEqual([]);
+    expect(seen[0]?.some((n) => n.startsWith('floe-keytar-'))).toBe(true);
+  });
+
+  const asRoot = itWithService(
+    !existsSync(BUILT)
+      ? `${BUILT} is missing (run npm run build:binary)`
+      : process.getuid?.() === 0
+        ? 'ready'
+        : 'root, to give folders to another user (chown)',
+    'the single executable run as root',
+  );
+
+  asRoot('TMPDIR another user owns, or a symlink to one: the keychain module never goes there', async () => {
+    const NOBODY = 65534;
+    const theirs = join(folder, 'their-tmp');
+    mkdirSync(theirs);
+    chmodSync(theirs, 0o755);
+    chownSync(theirs, NOBODY, NOBODY);
+    const direct = await setupLoadingKeytar('their-tmp-config', theirs);
+    expect(direct.inTmp).toEqual([]);
+    expect(direct.inConfig.some((n) => n.startsWith('floe-keytar-'))).toBe(true);
+
+    const link = join(folder, 'link-tmp');
+    symlinkSync(theirs, link);
+    const { result, seen } = await createdIn([theirs], () => setupLoadingKeytar('link-tmp-config', link));
+    expect(seen[0]?.filter((n) => n.startsWith('floe-keytar-'))).toEqual([]);
+    expect(result.inConfig.some((n) => n.startsWith('floe-keytar-'))).toBe(true);
   });
 });

@@ -1,6 +1,9 @@
 // The npm package as a user installs it: `npm pack` (prepack builds dist/ and leaves the clone's
 // `prepare` out of the manifest), then `npm i -g --prefix DIR` from the tarball into an empty prefix,
-// then the installed `floe`: --version and a sandbox round trip (setup --yes, test --json).
+// then the installed `floe`: --version and a sandbox round trip (setup --yes, test --json). The install
+// runs no install script, as npm 11 does for a global install unless told --allow-scripts=keytar, and
+// as when keytar's build fails (no libsecret-1-dev, no compiler, no way to Node's headers): keytar is
+// there without its addon, and floe says so in one line.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,10 +32,20 @@ beforeAll(async () => {
   if (pack.status !== 0) throw new Error(`npm pack failed: ${pack.stderr}`);
   tarball = join(dir, (JSON.parse(pack.stdout) as { filename: string }[])[0]!.filename);
   prefix = join(dir, 'prefix');
-  // From the registry (npm ci filled the cache: --prefer-offline), nothing else; keytar may build or not.
+  // From the registry (npm ci filled the cache: --prefer-offline), nothing else; keytar left unbuilt.
   const install = spawnSync(
     'npm',
-    ['i', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', tarball],
+    [
+      'i',
+      '-g',
+      '--prefix',
+      prefix,
+      '--prefer-offline',
+      '--no-audit',
+      '--no-fund',
+      '--ignore-scripts',
+      tarball,
+    ],
     { cwd: dir, encoding: 'utf8', timeout: 240_000 },
   );
   if (install.status !== 0) throw new Error(`npm i -g ${tarball} failed: ${install.stderr}`);
@@ -59,7 +72,7 @@ describe('the npm package', () => {
     expect(readFileSync(join(ROOT, 'dist', 'cli.js'), 'utf8')).toContain(`./b/${id}/cli.js`);
     for (const file of list)
       expect(file).toMatch(
-        /^package\/(package\.json|README\.md|bin\/floe\.js|dist\/cli\.js|dist\/b\/[0-9a-f]{12}\/.+\.js)$/,
+        /^package\/(package\.json|README\.md|LICENSE|bin\/floe\.js|dist\/cli\.js|dist\/b\/[0-9a-f]{12}\/.+\.js)$/,
       );
     const manifest = JSON.parse(
       spawnSync('tar', ['xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }).stdout,
@@ -67,7 +80,8 @@ describe('the npm package', () => {
     expect(manifest.name).toBe('@olake/floe');
     expect(manifest.bin).toEqual({ floe: 'bin/floe.js' });
     expect(manifest.scripts.prepare).toBeUndefined();
-    expect(manifest.optionalDependencies).toHaveProperty('keytar');
+    expect(list).toContain('package/LICENSE');
+    expect(manifest.optionalDependencies).toEqual({ keytar: expect.any(String) });
     // The clone's package.json is back as it was.
     expect(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.prepare).toBeTypeOf('string');
     expect(readdirSync(ROOT)).not.toContain('package.json.before-pack');
@@ -87,5 +101,20 @@ describe('the npm package', () => {
     const report = checkReportSchema.parse(JSON.parse(test.stdout));
     expect(report.ok).toBe(true);
     expect(new Set(report.steps.map((s) => s.chain))).toEqual(new Set(['catalog', 'storage']));
+  });
+
+  it('installed without keytar’s addon, a save to the keychain says so in one line, never a chunk path', async () => {
+    const keychain = await floe(['setup', ...setupArgs(sandbox)], {
+      FLOE_CONFIG_DIR: join(dir, 'keychain'),
+      DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus',
+      ...sandboxSecretEnv(sandbox),
+    });
+    expect(keychain.code).not.toBe(0);
+    const lines = keychain.stderr.split('\n').filter((l) => l.includes('keychain module'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(
+      'floe was installed without its keychain module; reinstall it letting keytar build',
+    );
+    expect(keychain.stderr).not.toMatch(/chunk-|dist\/b\/|Cannot find/);
   });
 });

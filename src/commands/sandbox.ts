@@ -208,6 +208,12 @@ export function banner(sandbox: Sandbox, jobs: number): string {
     `  bucket       "${s3.bucket}", region ${SANDBOX.region}`,
     `  keys         access key ${s3.accessKey}, secret key ${s3.secretKey}`,
     '               s3rver does not verify signatures: any secret key works',
+    ...(sandbox.tables
+      ? [
+          `Tables         namespace ${sandbox.tables.namespace.join('.')}: the jobs' streams, written in the`,
+          '               background (about 20 s); see them with floe tables',
+        ]
+      : []),
     `OLake UI       ${olake.url}`,
     `  login        ${SANDBOX.olake.username} / ${SANDBOX.olake.password}, project ${SANDBOX.olake.project}, ${jobs} jobs`,
     'Data           removed when the sandbox stops, in',
@@ -328,13 +334,16 @@ export async function run(argv: string[]): Promise<number> {
       'sandbox',
     );
 
-  const sandbox = await startSandbox({ jobs, catalog, deny });
+  const sandbox = await startSandbox({ jobs, catalog, deny, tables: true });
   // SIGINT/SIGTERM end the process from src/cli/main.ts (exit 130/143); the sandbox's exit hook then
   // removes its data, and this one says so.
   const goodbye = () => err`\nSandbox stopped; its temporary data was removed.`;
   process.once('exit', goodbye);
   try {
     out`${block(banner(sandbox, jobs))}\n`;
+    void sandbox.tables?.done.then(({ error }) => {
+      if (error !== undefined) err`! The demo tables could not be seeded: ${error}`;
+    });
     if (!flags.open) {
       out`${block(usageLines(sandbox))}`;
       return await new Promise<never>(() => {});

@@ -23,6 +23,7 @@ import {
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Values } from '../destination/fields.js';
 import { toDestinationJson } from '../destination/olake.js';
 import {
   type CatalogEmulator,
@@ -36,6 +37,7 @@ import {
 import { SANDBOX } from './credentials.js';
 import { type OlakeUiEmulator, seedJobs, startOlakeUiEmulator } from './olake-ui/index.js';
 import { type SandboxCatalogFacts, sandboxProfile } from './profile.js';
+import type { SeededTable } from './seed-tables.js';
 
 export type { SandboxCatalogFacts } from './profile.js';
 
@@ -142,7 +144,30 @@ export interface SandboxOptions {
   catalog?: CatalogFlavour;
   /** Privileges the catalog's principal lacks: those operations get the flavour's refusal. */
   deny?: Privilege[];
+  /**
+   * Seed the demo tables (seed-tables.ts demoTables) in the background, as `floe sandbox` does: the
+   * sandbox answers at once and the tables appear one by one (the 150-snapshot one takes ~20 s).
+   */
+  tables?: boolean;
 }
+
+/** The background seeding of the demo tables: the tables done so far, and how it ended. */
+export interface SandboxTables {
+  /** Where OLake writes the seeded streams (SANDBOX_TABLE_NAMESPACE). */
+  namespace: string[];
+  seeded: SeededTable[];
+  /** Settles when every table is seeded, the seeding failed (`error`) or the sandbox stopped. */
+  done: Promise<{ error?: string }>;
+}
+
+/**
+ * The namespace of the seeded tables: OLake writes a stream to its `destination_database`, else the
+ * writer's `iceberg_db`, else the stream's own namespace (datazip-inc/olake types/stream_configured.go
+ * GetDestinationDatabase), and names the table after the stream (GetDestinationTable). The emulator's
+ * streams (olake-ui/seed.ts streamsConfig) carry neither and the sandbox destination no iceberg_db, so
+ * the jobs' streams `public.orders`, `public.events`… land in `public`.
+ */
+export const SANDBOX_TABLE_NAMESPACE = ['public'];
 
 export interface SandboxCatalog {
   flavour: CatalogFlavour;
@@ -185,8 +210,41 @@ export interface Sandbox {
   olake: SandboxOlake;
   /** One sentence per service moved off its preferred port, e.g. "8181 is busy; the catalog is on 8182". */
   notices: string[];
+  /** The demo tables being seeded (SandboxOptions.tables); undefined when not asked for. */
+  tables?: SandboxTables;
   /** Stops everything and removes the temporary data; safe to call twice. */
   stop(): Promise<void>;
+}
+
+/** Seeds the demo tables through the sandbox's own profile, the seeded list growing as it goes. */
+function seedInBackground(values: Values, stops: (() => Promise<void>)[]): SandboxTables {
+  const abort = new AbortController();
+  const seeded: SeededTable[] = [];
+  const done = (async (): Promise<{ error?: string }> => {
+    try {
+      const [{ openSession }, { demoTables, seedTables }] = await Promise.all([
+        import('../tables/session.js'),
+        import('./seed-tables.js'),
+      ]);
+      const opened = await openSession(values, { signal: abort.signal, timeoutMs: 10_000 });
+      if (abort.signal.aborted) return {};
+      if (!('session' in opened))
+        return { error: opened.diagnoses.map((d) => d.what).join('; ') || 'no catalog session' };
+      const opts = { values, session: opened.session, signal: abort.signal };
+      for (const table of demoTables(Date.now(), SANDBOX_TABLE_NAMESPACE)) {
+        if (abort.signal.aborted) break;
+        seeded.push(...(await seedTables([table], opts)));
+      }
+      return {};
+    } catch (error) {
+      return abort.signal.aborted ? {} : { error: error instanceof Error ? error.message : String(error) };
+    }
+  })();
+  stops.push(async () => {
+    abort.abort();
+    await done;
+  });
+  return { namespace: SANDBOX_TABLE_NAMESPACE, seeded, done };
 }
 
 const isAddressInUse = (error: unknown) => (error as { code?: unknown }).code === 'EADDRINUSE';
@@ -408,6 +466,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     );
     for (const job of emulator.jobs) job.destination.config = destination;
     for (const record of emulator.destinations) record.config = destination;
+    const tables = options.tables
+      ? seedInBackground(sandboxProfile({ flavour, facts, catalogUrl, tokenUrl, s3 }), stops)
+      : undefined;
     return {
       directory,
       catalog: {
@@ -424,6 +485,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       s3,
       olake: { url: emulator.url, port: emulator.port, emulator },
       notices,
+      ...(tables ? { tables } : {}),
       stop: stopAll,
     };
   } catch (error) {

@@ -384,8 +384,8 @@ export async function seedTables(tables: SeedTable[], opts: SeedOptions): Promis
 const HOUR = 3_600_000;
 
 /**
- * The demo's tables, as OLake names them (namespace `<prefix>_<database>`, table = the stream's name,
- * lower-cased): a healthy one, a fragmented one, one with CDC equality and position deletes, one with
+ * The demo's tables, named after the sandbox jobs' streams (olake-ui/seed.ts TABLES; OLake names the
+ * table after the stream, index.ts SANDBOX_TABLE_NAMESPACE says where it goes): a healthy one, a fragmented one, one with CDC equality and position deletes, one with
  * many snapshots, a stale one, and one whose summaries carry no totals.
  */
 export function demoTables(nowMs: number, namespace = ['olake_demo']): SeedTable[] {
@@ -416,7 +416,7 @@ export function demoTables(nowMs: number, namespace = ['olake_demo']): SeedTable
     },
     {
       namespace,
-      name: 'page_views',
+      name: 'sessions',
       commits: Array.from({ length: 150 }, (_, i) => ({
         files: 1,
         rows: 3,

@@ -45,8 +45,8 @@ describe('floe tables', () => {
       'events',
       'invoices',
       'orders',
-      'page_views',
       'payments',
+      'sessions',
     ]);
     for (const seeded of world.seeded) {
       const independent = await readWithPython(world, seeded.metadataLocation);
@@ -73,10 +73,10 @@ describe('floe tables', () => {
 
   it('takes the summary where it is complete, else the manifests', () => {
     expect(row('customers').source).toBe('summary');
-    expect(row('page_views').source).toBe('summary');
+    expect(row('sessions').source).toBe('summary');
     expect(row('orders').source).toBe('manifests');
     expect(row('payments').source).toBe('manifests');
-    expect(row('page_views').snapshots).toBe(150);
+    expect(row('sessions').snapshots).toBe(150);
   });
 
   it('counts the rows icebird reads for the tables without deletes', async () => {
@@ -99,7 +99,7 @@ describe('floe tables', () => {
     expect(codes('customers')).toEqual([]);
     expect(codes('events')).toEqual(['TABLE_SMALL_FILES']);
     expect(codes('orders')).toEqual(['TABLE_EQUALITY_DELETES', 'TABLE_DELETE_RATIO']);
-    expect(codes('page_views')).toEqual(['TABLE_SMALL_FILES', 'TABLE_MANY_SNAPSHOTS', 'TABLE_OLD_SNAPSHOTS']);
+    expect(codes('sessions')).toEqual(['TABLE_SMALL_FILES', 'TABLE_MANY_SNAPSHOTS', 'TABLE_OLD_SNAPSHOTS']);
     expect(codes('invoices')).toEqual(['TABLE_STALE']);
     expect(codes('payments')).toEqual([]);
   });
@@ -185,13 +185,11 @@ describe('the command, in process', () => {
 
   it('shows a table with its maintenance lines', async () => {
     const run = io();
-    expect(await execute(parse(['show', 'olake_demo.page_views']), run.io)).toBe(0);
+    expect(await execute(parse(['show', 'olake_demo.sessions']), run.io)).toBe(0);
     expect(run.out()).toContain('Snapshots   150');
     expect(run.out()).toContain('(the last 50 of 150; --json has them all)');
     // The export's catalog name for the sandbox profile.
-    expect(run.out()).toContain(
-      "CALL olake_iceberg.system.expire_snapshots(table => 'olake_demo.page_views'",
-    );
+    expect(run.out()).toContain("CALL olake_iceberg.system.expire_snapshots(table => 'olake_demo.sessions'");
     const missing = io();
     expect(await execute(parse(['show', 'olake_demo.nothing']), missing.io)).toBe(1);
     expect(missing.err()).toMatch(/Could not load olake_demo\.nothing: .*404/);

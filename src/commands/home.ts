@@ -14,13 +14,14 @@ import type { HomeAction, HomeMessage } from '../ui/home/model.js';
 import { exportedMessage, plainHome } from '../ui/home/model.js';
 import { loadScreen } from '../ui/load.js';
 
-type Command = 'setup' | 'test' | 'export' | 'jobs';
+type Command = 'setup' | 'test' | 'export' | 'jobs' | 'tables';
 
 const COMMANDS: Record<Command, () => Promise<CommandModule>> = {
   setup: () => import('./setup.js'),
   test: () => import('./test.js'),
   export: () => import('./export.js'),
   jobs: () => import('./jobs.js'),
+  tables: () => import('./tables.js'),
 };
 
 /** The command (and its arguments) an action runs; null for quit. */
@@ -34,6 +35,8 @@ export function commandFor(action: HomeAction): [Command, string[]] | null {
       return ['setup', ['--profile', action.name]];
     case 'test':
       return ['test', ['--profile', action.name]];
+    case 'tables':
+      return ['tables', ['--profile', action.name]];
     case 'export':
       return ['export', ['--profile', action.name, '--output', action.output]];
     case 'jobs':

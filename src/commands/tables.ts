@@ -5,15 +5,18 @@
 import type { CatalogSession } from '../catalog/session.js';
 import type { Diagnosis } from '../check/types.js';
 import { openContext } from '../cli/context.js';
-import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
+import { canPrompt, EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
 import { err, jsonText, out, printHelp, type Writer } from '../cli/output.js';
 import { loadProfile, requireSecrets } from '../cli/profiles.js';
 import { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS, parseTimeout } from '../cli/timeout.js';
 import type { Values } from '../destination/fields.js';
 import { validate } from '../destination/schema.js';
 import { DEFAULT_THRESHOLDS, parseThreshold, THRESHOLDS, type Thresholds } from '../tables/health.js';
+import type { ListOptions, TableRow, TablesOptions } from '../tables/index.js';
 import type { ObjectReader } from '../tables/objects.js';
 import { sanitize } from '../text/sanitize.js';
+import { loadScreen } from '../ui/load.js';
+import type { TablesSource } from '../ui/tables/useTables.js';
 
 export const HELP = `Usage: floe tables [--profile NAME] [--namespace NS] [--json] [--threshold KEY=VALUE]…
        floe tables show NS.TABLE [--profile NAME] [--json] [--budget MIB]
@@ -162,6 +165,28 @@ export interface IO {
   reader?: ObjectReader;
   now(): number;
   signal: AbortSignal;
+  /** On a terminal: the list opens the tables screen (which reads the catalog itself) instead of printing. */
+  browse?: (source: TablesSource) => Promise<number>;
+}
+
+/** The tables screen's source over one catalog: `listOptions` (namespace, job period…) narrow the list. */
+export function catalogSource(
+  common: Omit<TablesOptions, 'signal'>,
+  title: string,
+  subtitle: string,
+  list: (opts: ListOptions) => Promise<{ rows: TableRow[]; warnings: string[] }>,
+): TablesSource {
+  return {
+    title,
+    subtitle,
+    now: common.now,
+    list: (onRow, signal) => list({ ...common, signal, onRow }),
+    show: async (ref, onProgress, signal) => {
+      const { showTable } = await import('../tables/index.js');
+      const detail = await showTable(ref, { ...common, signal, onProgress });
+      return 'problem' in detail ? { problem: detail.problem } : detail;
+    },
+  };
 }
 
 function printJson(io: IO, value: unknown): void {
@@ -200,6 +225,20 @@ export async function execute(options: Options, io: IO): Promise<number> {
     now: io.now,
     ...(io.reader ? { reader: io.reader } : {}),
   };
+  if (options.verb === 'list' && io.browse) {
+    const namespace = options.namespace;
+    return io.browse(
+      catalogSource(
+        common,
+        `Tables of profile "${profile.name}"`,
+        namespace ? `Under ${namespace.join('.')}` : 'Every namespace of the catalog',
+        async (opts) => {
+          const { rows, failures } = await listTables({ ...opts, ...(namespace ? { namespace } : {}) });
+          return { rows, warnings: failures.map((f) => f.what) };
+        },
+      ),
+    );
+  }
   if (options.verb === 'list') {
     const { rows, failures } = await listTables({
       ...common,
@@ -262,5 +301,11 @@ export async function run(argv: string[]): Promise<number> {
     session: async (values, opts) => (await import('../tables/session.js')).openSession(values, opts),
     now: Date.now,
     signal: controller.signal,
+    ...(options.verb === 'list' && !options.json && canPrompt()
+      ? {
+          browse: async (source: TablesSource) =>
+            (await loadScreen(() => import('../ui/tables/index.js'))).runTablesBrowser(source),
+        }
+      : {}),
   });
 }

@@ -47,6 +47,7 @@ const LIST_HINTS: Hint[] = [
   ['x', 'export'],
   ['n', 'new'],
   ['d', 'delete'],
+  ['b', 'tables'],
   ['j', 'jobs'],
   ['q', 'quit'],
 ];
@@ -205,6 +206,7 @@ export function Home({ ctx, onAction, selected, message, facts }: HomeProps) {
     else if (input === 'j') return choose({ type: 'jobs' });
     else if (row && (key.name === 'return' || input === 'e')) return choose({ type: 'edit', name: row.name });
     else if (row && input === 't') return choose({ type: 'test', name: row.name });
+    else if (row && input === 'b') return choose({ type: 'tables', name: row.name });
     else if (row && input === 'x')
       dispatch({ type: 'startExport', file: defaultExportFile(row.name, process.cwd(), ctx.config.dir) });
     else if (row && input === 'd') dispatch({ type: 'askDelete' });

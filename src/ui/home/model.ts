@@ -82,7 +82,7 @@ export function plainHome(ctx: Context): string {
 }
 
 export type HomeAction =
-  | { type: 'edit' | 'test'; name: string }
+  | { type: 'edit' | 'test' | 'tables'; name: string }
   /** `output` is absolute; `replace`: the user agreed to replace the file there. */
   | { type: 'export'; name: string; output: string; replace?: boolean }
   | { type: 'new'; name: string }

@@ -85,7 +85,16 @@ describe('home screen', () => {
     );
     expect(frame).toContain('OLake UI: http://localhost:8000 as admin (project 123)');
     expect(frame).toContain('2 profiles');
-    for (const hint of ['Enter/e edit', 't test', 'x export', 'n new', 'd delete', 'j jobs', 'q quit'])
+    for (const hint of [
+      'Enter/e edit',
+      't test',
+      'x export',
+      'n new',
+      'd delete',
+      'b tables',
+      'j jobs',
+      'q quit',
+    ])
       expect(frame).toContain(hint);
     await r.press(KEY.down);
     expect(r.text()).toContain('"prod": Bearer token; secrets in the OS keychain');
@@ -96,6 +105,7 @@ describe('home screen', () => {
     [[KEY.enter], { type: 'edit', name: 'dev' }],
     [[KEY.down, 'e'], { type: 'edit', name: 'prod' }],
     [[KEY.down, 't'], { type: 'test', name: 'prod' }],
+    [[KEY.down, 'b'], { type: 'tables', name: 'prod' }],
     [['j'], { type: 'jobs' }],
     [['q'], { type: 'quit' }],
     [[KEY.ctrlC], { type: 'interrupt' }],
@@ -240,6 +250,7 @@ describe('floe (home command)', () => {
       { type: 'test', name: 'prod' },
       { type: 'export', name: 'prod', output: 'destination.json' },
       { type: 'jobs' },
+      { type: 'tables', name: 'prod' },
       { type: 'quit' },
     ];
     const { calls, load } = fakeCommands({ test: 1 });
@@ -253,6 +264,7 @@ describe('floe (home command)', () => {
       'prod',
       'prod',
       'prod',
+      'prod',
     ]);
     expect(calls).toEqual([
       ['setup', ['--profile', 'prod']],
@@ -260,8 +272,9 @@ describe('floe (home command)', () => {
       ['test', ['--profile', 'prod']],
       ['export', ['--profile', 'prod', '--output', 'destination.json']],
       ['jobs', []],
+      ['tables', ['--profile', 'prod']],
     ]);
-    expect(next).toHaveBeenCalledTimes(6);
+    expect(next).toHaveBeenCalledTimes(7);
   });
 
   it("prints a command's explained failure and comes back; other errors end floe", async () => {

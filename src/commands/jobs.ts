@@ -203,6 +203,7 @@ export async function run(argv: string[]): Promise<number> {
           relogin: session.relogin,
           account: { url: session.url, username: session.username, hadSession: session.hadSession },
           prepareTest: (job, typed) => prepareJobTest(job, { typed, collect: true }),
+          prepareTables: async (job) => (await import('./jobs-tables.js')).prepareJobTables(job),
         }),
       );
     }

@@ -31,6 +31,8 @@ export const MAX_BODY_BYTES = 8 * 1024 * 1024;
  * be far larger than MAX_BODY_BYTES; this only stops a server that never ends.
  */
 export const MAX_DETAIL_BYTES = 2 * 1024 * 1024 * 1024;
+/** A job's `streams_config` up to this size is kept (for its tables); a larger one is only counted. */
+export const STREAMS_KEEP_BYTES = 1024 * 1024;
 
 export interface ClientOptions {
   /** The OLake UI's address, e.g. http://localhost:8000 (a sub-path behind a proxy is kept). */
@@ -460,7 +462,10 @@ export class ManagementClient implements JobsApi {
     return (await this.#route(ROUTES.listJobs, { project }, { signal })).data;
   }
 
-  /** The job's detail with its configs; `streams_config` is summarised, never held (detail.ts). */
+  /**
+   * The job's detail with its configs; `streams_config` is summarised (detail.ts) and kept only up to
+   * STREAMS_KEEP_BYTES (its tables are named from it).
+   */
   async getJob(project: string, id: number, signal?: AbortSignal): Promise<JobDetail> {
     let streams: StreamsSummary | undefined;
     const { data } = await this.#route(
@@ -469,7 +474,7 @@ export class ManagementClient implements JobsApi {
       {
         signal,
         scan: () => {
-          const scanner = new DetailScanner(this.#maxBodyBytes);
+          const scanner = new DetailScanner(this.#maxBodyBytes, STREAMS_KEEP_BYTES);
           streams = scanner.streams;
           return scanner;
         },

@@ -10,6 +10,8 @@ export interface StreamsSummary {
   bytes: number;
   /** How many streams `selected_streams` lists. */
   selected: number;
+  /** The `streams_config` string itself (unescaped), when it is at most `keepStreamsBytes` long. */
+  config?: string;
 }
 
 const SKIP_KEY = 'streams_config';
@@ -29,9 +31,14 @@ export class DetailScanner {
   #skipping = false;
   #pendingSkip = false;
   #matched = 0;
+  #raw: string[] = [];
   readonly streams: StreamsSummary = { bytes: 0, selected: 0 };
 
-  constructor(readonly maxKeptBytes: number) {}
+  /** `keepStreamsBytes`: keep `streams_config` too when it is at most this long (escaped), for its tables. */
+  constructor(
+    readonly maxKeptBytes: number,
+    readonly keepStreamsBytes = 0,
+  ) {}
 
   /** Feeds the next decoded piece of the body; throws a RangeError past `maxKeptBytes` kept. */
   push(text: string): void {
@@ -44,9 +51,11 @@ export class DetailScanner {
         else if (c === '\\') this.#escape = true;
         else if (c === '"') {
           this.#skipping = false;
+          this.#keepStreams();
           runStart = i;
           continue;
         }
+        if (this.streams.bytes <= this.keepStreamsBytes) this.#raw.push(c);
         this.#count(c);
         continue;
       }
@@ -101,6 +110,18 @@ export class DetailScanner {
       }
     }
     if (!this.#skipping) this.#keep(text, runStart, text.length);
+  }
+
+  /** The string's escaped text back to its value, when all of it was kept. */
+  #keepStreams(): void {
+    const raw = this.#raw.join('');
+    this.#raw = [];
+    if (this.streams.bytes - 1 > this.keepStreamsBytes) return;
+    try {
+      this.streams.config = JSON.parse(`"${raw}"`) as string;
+    } catch {
+      // Not a JSON string after all: the count stands, the tables cannot be named.
+    }
   }
 
   /** The kept JSON text. */

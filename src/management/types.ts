@@ -36,7 +36,8 @@ export type Job = z.infer<typeof jobSchema>;
 
 /** A job's detail as floe keeps it: configs included, `streams_config` only summarised. */
 export type JobDetail = Omit<Job, 'streams_config'> & {
-  streams?: { bytes: number; selected: number };
+  /** `config`: the `streams_config` itself when small enough to keep (client.ts STREAMS_KEEP_BYTES). */
+  streams?: { bytes: number; selected: number; config?: string };
 };
 
 export const taskSchema = z.object({

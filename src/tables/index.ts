@@ -115,7 +115,8 @@ async function close(ctx: Context): Promise<void> {
   await ctx.catalog.close();
 }
 
-const unknownRow = (ref: TableRef, problems: Problem[]): TableRow => ({
+/** A table known only by name (unreadable, or not written yet), with its problems. */
+export const unknownRow = (ref: TableRef, problems: Problem[]): TableRow => ({
   namespace: ref.namespace,
   name: ref.name,
   location: null,

@@ -9,6 +9,8 @@ import { Paragraph } from '../components/Paragraph.js';
 import { Text } from '../components/Text.js';
 import { Cursor } from '../components/TextInput.js';
 import { useTerminalSize } from '../components/useTerminalSize.js';
+import { TablesBrowser } from '../tables/TablesBrowser.js';
+import type { TablesSource } from '../tables/useTables.js';
 import { ConnectionTest, type ConnectionTestProps } from '../test/ConnectionTest.js';
 import { Detail } from './Detail.js';
 import { ageStamp } from './format.js';
@@ -45,6 +47,8 @@ export interface JobsBrowserProps {
     job: JobDetail,
     typed?: Readonly<Record<string, string>>,
   ) => Promise<PreparedTest | SecretsToType>;
+  /** The tables of a job's streams (b in the detail); without it b does nothing. */
+  prepareTables?: (job: JobDetail) => Promise<TablesSource | { problem: string }>;
 }
 
 export interface PreparedTest {
@@ -105,6 +109,26 @@ export function JobsBrowser(props: JobsBrowserProps) {
     keep: logsLimit,
   });
   const [testing, setTesting] = useState<PreparedTest>();
+  const [browsing, setBrowsing] = useState<TablesSource>();
+  const startTables = () => {
+    const job = detailJob(latest());
+    if (!props.prepareTables || !job) return;
+    if (!job.destination.config)
+      return dispatch({
+        type: 'notice',
+        tone: 'warn',
+        text: 'The job’s detail (with its destination) is still loading',
+      });
+    dispatch({ type: 'notice', tone: 'busy', text: `Finding the tables of ${job.name}…` });
+    props.prepareTables(job).then(
+      (prepared) => {
+        if ('problem' in prepared) return dispatch({ type: 'notice', tone: 'warn', text: prepared.problem });
+        dispatch({ type: 'notice', tone: 'ok', text: `Back from the tables of ${job.name}` });
+        setBrowsing(prepared);
+      },
+      (error: unknown) => dispatch({ type: 'notice', tone: 'error', text: (error as Error).message }),
+    );
+  };
   const ask = useRef<SecretAsk | undefined>(undefined);
   const [asking, setAsking] = useState<{
     label: string;
@@ -190,11 +214,19 @@ export function JobsBrowser(props: JobsBrowserProps) {
     panes,
     logsLimit,
     onExit: props.onExit,
-    active: testing === undefined,
+    active: testing === undefined && browsing === undefined,
     onTest: startTest,
+    onTables: startTables,
     secretPrompt,
   });
 
+  if (browsing)
+    return (
+      <TablesBrowser
+        source={browsing}
+        onExit={(interrupted) => (interrupted ? props.onExit(130) : setBrowsing(undefined))}
+      />
+    );
   if (testing)
     return (
       <ConnectionTest

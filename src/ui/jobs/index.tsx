@@ -18,6 +18,8 @@ export interface RunJobsBrowserOptions {
   relogin: (password?: string) => Promise<void>;
   /** Makes a job's destination testable (t in the detail). */
   prepareTest?: JobsBrowserProps['prepareTest'];
+  /** The tables of a job's streams (b in the detail). */
+  prepareTables?: JobsBrowserProps['prepareTables'];
   /** Who signs in where, for the sign-in screens. */
   account?: JobsBrowserProps['account'];
 }
@@ -33,6 +35,7 @@ async function browse({
   refreshMs = 10_000,
   relogin,
   prepareTest,
+  prepareTables,
   account,
 }: RunJobsBrowserOptions): Promise<number> {
   let finish: (code: number) => void = () => {};
@@ -52,6 +55,7 @@ async function browse({
       relogin={relogin}
       onExit={finish}
       prepareTest={prepareTest}
+      prepareTables={prepareTables}
       account={account}
     />,
     { exitOnCtrlC: false },

@@ -31,6 +31,8 @@ export interface JobsKeysOptions {
   active: boolean;
   /** t in a job's detail: test the job's destination. */
   onTest: () => void;
+  /** b in a job's detail: the tables of the job's streams. */
+  onTables: () => void;
   /** The secret a job's destination test asks for, when one is being asked for (read per key). */
   secretPrompt: {
     asking: () => boolean;
@@ -56,6 +58,7 @@ export function useJobsKeys({
   onExit,
   active,
   onTest,
+  onTables,
   secretPrompt,
 }: JobsKeysOptions): Masked {
   // The password and the test's secret are kept out of React state and the reducer: only their
@@ -250,6 +253,7 @@ export function useJobsKeys({
       if (input === 'p') return ask('toggle');
       if (input === 'c') return ask('cancel');
       if (input === 't' && current.view === 'detail') return onTest();
+      if (input === 'b' && current.view === 'detail') return onTables();
       if (current.view === 'detail' && current.detail) return detailKeys(input, key, current.detail);
       listKeys(input, key, current);
     },

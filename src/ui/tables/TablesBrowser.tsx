@@ -27,6 +27,7 @@ const LIST_HINTS: Hint[] = [
   ['Enter', 'detail'],
   ['/', 'filter'],
   ['s', 'sort'],
+  ['R', 'reload'],
   ['Esc', 'back'],
 ];
 const FILTER_HINTS: Hint[] = [
@@ -166,6 +167,7 @@ export function TablesBrowser({ source, onExit }: TablesBrowserProps) {
     if (press.name === 'return') return dispatch({ type: 'open' });
     if (press.name === 'char' && press.text === '/') return dispatch({ type: 'filter-open' });
     if (press.name === 'char' && press.text === 's') return dispatch({ type: 'sort-cycle' });
+    if (press.name === 'char' && press.text === 'R') return dispatch({ type: 'reload' });
   };
   useKeys(onKey);
 

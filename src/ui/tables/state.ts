@@ -36,9 +36,12 @@ export interface TablesState {
   pageSize: number;
   view: 'list' | 'detail' | 'maintenance';
   detail?: DetailState;
+  /** Counts the reads of the list: R reads it again (tables still being written appear). */
+  generation: number;
 }
 
 export type TablesAction =
+  | { type: 'reload' }
   | { type: 'row'; row: TableRow }
   | { type: 'loaded'; rows: TableRow[]; warnings: string[] }
   | { type: 'load-failed'; failure: string }
@@ -70,6 +73,7 @@ export function initialTablesState(pageSize = 10): TablesState {
     top: 0,
     pageSize: Math.max(1, pageSize),
     view: 'list',
+    generation: 0,
   };
 }
 
@@ -130,6 +134,14 @@ function refilter(state: TablesState): TablesState {
 
 export function tablesReducer(state: TablesState, action: TablesAction): TablesState {
   switch (action.type) {
+    case 'reload':
+      return refilter({
+        ...state,
+        phase: 'loading',
+        rows: [],
+        warnings: [],
+        generation: state.generation + 1,
+      });
     case 'row':
       return refilter({ ...state, rows: [...state.rows, action.row] });
     case 'loaded':

@@ -28,6 +28,8 @@ export function useTables(
   state: TablesState,
   dispatch: (action: TablesAction) => void,
 ): void {
+  const generation = state.generation;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each generation (R) reads the list again
   useEffect(() => {
     const abort = new AbortController();
     source
@@ -43,7 +45,7 @@ export function useTables(
         },
       );
     return () => abort.abort();
-  }, [source, dispatch]);
+  }, [source, dispatch, generation]);
 
   const name = state.detail?.name;
   const row =

@@ -44,7 +44,7 @@ describe('the detail at 80x24', () => {
     await m.press(KEY.enter);
     const lines = m.frame().trimEnd().split('\n');
     expect(lines[1]).toMatch(/^Source /);
-    expect(lines.at(-1)).toMatch(/^Esc back .* t test {2}\? help$/);
+    expect(lines.at(-1)).toMatch(/^Esc back .* t test {2}b tables {2}\? help$/);
     expect(lines.every((line) => line.length <= 80)).toBe(true);
   });
 });

@@ -1,0 +1,104 @@
+// A job's tables on the tables screen (b in a job's detail of the jobs browser): the job's selected
+// streams named as OLake names their tables (management/streams.ts), read through the job's destination
+// with a local profile's secrets, as `floe jobs test` prepares it. A stream whose table the catalog does
+// not have yet is listed too, never committed: next to the job's last run, a run that wrote nothing shows.
+import { DEFAULT_TIMEOUT_SECONDS } from '../cli/timeout.js';
+import { parseWriter } from '../management/jobtest.js';
+import { streamTables } from '../management/streams.js';
+import { serverText } from '../management/text.js';
+import type { JobDetail } from '../management/types.js';
+import { DEFAULT_THRESHOLDS } from '../tables/health.js';
+import type { TableRow } from '../tables/index.js';
+import { ageText, tableName } from '../tables/text.js';
+import type { TablesSource } from '../ui/tables/useTables.js';
+import { prepareJobTest } from './jobs-test.js';
+import { catalogSource } from './tables.js';
+
+/** The job's last run in a few words: "last run 3 h ago (Completed)". */
+function lastRun(job: JobDetail, nowMs: number): string {
+  const at = job.last_run_time ? Date.parse(job.last_run_time) : Number.NaN;
+  if (Number.isNaN(at)) return 'never ran';
+  return `last run ${ageText(at, nowMs)}${job.last_run_state ? ` (${job.last_run_state})` : ''}`;
+}
+
+/** The job's tables as the screen's source, or why they cannot be shown. */
+export async function prepareJobTables(job: JobDetail): Promise<TablesSource | { problem: string }> {
+  const config = job.streams?.config;
+  if (config === undefined)
+    return {
+      problem: job.streams?.bytes
+        ? `The job’s streams_config is too large to name its tables (${job.streams.selected} streams); see them with floe tables`
+        : 'The OLake UI sent no streams_config for this job',
+    };
+  let wanted: ReturnType<typeof streamTables>;
+  let icebergDb: unknown;
+  try {
+    icebergDb = parseWriter(job.destination.config).iceberg_db;
+    wanted = streamTables(config, typeof icebergDb === 'string' ? icebergDb : undefined);
+  } catch (error) {
+    return { problem: (error as Error).message };
+  }
+  const prepared = await prepareJobTest(job, { collect: true });
+  if ('missing' in prepared)
+    return {
+      problem: `Reading its tables needs ${prepared.missing.map((m) => m.label).join(', ')}: no local profile of its catalog has them (press t to test it with them typed)`,
+    };
+  const [{ catalogName }, { listTables, unknownRow }, { openSession }] = await Promise.all([
+    import('../export/engines.js'),
+    import('../tables/index.js'),
+    import('../tables/session.js'),
+  ]);
+  const timeoutMs = DEFAULT_TIMEOUT_SECONDS * 1000;
+  const values = prepared.values;
+  const now = Date.now;
+  const names = new Set(wanted.map((t) => tableName(t)));
+  let session: Awaited<ReturnType<typeof openSession>> | undefined;
+  const common = {
+    values,
+    get session() {
+      if (!session || !('session' in session)) throw new Error('no catalog session');
+      return session.session;
+    },
+    catalogName: catalogName(values),
+    thresholds: DEFAULT_THRESHOLDS,
+    timeoutMs,
+    now,
+  };
+  return catalogSource(
+    common,
+    serverText(`Tables of job ${job.name} #${job.id}`),
+    serverText(
+      `${wanted.length} streams, ${lastRun(job, now())}${prepared.profile ? `; secrets of profile "${prepared.profile}"` : ''}`,
+    ),
+    async (opts) => {
+      session ??= await openSession(values, { signal: opts.signal, timeoutMs });
+      if (!('session' in session)) {
+        const reason = session.diagnoses.map((d) => d.what).join('; ');
+        session = undefined;
+        throw new Error(reason || 'the catalog could not be read');
+      }
+      const rows: TableRow[] = [];
+      const warnings: string[] = [];
+      for (const namespace of [...new Set(wanted.map((t) => t.namespace.join('.')))]) {
+        const listed = await listTables({
+          ...opts,
+          session: session.session,
+          namespace: namespace.split('.'),
+          onRow: (row) => {
+            if (names.has(tableName(row))) opts.onRow?.(row);
+          },
+        });
+        rows.push(...listed.rows.filter((row) => names.has(tableName(row))));
+        warnings.push(...listed.failures.map((f) => f.what));
+      }
+      const found = new Set(rows.map((row) => tableName(row)));
+      for (const table of wanted)
+        if (!found.has(tableName(table))) {
+          const row = unknownRow({ namespace: table.namespace, name: table.name }, []);
+          rows.push(row);
+          opts.onRow?.(row);
+        }
+      return { rows, warnings };
+    },
+  );
+}

@@ -56,18 +56,24 @@ export function s3ObjectStore(options: ObjectStoreOptions): ObjectStore & { clos
   type S3 = typeof import('@aws-sdk/client-s3');
   let loaded: Promise<{ sdk: S3; client: InstanceType<S3['S3Client']> }> | undefined;
   const load = () => {
-    loaded ??= import('@aws-sdk/client-s3').then((sdk) => ({
-      sdk,
-      client: new sdk.S3Client({
-        endpoint: options.endpoint,
-        region: options.region,
-        forcePathStyle: true,
-        credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey },
-        requestChecksumCalculation: 'WHEN_REQUIRED',
-        responseChecksumValidation: 'WHEN_REQUIRED',
-        maxAttempts: 1,
-      }),
-    }));
+    // As storage/client.ts: no SDK warning on stderr (it would land on a screen), and the bundle's
+    // import() of this CommonJS package may expose it only as `default`.
+    process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+    loaded ??= import('@aws-sdk/client-s3').then((module: S3 & { default?: S3 }) => {
+      const sdk = module.default?.S3Client ? module.default : module;
+      return {
+        sdk,
+        client: new sdk.S3Client({
+          endpoint: options.endpoint,
+          region: options.region,
+          forcePathStyle: true,
+          credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey },
+          requestChecksumCalculation: 'WHEN_REQUIRED',
+          responseChecksumValidation: 'WHEN_REQUIRED',
+          maxAttempts: 1,
+        }),
+      };
+    });
     return loaded;
   };
   return {

@@ -2,6 +2,7 @@
 // streams named as OLake names their tables (management/streams.ts), read through the job's destination
 // with a local profile's secrets, as `floe jobs test` prepares it. A stream whose table the catalog does
 // not have yet is listed too, never committed: next to the job's last run, a run that wrote nothing shows.
+import type { CatalogSession } from '../catalog/session.js';
 import { DEFAULT_TIMEOUT_SECONDS } from '../cli/timeout.js';
 import { parseWriter } from '../management/jobtest.js';
 import { streamTables } from '../management/streams.js';
@@ -52,38 +53,33 @@ export async function prepareJobTables(job: JobDetail): Promise<TablesSource | {
   const values = prepared.values;
   const now = Date.now;
   const names = new Set(wanted.map((t) => tableName(t)));
-  let session: Awaited<ReturnType<typeof openSession>> | undefined;
-  const common = {
-    values,
-    get session() {
-      if (!session || !('session' in session)) throw new Error('no catalog session');
-      return session.session;
-    },
-    catalogName: catalogName(values),
-    thresholds: DEFAULT_THRESHOLDS,
-    timeoutMs,
-    now,
+  let opening: Promise<CatalogSession> | undefined;
+  const session = (signal: AbortSignal) => {
+    opening ??= openSession(values, { signal, timeoutMs }).then((opened) => {
+      if ('session' in opened) return opened.session;
+      throw new Error(opened.diagnoses.map((d) => d.what).join('; ') || 'the catalog could not be read');
+    });
+    // A failed opening is tried again on the next read (R).
+    opening.catch(() => {
+      opening = undefined;
+    });
+    return opening;
   };
   return catalogSource(
-    common,
+    { values, catalogName: catalogName(values), thresholds: DEFAULT_THRESHOLDS, timeoutMs, now },
+    session,
     serverText(`Tables of job ${job.name} #${job.id}`),
     serverText(
       `${wanted.length} streams, ${lastRun(job, now())}${prepared.profile ? `; secrets of profile "${prepared.profile}"` : ''}`,
     ),
     async (opts) => {
-      session ??= await openSession(values, { signal: opts.signal, timeoutMs });
-      if (!('session' in session)) {
-        const reason = session.diagnoses.map((d) => d.what).join('; ');
-        session = undefined;
-        throw new Error(reason || 'the catalog could not be read');
-      }
       const rows: TableRow[] = [];
       const warnings: string[] = [];
-      for (const namespace of [...new Set(wanted.map((t) => t.namespace.join('.')))]) {
+      const namespaces = new Map(wanted.map((t) => [JSON.stringify(t.namespace), t.namespace]));
+      for (const namespace of namespaces.values()) {
         const listed = await listTables({
           ...opts,
-          session: session.session,
-          namespace: namespace.split('.'),
+          namespace,
           onRow: (row) => {
             if (names.has(tableName(row))) opts.onRow?.(row);
           },

@@ -169,9 +169,13 @@ export interface IO {
   browse?: (source: TablesSource) => Promise<number>;
 }
 
-/** The tables screen's source over one catalog: `listOptions` (namespace, job period…) narrow the list. */
+/**
+ * The tables screen's source over one catalog: `list` narrows the listing (a namespace, a job's
+ * tables); `session` opens the catalog session when first needed (it throws when it cannot).
+ */
 export function catalogSource(
-  common: Omit<TablesOptions, 'signal'>,
+  common: Omit<TablesOptions, 'signal' | 'session'>,
+  session: (signal: AbortSignal) => Promise<CatalogSession>,
   title: string,
   subtitle: string,
   list: (opts: ListOptions) => Promise<{ rows: TableRow[]; warnings: string[] }>,
@@ -180,10 +184,10 @@ export function catalogSource(
     title,
     subtitle,
     now: common.now,
-    list: (onRow, signal) => list({ ...common, signal, onRow }),
+    list: async (onRow, signal) => list({ ...common, session: await session(signal), signal, onRow }),
     show: async (ref, onProgress, signal) => {
       const { showTable } = await import('../tables/index.js');
-      const detail = await showTable(ref, { ...common, signal, onProgress });
+      const detail = await showTable(ref, { ...common, session: await session(signal), signal, onProgress });
       return 'problem' in detail ? { problem: detail.problem } : detail;
     },
   };
@@ -230,6 +234,7 @@ export async function execute(options: Options, io: IO): Promise<number> {
     return io.browse(
       catalogSource(
         common,
+        async () => opened.session,
         `Tables of profile "${profile.name}"`,
         namespace ? `Under ${namespace.join('.')}` : 'Every namespace of the catalog',
         async (opts) => {

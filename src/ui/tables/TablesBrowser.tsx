@@ -63,32 +63,33 @@ const AVG = 11;
 const nameColumn = (longest: number, width: number) =>
   Math.max(12, Math.min(longest + 1, width - 2 - COMMIT - RECORDS - FILES - AVG - 14));
 
-function columns(cells: string[], nameWidth: number, width: number): string {
-  const [name, commit, records, files, avg, problems] = cells as [
-    string,
-    string,
-    string,
-    string,
-    string,
-    string,
-  ];
-  return truncate(
-    [
-      truncate(name, nameWidth - 1).padEnd(nameWidth),
-      commit.padEnd(COMMIT),
-      records.padStart(RECORDS - 1),
-      files.padStart(FILES - 1),
-      avg.padStart(AVG - 1),
-      ` ${problems}`,
-    ].join(' '),
-    width - 2,
-  );
+type Cells = [name: string, commit: string, records: string, files: string, avg: string, problems: string[]];
+
+function columns(
+  [name, commit, records, files, avg, problems]: Cells,
+  nameWidth: number,
+  width: number,
+): string {
+  const numbers = [
+    truncate(name, nameWidth - 1).padEnd(nameWidth),
+    commit.padEnd(COMMIT),
+    records.padStart(RECORDS - 1),
+    files.padStart(FILES - 1),
+    avg.padStart(AVG - 1),
+  ].join(' ');
+  // The problems as many as fit, then how many more ("SMALL_FILES +2"), else how many.
+  const room = width - 2 - numbers.length - 2;
+  let shown = problems.join(',');
+  for (let n = problems.length - 1; shown.length > room && n >= 1; n--)
+    shown = `${problems.slice(0, n).join(',')} +${problems.length - n}`;
+  if (shown.length > room && problems.length > 1) shown = `${problems.length} problems`;
+  return truncate(`${numbers}  ${shown}`, width - 2);
 }
 
 const num = (n: number | null) => (n === null ? '?' : n.toLocaleString('en-US'));
 
 function listLine(row: TableRow, nowMs: number, nameWidth: number, width: number): string {
-  const problems = row.problems.map((p) => p.code.replace(/^TABLE_/, '')).join(',') || '-';
+  const codes = row.problems.map((p) => p.code.replace(/^TABLE_/, ''));
   return columns(
     [
       tableName(row),
@@ -96,7 +97,7 @@ function listLine(row: TableRow, nowMs: number, nameWidth: number, width: number
       num(row.records),
       num(row.dataFiles),
       bytesText(row.avgDataFileBytes),
-      problems,
+      codes.length ? codes : ['-'],
     ],
     nameWidth,
     width,
@@ -225,7 +226,7 @@ export function TablesBrowser({ source, onExit }: TablesBrowserProps) {
   return (
     <Screen title={source.title} subtitle={source.subtitle} width={width} hints={hints}>
       <Text dimColor>
-        {columns(['TABLE', 'LAST COMMIT', 'RECORDS', 'FILES', 'AVG FILE', 'PROBLEMS'], nameWidth, width)}
+        {columns(['TABLE', 'LAST COMMIT', 'RECORDS', 'FILES', 'AVG FILE', ['PROBLEMS']], nameWidth, width)}
       </Text>
       {rows.map((index, i) => {
         const row = state.rows[index]!;

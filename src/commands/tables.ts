@@ -26,6 +26,9 @@ levels included) with its last commit, snapshots, records, data files and
 their average size, delete files (position/equality) and health problems.
 The numbers come from the current snapshot's summary where it gives them all
 (a table without delete files), else from the manifests; "source" says which.
+On a terminal without --json, the tables screen: sort, filter, a table's
+detail and its maintenance to copy (also from the home screen, b, and from a
+job's detail in floe jobs, b: the tables of the job's streams).
 
 "floe tables show" reads one table exactly from its manifests: file counts,
 bytes, a file-size histogram, records, deletes; the schema and its history,

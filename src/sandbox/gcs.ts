@@ -65,6 +65,8 @@ export interface GcsEmulator {
   requests: GcsRequestLog[];
   /** Objects of a bucket: name → content. */
   objects(bucket: string): Map<string, Buffer>;
+  /** Puts an object as someone else did (a test's data that is not floe's). */
+  seed(bucket: string, name: string, data: string | Buffer): void;
   /** Refuse `permission` to `email` from now on (403 with Google's wording). */
   deny(email: string, permission: GcsPermission): void;
   allow(email: string, permission: GcsPermission): void;
@@ -356,6 +358,16 @@ export async function startGcsEmulator(options: GcsEmulatorOptions): Promise<Gcs
     requests,
     objects: (bucket) =>
       new Map([...(buckets.get(bucket)?.objects ?? new Map())].map(([k, v]) => [k, v.data])),
+    seed: (bucket, name, data) => {
+      const found = buckets.get(bucket);
+      if (!found) throw new Error(`no bucket ${bucket}`);
+      found.objects.set(name, {
+        data: Buffer.from(data),
+        generation: String(now() * 1000),
+        contentType: 'application/octet-stream',
+        updated: new Date(now()).toISOString(),
+      });
+    },
     deny: (email, permission) => void denied.add(`${email} ${permission}`),
     allow: (email, permission) => void denied.delete(`${email} ${permission}`),
     stall: (permission) => {

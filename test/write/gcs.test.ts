@@ -11,7 +11,7 @@ import type { CheckReport, WriteOptions } from '../../src/check/types.js';
 import type { Values } from '../../src/destination/fields.js';
 import { type CatalogEmulator, startCatalogEmulator } from '../../src/sandbox/catalog/index.js';
 import { type GcsEmulator, startGcsEmulator } from '../../src/sandbox/gcs.js';
-import { memoryJournal } from '../../src/write/journal.js';
+import { memoryJournal, type WriteRecord, writeScope } from '../../src/write/journal.js';
 import { type CatalogProxy, rewriteTable, startCatalogProxy } from '../support/catalog-proxy.js';
 
 const EMAIL = 'olake-biglake@floe-write.iam.gserviceaccount.com';
@@ -29,6 +29,7 @@ beforeEach(async () => {
   gcs = await startGcsEmulator({
     serviceAccounts: [{ clientEmail: EMAIL, publicKey: PUBLIC_KEY }],
     buckets: [{ name: 'lake', location: 'US' }, { name: 'other' }],
+    projects: ['floe-billing'],
   });
   // BigLake's REST catalog takes the token Google's one token endpoint issues for Cloud Storage too.
   catalog = await startCatalogEmulator({
@@ -164,6 +165,57 @@ describe('floe test --write on Google Cloud Storage', () => {
     } finally {
       await open.close();
     }
+  });
+
+  it('a GCP Project ID Cloud Storage does not know: GCS_USER_PROJECT_INVALID on the write, naming the project', async () => {
+    const v = values();
+    const report = await check({ ...v, fields: { ...v.fields, gcpProjectId: 'no-such-project' } });
+    const d = report.diagnoses.find((x) => x.step === 'write.data');
+    expect(d?.code).toBe('GCS_USER_PROJECT_INVALID');
+    expect(d?.what).toContain('does not accept "no-such-project" as the billing project');
+    expect(uploads()).toEqual([]);
+    expect(names('lake')).toEqual([...PRECIOUS].sort());
+  });
+
+  it('no storage.objects.list: the emptiness is not checked (said so), the check passes', async () => {
+    gcs.deny(EMAIL, 'storage.objects.list');
+    const report = await check(values());
+    expect(step(report, 'write.data')?.state).toBe('ok');
+    expect(step(report, 'write.data')?.detail).toContain(
+      'could not list the location (no storage.objects.list), so its emptiness was not checked',
+    );
+    expect(step(report, 'write.cleanup')?.state).toBe('ok');
+    expect(names('lake')).toEqual([...PRECIOUS].sort());
+  });
+
+  it('an earlier run’s journaled gs:// file is removed by exact name; a journaled path outside its table is not', async () => {
+    const old = 'olake/test_olake/floe_check_20260101t0000_aaaaaa';
+    gcs.seed('lake', `${old}/data/00000-0-x-00001.parquet`, 'floe wrote this');
+    const journal = memoryJournal();
+    const earlier: WriteRecord = {
+      id: 'earlier-run',
+      profile: 'lake',
+      host: 'elsewhere',
+      pid: 1,
+      scope: writeScope(values()),
+      startedAt: '2026-01-01T00:00:00.000Z',
+      namespace: ['test_olake'],
+      createdNamespaces: [],
+      table: null,
+      location: `gs://lake/${old}`,
+      tableUuid: null,
+      catalogFiles: [],
+      objects: [`gs://lake/${old}/data/00000-0-x-00001.parquet`, 'gs://lake/precious/orders.parquet'],
+      commit: 'none',
+      kept: false,
+    };
+    await journal.save(earlier);
+    const report = await check(values(), { journal });
+    expect(step(report, 'write.cleanup')?.state).toBe('ok');
+    expect(step(report, 'write.cleanup')?.detail).toContain('earlier check test_olake');
+    expect(names('lake')).toEqual([...PRECIOUS].sort());
+    preciousIntact();
+    expect(journal.records.size).toBe(0);
   });
 
   it('a table location in another store than the profile’s (s3:// with a GCS profile): WRITE_LOCATION_UNSUPPORTED, nothing written', async () => {

@@ -98,7 +98,8 @@ class WriteRun {
   private readonly name = checkTableName();
   private http: HttpClient;
   private signal: AbortSignal;
-  private objects?: WriteStore;
+  /** The profile's object store (S3 or Cloud Storage): its secrets are scrubbed from the start, it connects on first use. */
+  private readonly objects: WriteStore;
   private table?: TableFacts;
   /** What this run made or may have made, journaled before each create or write (see journal.ts). */
   private readonly record: WriteRecord;
@@ -118,6 +119,11 @@ class WriteRun {
     private readonly probeLocation: string | null,
   ) {
     this.scrubber = session.scrubber;
+    this.objects = openWriteStore(values, {
+      emit: opts.emit,
+      scrubber: this.scrubber,
+      timeoutMs: opts.timeoutMs,
+    });
     this.namespace = opts.write.namespace;
     this.signal = opts.signal;
     this.http = this.client(opts.signal);
@@ -187,7 +193,7 @@ class WriteRun {
   async run(): Promise<void> {
     if (this.opts.write.cleanupOnly) {
       this.set('write.cleanup', 'pending');
-      await this.cleanup();
+      await this.cleanup().finally(() => this.objects.close());
       this.report();
       return;
     }
@@ -214,7 +220,7 @@ class WriteRun {
         // The title without its parenthesis: the detail has to fit beside the step at 80 columns.
         failed = `“${this.steps.get(id)?.title.replace(/ \(.*\)$/, '')}” ${this.signal.aborted ? 'was cancelled' : 'failed'}`;
     }
-    await this.cleanup();
+    await this.cleanup().finally(() => this.objects.close());
     this.report();
   }
 
@@ -438,16 +444,6 @@ class WriteRun {
 
   // ---- object store --------------------------------------------------------------------------
 
-  /** The profile's object store (S3 or Cloud Storage), opened on first use. */
-  private store(): WriteStore {
-    this.objects ??= openWriteStore(this.values, {
-      emit: this.emit,
-      scrubber: this.scrubber,
-      timeoutMs: this.opts.timeoutMs,
-    });
-    return this.objects;
-  }
-
   /**
    * The table location as bucket, key prefix and base URL in the location's own scheme (s3a:// stays
    * s3a://), or the step's failure: a location the profile's store cannot reach (gs:// with S3 keys,
@@ -475,7 +471,7 @@ class WriteRun {
     url: string,
     call: (store: WriteStore, signal: AbortSignal) => Promise<T>,
   ): Promise<T> {
-    const store = this.store();
+    const store = this.objects;
     const timeout = AbortSignal.timeout(this.opts.timeoutMs);
     const signal = AbortSignal.any([this.signal, timeout]);
     try {
@@ -520,7 +516,7 @@ class WriteRun {
   /**
    * A new table's location holds nothing but the catalog's first metadata file. Anything else there is
    * someone's data: OLake would write into it, and floe writes nothing there. A store that refuses the
-   * listing (no s3:ListBucket: a sync does not need it) is said so, and the check goes on.
+   * listing (no s3:ListBucket or storage.objects.list: a sync does not need it) is said so, and the check goes on.
    */
   private async ensureFreshLocation(base: string, bucket: string, prefix: string): Promise<string> {
     let keys: string[];
@@ -531,7 +527,7 @@ class WriteRun {
     } catch (error) {
       const status = error instanceof StepFailure ? error.diagnosis?.evidence.status : undefined;
       if (status !== 403) throw error;
-      return `; could not list the location (no ${this.store().listPermission}), so its emptiness was not checked`;
+      return `; could not list the location (no ${this.objects.listPermission}), so its emptiness was not checked`;
     }
     // The catalog's own metadata files (Iceberg's <version>-<uuid>.metadata.json, maybe compressed).
     const own = this.record.catalogFiles.map((f) => objectPath(f)?.key);
@@ -781,7 +777,7 @@ class WriteRun {
           : catalogPath(this.session, namespace, 'tables', table),
       serves: (endpoint) => serves(this.session, endpoint),
       refused: (operation, res) => this.refused(step, operation, res),
-      store: () => this.store(),
+      store: () => this.objects,
       budget,
       timeoutMs: this.opts.timeoutMs,
       again: `floe test --cleanup${profile ? ` --profile ${profile}` : ''}`,
@@ -839,7 +835,6 @@ class WriteRun {
       if (result.remaining) await this.journal.save(result.remaining);
       else await this.journal.remove(record.id);
     }
-    await this.objects?.close();
     await this.http.close();
     const durationMs = Math.round(performance.now() - started);
     this.leftovers = left.map((l) => this.scrubber.scrubDeep(l));

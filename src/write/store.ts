@@ -132,7 +132,8 @@ function s3Store(values: Values, opts: StoreOptions): WriteStore {
       });
     },
     close: async () => {
-      if (opened) (await opened).client.destroy();
+      // A client that never opened (the SDK failed to load) has nothing to end.
+      (await opened?.catch(() => undefined))?.client.destroy();
     },
   };
 }

@@ -277,6 +277,35 @@ describe('the write check on GCS deletes only what it wrote', () => {
     },
   );
 
+  it('a catalog that drops without purge: its metadata files under the table’s metadata folder go, by exact name', async () => {
+    const seeded: string[] = [];
+    // The catalog's metadata files, where it names them (in the emulator they live in its memory).
+    const named = rewriteTable((body) => {
+      const metadata = body.metadata as { location: string };
+      const key = `${metadata.location.replace('gs://lake/', '')}/metadata/0000${seeded.length}-${'c'.repeat(8)}.metadata.json`;
+      gcs.seed('lake', key, 'the catalog wrote this');
+      seeded.push(key);
+      body['metadata-location'] = `gs://lake/${key}`;
+    });
+    proxy.rules.push(
+      { method: 'POST', path: TABLE, answer: named },
+      { method: 'POST', path: ONE_TABLE, answer: named },
+      { method: 'DELETE', path: ONE_TABLE, answer: () => UNABLE_TO_PURGE, times: 1, forward: false },
+    );
+    const report = await check(values());
+    expect(step(report, 'write.cleanup')?.state).toBe('ok');
+    expect(step(report, 'write.cleanup')?.detail).toContain(
+      'dropped the table (the catalog has purge turned off)',
+    );
+    expect(seeded).toHaveLength(2);
+    const deleted = writeCalls()
+      .filter((r) => r.method === 'DELETE' && r.status === 204)
+      .map((r) => decodeURIComponent(r.path.replace(/^.*\/o\//, '')));
+    for (const key of seeded) expect(deleted).toContain(key);
+    expect(names('lake')).toEqual([...PRECIOUS].sort());
+    preciousIntact();
+  });
+
   it('a new table placed where objects already are: WRITE_LOCATION_NOT_EMPTY, nothing written there', async () => {
     proxy.rules.push({
       method: 'POST',

@@ -2,8 +2,8 @@
 // caller owns, with the warehouse bucket created up front. s3rver checks that the access key is its
 // own ("S3RVER") but does not verify SigV4 signatures, so any secret key works.
 import crypto from 'node:crypto';
-import type { Server } from 'node:http';
 import { createServer } from 'node:net';
+import { lazy, type S3rverClass } from '../lazy.js';
 
 /** The only access key s3rver knows; it skips the signature check, so the secret is not verified. */
 export const S3RVER_ACCESS_KEY = 'S3RVER';
@@ -27,13 +27,6 @@ export interface S3Server {
   secretKey: string;
   close(): Promise<void>;
 }
-
-interface S3rverInstance {
-  run(): Promise<{ port: number }>;
-  close(): Promise<void>;
-  httpServer?: Server;
-}
-type S3rverClass = new (options: Record<string, unknown>) => S3rverInstance;
 
 /**
  * s3rver 3.7 encrypts ListObjectsV2 continuation tokens with DES (controllers/bucket.js
@@ -68,11 +61,7 @@ function passThroughDes(): void {
 
 async function loadS3rver(): Promise<S3rverClass> {
   passThroughDes();
-  // CommonJS: Node's import() (and esbuild's split bundle) may expose the class only as `default`.
-  // A literal specifier, so the single-file build (scripts/build-binary.mjs) bundles s3rver; dist/
-  // leaves it external. s3rver ships no types: s3rver.d.ts declares the module untyped.
-  const loaded = (await import('s3rver')) as { default?: S3rverClass } | S3rverClass;
-  return typeof loaded === 'function' ? loaded : (loaded.default as S3rverClass);
+  return lazy.s3rver();
 }
 
 /**

@@ -8,6 +8,8 @@
 // `default`; the single executable's CommonJS bundle gives the namespace esbuild builds around it. So
 // every package here is taken from whichever of the namespace and its `default` has what floe uses.
 
+import type { IncomingMessage, Server } from 'node:http';
+
 type AnyNamespace = { default?: unknown };
 
 /** The exports of package `name` in `loaded` (the namespace or its default) for which `has` holds. */
@@ -45,22 +47,37 @@ export interface KeytarLib {
 /** s3rver's class (it ships no types: src/sandbox/s3rver.d.ts). */
 export type S3rverClass = new (
   options: Record<string, unknown>,
-) => { run(): Promise<{ port: number }>; close(): Promise<void>; httpServer?: import('node:http').Server };
+) => {
+  run(): Promise<{ port: number }>;
+  close(): Promise<void>;
+  /** s3rver is a Koa application: 'error' carries what a request failed with, and its context. */
+  on(
+    event: 'error',
+    listener: (error: Error & { status?: number }, ctx?: { req: IncomingMessage }) => void,
+  ): void;
+  httpServer?: Server;
+};
+
+/**
+ * The AWS SDK writes its Node-version warning to stderr itself (process.emitWarning), past
+ * src/cli/output.ts: off for every client floe and its sandbox make.
+ */
+function quietAwsSdk(): void {
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+}
 
 /** Every lazily imported package, its exports as floe uses them. */
 export const lazy = {
-  s3: async (): Promise<S3Sdk> =>
-    exportsOf(
-      '@aws-sdk/client-s3',
-      await import('@aws-sdk/client-s3'),
-      exporting('S3Client', 'PutObjectCommand'),
-    ),
-  awsCredentials: async (): Promise<CredentialProviderNode> =>
-    exportsOf(
-      '@aws-sdk/credential-provider-node',
-      await import('@aws-sdk/credential-provider-node'),
-      exporting('defaultProvider'),
-    ),
+  s3: async (): Promise<S3Sdk> => {
+    quietAwsSdk();
+    const loaded = await import('@aws-sdk/client-s3');
+    return exportsOf('@aws-sdk/client-s3', loaded, exporting('S3Client', 'PutObjectCommand'));
+  },
+  awsCredentials: async (): Promise<CredentialProviderNode> => {
+    quietAwsSdk();
+    const loaded = await import('@aws-sdk/credential-provider-node');
+    return exportsOf('@aws-sdk/credential-provider-node', loaded, exporting('defaultProvider'));
+  },
   hyparquetWriter: async (): Promise<HyparquetWriter> =>
     exportsOf('hyparquet-writer', await import('hyparquet-writer'), exporting('parquetWriteBuffer')),
   hyparquet: async (): Promise<Hyparquet> =>

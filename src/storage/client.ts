@@ -137,7 +137,6 @@ export async function openS3(
   emit: Emit,
   scrubber: SecretScrubber,
 ): Promise<OpenedS3> {
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const sdk = await lazy.s3();
   const config: S3ClientConfig = {
     region: settings.region,

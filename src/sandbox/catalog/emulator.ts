@@ -18,6 +18,7 @@ import {
 } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
+import { logFailure } from '../log.js';
 import { authenticator, type IssuedToken } from './auth.js';
 import { applyFault, type CatalogFault, type FaultRoute, spend } from './faults.js';
 import {
@@ -307,8 +308,16 @@ export async function startCatalogEmulator(options: CatalogEmulatorOptions = {})
   }
 
   const listener = (req: IncomingMessage, res: ServerResponse) => {
-    handle(req, res).catch(() => {
-      if (!res.headersSent) icebergError(res, 500, 'InternalServerError', 'Internal Server Error');
+    handle(req, res).catch((error: unknown) => {
+      logFailure(options.log, 'catalog', req, error);
+      // As Iceberg's REST servers map an unexpected exception: its class as the type, its message.
+      if (!res.headersSent)
+        icebergError(
+          res,
+          500,
+          error instanceof Error ? error.name : 'InternalServerError',
+          `the catalog emulator failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
       else res.destroy();
     });
   };

@@ -4,7 +4,7 @@
 // snapshot current, drop it with purge; the metadata files appear in s3rver and go with the purge.
 // Then each denied privilege answered in the flavour's real shape, and the commit-conflict fault.
 import { ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { IcebergError, IcebergRestCatalog } from 'iceberg-js';
+import { IcebergError } from 'iceberg-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CATALOG_FLAVOURS,
@@ -16,19 +16,8 @@ import {
   startSandbox,
 } from '../../src/sandbox/index.js';
 import { S3RVER_ACCESS_KEY, S3RVER_SECRET_KEY } from '../../src/sandbox/s3.js';
-import { type Answer, send, signedFetch } from './support.js';
+import { type Answer, authHeaders, client, RAW_SCHEMA, send, signingKey } from './support.js';
 
-/** OLake's raw schema (types.GetIcebergRawSchema), with request-side ids the server replaces. */
-const RAW_SCHEMA = {
-  type: 'struct' as const,
-  fields: [
-    { id: 11, name: '_olake_id', type: 'string', required: true },
-    { id: 12, name: '_olake_timestamp', type: 'timestamptz', required: true },
-    { id: 13, name: '_op_type', type: 'string', required: true },
-    { id: 14, name: '_cdc_timestamp', type: 'timestamptz', required: false },
-    { id: 15, name: 'data', type: 'string', required: false },
-  ],
-};
 const NS = ['test_olake'];
 
 function s3(sandbox: Sandbox): S3Client {
@@ -46,40 +35,6 @@ async function keys(client: S3Client, prefix: string): Promise<string[]> {
 }
 
 const keyOf = (uri: string) => uri.replace(`s3://${SANDBOX.bucket}/`, '');
-
-/** The headers a request to the flavour's catalog carries (a token for OAuth2 and bearer flavours). */
-async function authHeaders(sandbox: Sandbox, flavour: CatalogFlavour): Promise<Record<string, string>> {
-  const facts = SANDBOX_CATALOGS[flavour];
-  if (facts.auth === 'token') return { authorization: `Bearer ${SANDBOX.token}` };
-  if (facts.auth !== 'oauth2') return {};
-  const answer = await send('POST', sandbox.catalog.tokenUrl, {
-    form: {
-      grant_type: 'client_credentials',
-      client_id: SANDBOX.oauth.clientId,
-      client_secret: SANDBOX.oauth.clientSecret,
-      scope: String(facts.scope),
-    },
-  });
-  expect(answer.status, answer.text).toBe(200);
-  return { authorization: `Bearer ${(answer.body as { access_token: string }).access_token}` };
-}
-
-const signingKey = (flavour: CatalogFlavour) => ({
-  accessKeyId: S3RVER_ACCESS_KEY,
-  secretAccessKey: S3RVER_SECRET_KEY,
-  service: String(SANDBOX_CATALOGS[flavour].signingName),
-  region: SANDBOX.region,
-});
-
-function client(sandbox: Sandbox, flavour: CatalogFlavour, headers: Record<string, string>) {
-  const sigv4 = SANDBOX_CATALOGS[flavour].auth === 'sigv4';
-  return new IcebergRestCatalog({
-    baseUrl: sandbox.catalog.url,
-    warehouse: SANDBOX_CATALOGS[flavour].warehouse,
-    auth: sigv4 ? { type: 'none' } : { type: 'custom', getHeaders: () => headers },
-    ...(sigv4 ? { fetch: signedFetch(signingKey(flavour)) } : {}),
-  });
-}
 
 /** An append: the requirements and updates Java's SnapshotProducer sends for a first commit. */
 function append(uuid: string, location: string, parent: number | null, sequence: number, id: number) {

@@ -426,9 +426,9 @@ describe('engine releases as their source has them', () => {
       "pyiceberg before 0.10.0 signs catalog requests with boto3's default AWS credentials (boto3.Session() without arguments), not client.access-key-id: set AWS_ACCESS_KEY_ID (the FLOE_ACCESS_KEY) and AWS_SECRET_ACCESS_KEY (the FLOE_SECRET_KEY) in its environment (or AWS_PROFILE naming a profile with these keys), or use pyiceberg 0.10.0 or later (--engine-version 0.10.0), which reads them from the catalog's properties.",
     );
     const env = renderEngine('pyiceberg-env', v, { includeSecrets: false, engineVersion: '0.8.0' });
-    expect(env.text).toContain('export AWS_ACCESS_KEY_ID="${FLOE_ACCESS_KEY:?set FLOE_ACCESS_KEY first}"');
+    expect(env.text).toContain(`export AWS_ACCESS_KEY_ID="\${FLOE_ACCESS_KEY:?set FLOE_ACCESS_KEY first}"`);
     expect(env.text).toContain(
-      'export AWS_SECRET_ACCESS_KEY="${FLOE_SECRET_KEY:?set FLOE_SECRET_KEY first}"',
+      `export AWS_SECRET_ACCESS_KEY="\${FLOE_SECRET_KEY:?set FLOE_SECRET_KEY first}"`,
     );
     expect(env.notes.join('\n')).toContain('this file sets AWS_ACCESS_KEY_ID');
     const current = renderEngine('pyiceberg', v, { includeSecrets: false, engineVersion: '0.10.0' });

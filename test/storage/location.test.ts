@@ -56,14 +56,18 @@ describe('the storage check’s data location', () => {
     const run = await runStorage(values(s3, { warehouse: 's3://other', dataLocation: 's3://lake/raw' }), {
       readOnly: true,
     });
-    expect(run.steps['storage.head']?.detail).toBe('bucket "lake" exists (probing s3://lake/raw/ from the Data Location)');
+    expect(run.steps['storage.head']?.detail).toBe(
+      'bucket "lake" exists (probing s3://lake/raw/ from the Data Location)',
+    );
     expect(s3.requests).toEqual(['HEAD /lake/', 'GET /lake/?list-type=2&max-keys=1&prefix=raw%2F']);
   });
 
   it('is an s3:// Warehouse when there is no Data Location', async () => {
     const s3 = await store();
     const run = await runStorage(values(s3, { warehouse: 's3://warehouse/olake' }), { readOnly: true });
-    expect(run.steps['storage.head']?.detail).toBe('bucket "warehouse" exists (probing s3://warehouse/olake/ from the Warehouse)');
+    expect(run.steps['storage.head']?.detail).toBe(
+      'bucket "warehouse" exists (probing s3://warehouse/olake/ from the Warehouse)',
+    );
   });
 
   it('waits for the catalog’s config when the Warehouse is a name', async () => {

@@ -186,6 +186,7 @@ export async function runCheck(values: Values, opts: RunCheckOptions): Promise<C
   // The write check starts once the catalog chain has ended, beside the storage check (which may wait for
   // its table's location); no grace race: the write chain bounds its own cleanup, which must finish even
   // after an abort.
+  if (!opts.write) shared.setTableLocation(null);
   const writeRun = opts.write
     ? Promise.race([catalogRun, grace.promise]).then(() => {
         // The catalog chain hands over its session only when it passed; otherwise the write steps are skipped.

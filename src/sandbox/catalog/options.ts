@@ -132,4 +132,6 @@ export const DEFAULT_ENDPOINTS = [
   'HEAD /v1/{prefix}/namespaces/{namespace}/tables/{table}',
   'POST /v1/{prefix}/namespaces/{namespace}/tables/{table}',
   'DELETE /v1/{prefix}/namespaces/{namespace}/tables/{table}',
+  'POST /v1/{prefix}/namespaces/{namespace}/properties',
+  'POST /v1/{prefix}/tables/rename',
 ];

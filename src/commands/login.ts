@@ -4,6 +4,13 @@ import { type Context, openContext } from '../cli/context.js';
 import { canPrompt, EXIT, FloeError, parseCommandArgs, readStdin, UsageError } from '../cli/io.js';
 import { err, line, out, printHelp } from '../cli/output.js';
 import { confirm, promptChoice, promptPassword } from '../cli/prompt.js';
+import {
+  chooseStorage,
+  keychainHint,
+  rememberChoice,
+  type StorageChoice,
+  type StorageFlags,
+} from '../cli/secrets-choice.js';
 import { ManagementClient } from '../management/client.js';
 import { explained, LOGIN_HINT } from '../management/exit.js';
 import {
@@ -36,7 +43,7 @@ Flags:
   --project ID         the project later commands use (default: ${DEFAULT_PROJECT})
   --password-stdin     read the password from stdin
   --remember-password  also keep the password, to log in again silently when the session expires
-  --insecure-storage   keep the session in a plaintext file (mode 0600) when the keychain is unusable
+  --insecure-storage   keep the session in a plaintext file (mode 0600); remembered for this config folder
   --status             check the stored session (GET /auth/check) and say where it is stored
   --help               this help
 
@@ -108,12 +115,11 @@ async function sessionsOff(client: ManagementClient, project: string): Promise<b
   }
 }
 
-interface LoginFlags {
+interface LoginFlags extends StorageFlags {
   username?: string;
   project?: string;
   'password-stdin'?: boolean;
   'remember-password'?: boolean;
-  'insecure-storage'?: boolean;
 }
 
 async function readPassword(
@@ -138,20 +144,10 @@ async function readPassword(
   return { password, typed: true };
 }
 
-/** Where to keep the session: the remembered choice, --insecure-storage, or the keychain. */
-function initialStorage(flags: LoginFlags, previous: SessionStorage | undefined): SessionStorage {
-  if (flags['insecure-storage']) return 'file';
-  return previous === 'file' || previous === 'env' ? previous : 'keychain';
-}
-
-async function fallbackStorage(reason: string, ctx: Context): Promise<SessionStorage> {
+async function fallbackStorage(reason: string, ctx: Context, choice: StorageChoice): Promise<SessionStorage> {
   err`The OS keychain cannot be used: ${reason}`;
-  if (!canPrompt())
-    throw new FloeError(
-      'The session was not stored.',
-      'Run again with --insecure-storage to keep it in a plaintext file (mode 0600), or fix the keychain.',
-    );
-  const choice = await promptChoice(
+  if (!canPrompt()) throw new FloeError('The session was not stored.', keychainHint(choice, false));
+  const answer = await promptChoice(
     line`Where should floe keep the OLake UI session?`,
     [
       { key: 'file', label: `In a plaintext file (${ctx.vault.backend('file').location}, mode 0600)` },
@@ -160,8 +156,8 @@ async function fallbackStorage(reason: string, ctx: Context): Promise<SessionSto
     ],
     'env',
   );
-  if (choice === 'cancel') throw new FloeError('Cancelled; nothing was stored.', undefined, EXIT.INTERRUPTED);
-  return choice;
+  if (answer === 'cancel') throw new FloeError('Cancelled; nothing was stored.', undefined, EXIT.INTERRUPTED);
+  return answer;
 }
 
 async function login(url: string, flags: LoginFlags): Promise<number> {
@@ -194,7 +190,8 @@ async function login(url: string, flags: LoginFlags): Promise<number> {
     secretStorage: storage,
     rememberPassword: remember,
   });
-  let storage = initialStorage(flags, previous?.secretStorage);
+  const choice = chooseStorage(ctx, flags, 'login', previous?.secretStorage);
+  let storage: SessionStorage = choice.storage;
   let remember = Boolean(flags['remember-password'] || previous?.rememberPassword);
   for (;;) {
     try {
@@ -202,9 +199,10 @@ async function login(url: string, flags: LoginFlags): Promise<number> {
       break;
     } catch (error) {
       if (!(error instanceof KeychainUnavailableError) || storage !== 'keychain') throw error;
-      storage = await fallbackStorage(error.reason, ctx);
+      storage = await fallbackStorage(error.reason, ctx, choice);
     }
   }
+  rememberChoice(ctx, storage, choice);
   if (storage === 'file')
     err`! The session is stored in plain text in ${ctx.vault.backend('file').location} (mode 0600).`;
   if (remember && storage === 'env') {

@@ -150,7 +150,7 @@ export async function runCheck(values: Values, opts: RunCheckOptions): Promise<C
       for (const step of unfinishedSteps(state, 'failed'))
         if (step.chain === name) emit({ type: 'step', step });
     } finally {
-      if (name === 'catalog') shared.setCatalogLocation(null);
+      if (name === 'catalog') shared.setCatalogLocation(null, 'unread');
     }
   };
 

@@ -99,7 +99,10 @@ export interface CatalogLocation {
 export interface SharedFacts {
   /** Resolves once the catalog's config was read (or could not be): its data location, or null. */
   catalogLocation: Promise<CatalogLocation | null>;
-  setCatalogLocation(location: CatalogLocation | null): void;
+  /** Whether that config was read (`unread`: the catalog chain ended before, e.g. unreachable). */
+  catalogConfig?: 'read' | 'unread';
+  /** The first call settles both; the catalog chain's end says `unread` when nothing was read. */
+  setCatalogLocation(location: CatalogLocation | null, config?: 'read' | 'unread'): void;
   /** How to reach the catalog, once its config was read (the write check uses it). */
   catalogSession?: CatalogSession;
   setCatalogSession(session: CatalogSession): void;
@@ -112,7 +115,10 @@ export function sharedFacts(): SharedFacts {
   });
   const facts: SharedFacts = {
     catalogLocation,
-    setCatalogLocation: (location) => resolve(location),
+    setCatalogLocation: (location, config = 'read') => {
+      facts.catalogConfig ??= config;
+      resolve(location);
+    },
     setCatalogSession: (session) => {
       facts.catalogSession = session;
     },

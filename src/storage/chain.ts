@@ -53,7 +53,8 @@ export const storageChain: Chain = async (values, opts) => {
     ...(accessKey ? { accessKeyHint: maskSecret(accessKey) } : {}),
   });
   const refuse = (code: StorageDiagnosisCode) => {
-    const diagnosis = storageDiagnosis(code, baseContext('storage.head'));
+    const catalogConfig = opts.shared ? (opts.shared.catalogConfig ?? 'unread') : 'not asked';
+    const diagnosis = storageDiagnosis(code, { ...baseContext('storage.head'), catalogConfig });
     board.update('storage.head', 'failed', { detail: diagnosis.what });
     emit({ type: 'diagnosis', diagnosis });
   };

@@ -73,6 +73,8 @@ export interface ProbeContext {
   timeoutMs: number;
   /** Whether the per-request timeout (not the user) ended the request. */
   timedOut: boolean;
+  /** For a missing data location: whether the catalog's config was read, could not be, or was not asked. */
+  catalogConfig?: 'read' | 'unread' | 'not asked';
   /** Where the keys came from: the profile, or the SDK's default chain. */
   credentials: 'profile' | 'environment';
   /** The access key id masked (`••••` + last 4), for evidence. */
@@ -275,8 +277,13 @@ function text(code: StorageDiagnosisCode, f: ErrorFacts, ctx: ProbeContext): Tex
     case 'S3_NO_DATA_LOCATION':
       return {
         what: 'No data location to test: the Warehouse is not an s3:// location and nothing else names one',
-        cause:
-          'Catalogs such as Polaris, Lakekeeper, Unity or Glue name a warehouse, not a bucket; the catalog’s config gave no default location either',
+        cause: `Catalogs such as Polaris, Lakekeeper, Unity or Glue name a warehouse, not a bucket; ${
+          ctx.catalogConfig === 'unread'
+            ? 'the catalog’s config could not be read (see the catalog steps), so its default location is unknown'
+            : ctx.catalogConfig === 'not asked'
+              ? 'the catalog was not asked for its default location'
+              : 'the catalog’s config gave no default location either'
+        }`,
         remedy:
           'Set Data Location to the bucket (and prefix) OLake writes to, e.g. floe setup --data-location s3://bucket/prefix',
       };

@@ -86,6 +86,24 @@ describe('the storage check’s data location', () => {
     expect(s3.requests).toEqual([]);
   });
 
+  // Issue 30, item 6: the cause says what was tried: a config read without a location, or none read.
+  it.each([
+    ['read', 'the catalog’s config gave no default location either'],
+    [
+      'unread',
+      'the catalog’s config could not be read (see the catalog steps), so its default location is unknown',
+    ],
+  ] as const)('says what was tried when the catalog config was %s', async (config, said) => {
+    const s3 = await store();
+    const shared = sharedFacts();
+    shared.setCatalogLocation(null, config);
+    const events = await runShared(values(s3, {}), shared);
+    const diagnosis = (
+      events.find((e) => e.type === 'diagnosis') as unknown as { diagnosis: { cause: string } }
+    ).diagnosis;
+    expect(diagnosis.cause).toContain(said);
+  });
+
   it('a gs:// location (BigLake) is not probed: the steps are skipped with a warning', async () => {
     const s3 = await store();
     const run = await runStorage(values(s3, { warehouse: 'gs://my-lake' }), { readOnly: true });

@@ -2,7 +2,7 @@
 import { cleartextWarning } from '../catalog/transport.js';
 import { type Context, openContext } from '../cli/context.js';
 import { canPrompt, EXIT, FloeError, parseCommandArgs, readStdin, UsageError } from '../cli/io.js';
-import { err, line, out, printHelp } from '../cli/output.js';
+import { err, line, out, printHelp, printJson } from '../cli/output.js';
 import { confirm, promptChoice, promptPassword } from '../cli/prompt.js';
 import {
   chooseStorage,
@@ -31,7 +31,7 @@ import { ManagementError } from '../management/types.js';
 import { fromEnv, KeychainUnavailableError } from '../secrets/store.js';
 
 export const HELP = `Usage: floe login [--url URL] [--username NAME] [--password-stdin] [--remember-password]
-       floe login --status [--url URL]
+       floe login --status [--url URL] [--json]
 
 Logs in to the OLake UI and keeps its session cookie in the OS keychain, so that "floe jobs" and
 "floe push" work without asking again. The password is read from a masked prompt, from stdin
@@ -45,6 +45,7 @@ Flags:
   --remember-password  also keep the password, to log in again silently when the session expires
   --insecure-storage   keep the session in a plaintext file (mode 0600); remembered for this config folder
   --status             check the stored session (GET /auth/check) and say where it is stored
+  --json               with --status: the same as JSON on stdout (the exit code is the same)
   --help               this help
 
 Exit codes: 0 ok, 1 failure (e.g. invalid credentials), 2 usage, 4 not logged in (--status).`;
@@ -58,6 +59,7 @@ export async function run(argv: string[]): Promise<number> {
     'remember-password': { type: 'boolean' },
     'insecure-storage': { type: 'boolean' },
     status: { type: 'boolean' },
+    json: { type: 'boolean' },
     help: { type: 'boolean' },
   });
   if (flags.help) {
@@ -66,10 +68,40 @@ export async function run(argv: string[]): Promise<number> {
   }
   const ctx = await openContext();
   const url = urlFlag(flags.url, 'login') ?? savedUrl(ctx);
+  if (flags.json && !flags.status)
+    throw new UsageError(['--json goes with --status (e.g. floe login --status --json)'], 'login');
+  if (flags.json) return statusJson(url);
   return explained(() => (flags.status ? status(url) : login(url, flags)));
 }
 
-async function status(url: string): Promise<number> {
+/**
+ * --status --json: what --status says, as JSON on stdout, with its exit code (4 not logged in, 1 when
+ * the server could not be asked).
+ */
+async function statusJson(url: string): Promise<number> {
+  const ctx = await openContext();
+  const settings = settingsFor(ctx, url);
+  const base = {
+    url,
+    username: settings?.username ?? null,
+    project: settings?.project ?? null,
+    session: settings?.secretStorage ?? 'none',
+    where: describeStorage(ctx, settings?.secretStorage),
+    passwordRemembered: settings?.rememberPassword ?? false,
+  };
+  try {
+    await explained(() => status(url, true));
+    printJson({ ...base, loggedIn: true });
+    return EXIT.OK;
+  } catch (error) {
+    const code = error instanceof FloeError ? error.exitCode : EXIT.FAILURE;
+    const problem = error instanceof Error ? error.message : String(error);
+    printJson({ ...base, loggedIn: false, problem });
+    return code;
+  }
+}
+
+async function status(url: string, quiet = false): Promise<number> {
   const ctx = await openContext();
   const settings = settingsFor(ctx, url);
   const backend = backendFor(ctx, settings?.secretStorage);
@@ -86,6 +118,7 @@ async function status(url: string): Promise<number> {
   try {
     if (!(await client.authCheck())) {
       if (await sessionsOff(client, settings.project)) {
+        if (quiet) return EXIT.OK;
         out`✓ ${url} runs with sessions switched off (SESSION_ON=false): its /auth/check always answers 401, while API calls work without a session.`;
         out`  Pausing, resuming and creating destinations need sessions on.`;
         return EXIT.OK;
@@ -95,6 +128,7 @@ async function status(url: string): Promise<number> {
   } finally {
     await client.close();
   }
+  if (quiet) return EXIT.OK;
   out`✓ Logged in to ${url} as ${settings.username ?? DEFAULT_USERNAME} (project ${settings.project}).`;
   out`  Session ${describeStorage(ctx, settings.secretStorage)}.`;
   out`  Password ${settings.rememberPassword ? 'remembered for silent re-login' : 'not remembered'}.`;

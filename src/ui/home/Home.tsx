@@ -95,6 +95,14 @@ function promptLabel(state: HomeState): string {
     : `Write "${mode.profile}" as destination.json (with its secrets, mode 0600) to:`;
 }
 
+/** What an edit turning `before` into `after` typed ('' when it deleted). */
+function inserted(before: string, after: string): string {
+  if (after.length <= before.length) return '';
+  let at = 0;
+  while (at < before.length && before[at] === after[at]) at++;
+  return after.slice(at, at + after.length - before.length);
+}
+
 /** Lines under the list: the question or error of the current mode, else where the selected profile's secrets live. */
 function statusLines(state: HomeState): { text: string; color?: string }[] {
   const lines: { text: string; color?: string }[] = [];
@@ -176,9 +184,14 @@ export function Home({ ctx, onAction, selected, message, facts }: HomeProps) {
       const line = promptLine(mode.value);
       const edit = editLine(line, key);
       if (!edit) return;
-      caret.current = edit.line;
-      if (edit.line.value === line.value) return redraw();
-      return dispatch({ type: 'input', value: edit.line.value });
+      if (edit.line.value === line.value) {
+        caret.current = edit.line;
+        return redraw();
+      }
+      // The first key that edits floe's suggestion replaces it: typed text stands alone, a deletion empties it.
+      const value = mode.suggested ? inserted(line.value, edit.line.value) : edit.line.value;
+      caret.current = mode.suggested ? lineAtEnd(value) : edit.line;
+      return dispatch({ type: 'input', value });
     }
     if (mode.kind === 'facts') {
       const rows = factsRows(size.rows, width);

@@ -21,6 +21,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type ServiceAccount, verifyJwtAssertion } from './catalog/verify.js';
+import { logFailure, logRequests, type SandboxLog } from './log.js';
 
 export type GcsPermission =
   | 'storage.buckets.get'
@@ -46,6 +47,8 @@ export interface GcsEmulatorOptions {
   /** Token lifetime in seconds. */
   ttl?: number;
   now?: () => number;
+  /** Where every request and error goes. */
+  log?: SandboxLog;
 }
 
 export interface GcsRequestLog {
@@ -344,10 +347,18 @@ export async function startGcsEmulator(options: GcsEmulatorOptions): Promise<Gcs
     res.on('finish', () => {
       log.status = res.statusCode;
     });
-    handle(req, res, log).catch(() => {
-      if (!res.headersSent) apiError(res, 500, 'backendError', 'Backend Error');
+    handle(req, res, log).catch((error: unknown) => {
+      logFailure(options.log, 'gcs', req, error);
+      if (!res.headersSent)
+        apiError(
+          res,
+          500,
+          'backendError',
+          `Backend Error: ${error instanceof Error ? error.message : String(error)}`,
+        );
     });
   });
+  logRequests(server, 'gcs', options.log);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;

@@ -18,19 +18,8 @@ import {
   startSandbox,
 } from '../../src/sandbox/index.js';
 import { S3RVER_ACCESS_KEY, S3RVER_SECRET_KEY } from '../../src/sandbox/s3.js';
-import { type Answer, send, signedFetch } from './support.js';
+import { type Answer, authHeaders, call, client, prefixOf, RAW_SCHEMA, send } from './support.js';
 
-/** OLake's raw schema (types.GetIcebergRawSchema), with request-side ids the server replaces. */
-const RAW_SCHEMA = {
-  type: 'struct' as const,
-  fields: [
-    { id: 11, name: '_olake_id', type: 'string', required: true },
-    { id: 12, name: '_olake_timestamp', type: 'timestamptz', required: true },
-    { id: 13, name: '_op_type', type: 'string', required: true },
-    { id: 14, name: '_cdc_timestamp', type: 'timestamptz', required: false },
-    { id: 15, name: 'data', type: 'string', required: false },
-  ],
-};
 const NS = ['test_olake'];
 
 function s3(sandbox: Sandbox): S3Client {
@@ -48,67 +37,6 @@ async function keys(client: S3Client, prefix: string): Promise<string[]> {
 }
 
 const keyOf = (uri: string) => uri.replace(`s3://${SANDBOX.bucket}/`, '');
-
-/** The headers a request to the flavour's catalog carries (a token for OAuth2 and bearer flavours). */
-async function authHeaders(sandbox: Sandbox, flavour: CatalogFlavour): Promise<Record<string, string>> {
-  const facts = SANDBOX_CATALOGS[flavour];
-  if (facts.auth === 'token') return { authorization: `Bearer ${SANDBOX.token}` };
-  if (facts.auth !== 'oauth2') return {};
-  const answer = await send('POST', sandbox.catalog.tokenUrl, {
-    form: {
-      grant_type: 'client_credentials',
-      client_id: SANDBOX.oauth.clientId,
-      client_secret: SANDBOX.oauth.clientSecret,
-      scope: String(facts.scope),
-    },
-  });
-  expect(answer.status, answer.text).toBe(200);
-  return { authorization: `Bearer ${(answer.body as { access_token: string }).access_token}` };
-}
-
-const signingKey = (flavour: CatalogFlavour) => ({
-  accessKeyId: S3RVER_ACCESS_KEY,
-  secretAccessKey: S3RVER_SECRET_KEY,
-  service: String(SANDBOX_CATALOGS[flavour].signingName),
-  region: SANDBOX.region,
-});
-
-/** A request to the flavour's catalog as the client makes it: its headers, signed for SigV4 flavours. */
-function call(
-  flavour: CatalogFlavour,
-  headers: Record<string, string>,
-  method: string,
-  url: string,
-  body?: unknown,
-) {
-  const sign = SANDBOX_CATALOGS[flavour].auth === 'sigv4' ? signingKey(flavour) : undefined;
-  return send(method, url, {
-    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(sign ? { sign } : {}),
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-}
-
-/** The prefix /v1/config gives for the flavour's warehouse. */
-async function prefixOf(sandbox: Sandbox, flavour: CatalogFlavour, headers: Record<string, string>) {
-  const warehouse = SANDBOX_CATALOGS[flavour].warehouse;
-  const query = warehouse ? `?warehouse=${encodeURIComponent(String(warehouse))}` : '';
-  const answer = await call(flavour, headers, 'GET', `${sandbox.catalog.url}/v1/config${query}`);
-  expect(answer.status, answer.text).toBe(200);
-  const config = answer.body as { overrides?: { prefix?: string }; defaults?: { prefix?: string } };
-  return config.overrides?.prefix ?? config.defaults?.prefix;
-}
-
-async function client(sandbox: Sandbox, flavour: CatalogFlavour, headers: Record<string, string>) {
-  const sigv4 = SANDBOX_CATALOGS[flavour].auth === 'sigv4';
-  const prefix = await prefixOf(sandbox, flavour, headers);
-  return new IcebergRestCatalog({
-    baseUrl: sandbox.catalog.url,
-    ...(prefix ? { catalogName: prefix } : {}),
-    auth: sigv4 ? { type: 'none' } : { type: 'custom', getHeaders: () => headers },
-    ...(sigv4 ? { fetch: signedFetch(signingKey(flavour)) } : {}),
-  });
-}
 
 /** An append: the requirements and updates Java's SnapshotProducer sends for a first commit. */
 function append(uuid: string, location: string, parent: number | null, sequence: number, id: number) {

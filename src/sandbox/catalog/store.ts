@@ -2,7 +2,9 @@
 // metadata files in an object store: a real S3 endpoint (path style, e.g. the sandbox's s3rver or
 // a Ceph RGW) when the emulator has `objectStore`, else a map in memory (the metadata-location it
 // reports then names an object nobody else can read).
+import { lazy, type S3Sdk } from '../../lazy.js';
 import type { StorageFailure } from './flavours/index.js';
+
 import type { TableMetadata } from './metadata.js';
 
 export interface ObjectStoreOptions {
@@ -53,10 +55,9 @@ function failureOf(error: unknown): StorageFailure {
 
 /** An S3 endpoint through @aws-sdk/client-s3, imported on first use. */
 export function s3ObjectStore(options: ObjectStoreOptions): ObjectStore & { close(): void } {
-  type S3 = typeof import('@aws-sdk/client-s3');
-  let loaded: Promise<{ sdk: S3; client: InstanceType<S3['S3Client']> }> | undefined;
+  let loaded: Promise<{ sdk: S3Sdk; client: InstanceType<S3Sdk['S3Client']> }> | undefined;
   const load = () => {
-    loaded ??= import('@aws-sdk/client-s3').then((sdk) => ({
+    loaded ??= lazy.s3().then((sdk) => ({
       sdk,
       client: new sdk.S3Client({
         endpoint: options.endpoint,
@@ -94,7 +95,12 @@ export function s3ObjectStore(options: ObjectStoreOptions): ObjectStore & { clos
       }
     },
     close() {
-      void loaded?.then(({ client }) => client.destroy());
+      // A load that failed was reported by the put or remove that awaited it: nothing to close then,
+      // and no rejection left unhandled (Node would end the process with it, as leaving the demo did).
+      loaded?.then(
+        ({ client }) => client.destroy(),
+        () => {},
+      );
     },
   };
 }

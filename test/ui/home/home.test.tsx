@@ -210,6 +210,16 @@ describe('home screen', () => {
     expect(onAction).toHaveBeenCalledExactlyOnceWith({ type: 'new', name: 'default' });
   });
 
+  // Issue 30, item 6: the suggested name is replaced by the first key, not appended to.
+  it('replaces the suggested name with what is typed first', async () => {
+    const { r, onAction } = await start(testContext());
+    await r.press('n');
+    await r.press('l', 'a', 'k', 'e');
+    expect(r.text()).toContain('New profile name: › lake');
+    await r.press(KEY.enter);
+    expect(onAction).toHaveBeenCalledExactlyOnceWith({ type: 'new', name: 'lake' });
+  });
+
   it('scrolls a long profile list within 24 rows', async () => {
     const ctx = testContext();
     for (let i = 0; i < 30; i++) await saveProfile(ctx, `p${String(i).padStart(2, '0')}`, DEV, 'file');

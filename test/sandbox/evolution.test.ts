@@ -6,8 +6,8 @@
 // IcebergRestCatalogService serves neither property updates nor renames: not advertised, 406.
 import { IcebergError } from 'iceberg-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATALOG_FLAVOURS, SANDBOX_CATALOGS, type Sandbox, startSandbox } from '../../src/sandbox/index.js';
-import { authHeaders, call, client, RAW_SCHEMA } from './support.js';
+import { CATALOG_FLAVOURS, type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { authHeaders, client, RAW_SCHEMA } from './support.js';
 
 const PROPERTIES = 'POST /v1/{prefix}/namespaces/{namespace}/properties';
 const RENAME = 'POST /v1/{prefix}/tables/rename';
@@ -39,27 +39,15 @@ const rejection = async (promise: Promise<unknown>) => {
   return { status, type: icebergType, message };
 };
 
-/**
- * A CommitTableRequest through iceberg-js's updateTable, which sends the body as given; its 0.8 type (the
- * last release for Node 20) has no `requirements`, hence the cast.
- */
-const commit = (
-  catalog: Awaited<ReturnType<typeof client>>,
-  id: { namespace: string[]; name: string },
-  request: { requirements?: unknown[]; updates: unknown[] },
-) => catalog.updateTable(id, request as never);
-
 describe.each(CATALOG_FLAVOURS)(
   'floe sandbox --catalog %s: schema, sort order, properties, rename',
   (flavour) => {
     let sandbox: Sandbox;
-    let catalog: Awaited<ReturnType<typeof client>>;
-    let headers: Record<string, string>;
+    let catalog: ReturnType<typeof client>;
     const ns = ['evolve'];
     beforeAll(async () => {
       sandbox = await startSandbox({ ports: { catalog: 0, olake: 0, s3: 0 }, jobs: 0, catalog: flavour });
-      headers = await authHeaders(sandbox, flavour);
-      catalog = await client(sandbox, flavour, headers);
+      catalog = client(sandbox, flavour, await authHeaders(sandbox, flavour));
       await catalog.createNamespace({ namespace: ns }, { properties: { owner: 'floe' } });
     });
     afterAll(async () => {
@@ -67,11 +55,7 @@ describe.each(CATALOG_FLAVOURS)(
     });
 
     it('/v1/config advertises the routes the real server serves', async () => {
-      // iceberg-js 0.8 (the last release for Node 20) has no loadConfig: the config is read directly.
-      const warehouse = SANDBOX_CATALOGS[flavour].warehouse;
-      const query = warehouse ? `?warehouse=${encodeURIComponent(String(warehouse))}` : '';
-      const answer = await call(flavour, headers, 'GET', `${sandbox.catalog.url}/v1/config${query}`);
-      const { endpoints } = answer.body as { endpoints?: string[] };
+      const { endpoints } = await catalog.loadConfig();
       expect(endpoints).toEqual(
         expect.arrayContaining(['POST /v1/{prefix}/namespaces/{namespace}/tables/{table}']),
       );
@@ -83,7 +67,7 @@ describe.each(CATALOG_FLAVOURS)(
     it('add-schema + set-current-schema: a new column becomes current; a stale requirement is a 409', async () => {
       const table = await catalog.createTable({ namespace: ns }, { name: 'users', schema: RAW_SCHEMA });
       const id = { namespace: ns, name: 'users' };
-      const committed = await commit(catalog, id, {
+      const committed = await catalog.updateTable(id, {
         requirements: [
           { type: 'assert-table-uuid', uuid: String(table['table-uuid']) },
           { type: 'assert-current-schema-id', 'current-schema-id': 0 },
@@ -104,7 +88,7 @@ describe.each(CATALOG_FLAVOURS)(
       // The same schema again is no change; the requirement now fails as a concurrent writer's would.
       expect(
         await rejection(
-          commit(catalog, id, {
+          catalog.updateTable(id, {
             requirements: [{ type: 'assert-current-schema-id', 'current-schema-id': 0 }],
             updates: [{ action: 'add-schema', schema: evolved(5) }],
           }),
@@ -116,7 +100,7 @@ describe.each(CATALOG_FLAVOURS)(
       });
       expect(
         await rejection(
-          commit(catalog, id, {
+          catalog.updateTable(id, {
             requirements: [],
             updates: [{ action: 'set-current-schema', 'schema-id': 7 }],
           }),
@@ -128,7 +112,7 @@ describe.each(CATALOG_FLAVOURS)(
       });
       expect(
         await rejection(
-          commit(catalog, id, {
+          catalog.updateTable(id, {
             requirements: [],
             updates: [{ action: 'set-current-schema', 'schema-id': -1 }],
           }),
@@ -154,7 +138,7 @@ describe.each(CATALOG_FLAVOURS)(
           },
         ],
       };
-      const committed = await commit(catalog, id, {
+      const committed = await catalog.updateTable(id, {
         requirements: [{ type: 'assert-default-sort-order-id', 'default-sort-order-id': 0 }],
         updates: [
           { action: 'add-sort-order', 'sort-order': order },
@@ -166,7 +150,7 @@ describe.each(CATALOG_FLAVOURS)(
       const missing = { ...order, fields: [{ ...order.fields[0]!, 'source-id': 99 }] };
       expect(
         await rejection(
-          commit(catalog, id, {
+          catalog.updateTable(id, {
             requirements: [],
             updates: [{ action: 'add-sort-order', 'sort-order': missing }],
           }),

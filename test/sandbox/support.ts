@@ -161,38 +161,11 @@ export const signingKey = (flavour: CatalogFlavour) => ({
   region: SANDBOX.region,
 });
 
-/** A request to the flavour's catalog as the client makes it: its headers, signed for SigV4 flavours. */
-export function call(
-  flavour: CatalogFlavour,
-  headers: Record<string, string>,
-  method: string,
-  url: string,
-  body?: unknown,
-) {
-  const sign = SANDBOX_CATALOGS[flavour].auth === 'sigv4' ? signingKey(flavour) : undefined;
-  return send(method, url, {
-    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(sign ? { sign } : {}),
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-}
-
-/** The prefix /v1/config gives for the flavour's warehouse. */
-export async function prefixOf(sandbox: Sandbox, flavour: CatalogFlavour, headers: Record<string, string>) {
-  const warehouse = SANDBOX_CATALOGS[flavour].warehouse;
-  const query = warehouse ? `?warehouse=${encodeURIComponent(String(warehouse))}` : '';
-  const answer = await call(flavour, headers, 'GET', `${sandbox.catalog.url}/v1/config${query}`);
-  expect(answer.status, answer.text).toBe(200);
-  const config = answer.body as { overrides?: { prefix?: string }; defaults?: { prefix?: string } };
-  return config.overrides?.prefix ?? config.defaults?.prefix;
-}
-
-export async function client(sandbox: Sandbox, flavour: CatalogFlavour, headers: Record<string, string>) {
+export function client(sandbox: Sandbox, flavour: CatalogFlavour, headers: Record<string, string>) {
   const sigv4 = SANDBOX_CATALOGS[flavour].auth === 'sigv4';
-  const prefix = await prefixOf(sandbox, flavour, headers);
   return new IcebergRestCatalog({
     baseUrl: sandbox.catalog.url,
-    ...(prefix ? { catalogName: prefix } : {}),
+    warehouse: SANDBOX_CATALOGS[flavour].warehouse,
     auth: sigv4 ? { type: 'none' } : { type: 'custom', getHeaders: () => headers },
     ...(sigv4 ? { fetch: signedFetch(signingKey(flavour)) } : {}),
   });

@@ -1,12 +1,10 @@
 // The write path through the sandbox in every catalog flavour, with iceberg-js as the outside
-// client (bearer tokens; a SigV4-signing fetch for Glue and S3 Tables; the prefix from the catalog's
-// /v1/config, read here since iceberg-js 0.8, the last release for Node 20, takes it as catalogName):
-// create a namespace and a
+// client (bearer tokens; a SigV4-signing fetch for Glue and S3 Tables): create a namespace and a
 // table, load it, commit an append (add-snapshot + set-snapshot-ref), load it back with the
 // snapshot current, drop it with purge; the metadata files appear in s3rver and go with the purge.
 // Then each denied privilege answered in the flavour's real shape, and the commit-conflict fault.
 import { ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { IcebergError, IcebergRestCatalog, type TableMetadata } from 'iceberg-js';
+import { IcebergError } from 'iceberg-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CATALOG_FLAVOURS,
@@ -18,7 +16,7 @@ import {
   startSandbox,
 } from '../../src/sandbox/index.js';
 import { S3RVER_ACCESS_KEY, S3RVER_SECRET_KEY } from '../../src/sandbox/s3.js';
-import { type Answer, authHeaders, call, client, prefixOf, RAW_SCHEMA, send } from './support.js';
+import { type Answer, authHeaders, client, RAW_SCHEMA, send, signingKey } from './support.js';
 
 const NS = ['test_olake'];
 
@@ -82,15 +80,14 @@ describe.each(CATALOG_FLAVOURS)('floe sandbox --catalog %s: the write path', (fl
     SANDBOX_CATALOGS[flavour].auth === 'sigv4' ? sandbox.catalog.sigv4 : sandbox.catalog.bearer;
 
   it('creates, loads, commits an append, loads it back and drops with purge; metadata files come and go', async () => {
-    const catalog = await client(sandbox, flavour, headers);
-    const tables = `${sandbox.catalog.url}/v1/${await prefixOf(sandbox, flavour, headers)}/namespaces/${NS[0]}/tables`;
+    const catalog = client(sandbox, flavour, headers);
     await catalog.createNamespace({ namespace: NS }, { properties: { owner: 'floe' } });
     expect(await catalog.namespaceExists({ namespace: NS })).toBe(true);
     await expect(catalog.createNamespace({ namespace: NS })).rejects.toMatchObject({ status: 409 });
-    // The LoadTableResult (with metadata-location) as the catalog answers it; iceberg-js keeps the metadata.
-    const answer = await call(flavour, headers, 'POST', tables, { name: 'test_olake', schema: RAW_SCHEMA });
-    expect(answer.status, answer.text).toBe(200);
-    const created = answer.body as { 'metadata-location': string; metadata: TableMetadata };
+    const created = await catalog.createTableResult(
+      { namespace: NS },
+      { name: 'test_olake', schema: RAW_SCHEMA },
+    );
     const metadata = created.metadata;
     const location = String(metadata.location);
     expect(metadata['format-version']).toBe(2);
@@ -101,12 +98,13 @@ describe.each(CATALOG_FLAVOURS)('floe sandbox --catalog %s: the write path', (fl
     expect(first).toMatch(new RegExp(`^${location}/metadata/00000-[0-9a-f-]{36}\\.metadata\\.json$`));
     const metadataDir = `${keyOf(location)}/metadata/`;
     expect(await keys(bucket, metadataDir)).toEqual([keyOf(first)]);
-    expect(await catalog.listTables({ namespace: NS })).toEqual([{ namespace: NS, name: 'test_olake' }]);
+    expect((await catalog.listTables({ namespace: NS })).identifiers).toEqual([
+      { namespace: NS, name: 'test_olake' },
+    ]);
 
     const id = { namespace: NS, name: 'test_olake' };
-    const loaded = await call(flavour, headers, 'GET', `${tables}/test_olake`);
-    expect((loaded.body as { 'metadata-location': string })['metadata-location']).toBe(first);
-    expect((await catalog.loadTable(id))['table-uuid']).toBe(metadata['table-uuid']);
+    const loaded = await catalog.loadTableResult(id);
+    expect(loaded?.['metadata-location']).toBe(first);
     const uuid = metadata['table-uuid'];
     const snapshotId = 4242424242;
     const commit = append(String(uuid), location, null, 1, snapshotId);
@@ -114,7 +112,7 @@ describe.each(CATALOG_FLAVOURS)('floe sandbox --catalog %s: the write path', (fl
     await bucket.send(
       new PutObjectCommand({ Bucket: SANDBOX.bucket, Key: keyOf(manifestList), Body: 'avro' }),
     );
-    const committed = await catalog.updateTable(id, commit as never);
+    const committed = await catalog.commitTable(id, commit as never);
     expect(committed['metadata-location']).toMatch(/\/metadata\/00001-[0-9a-f-]{36}\.metadata\.json$/);
 
     const after = await catalog.loadTable(id);
@@ -137,14 +135,14 @@ describe.each(CATALOG_FLAVOURS)('floe sandbox --catalog %s: the write path', (fl
   });
 
   it('a commit-conflict fault answers 409 CommitFailedException twice, then the retried commit lands', async () => {
-    const catalog = await client(sandbox, flavour, headers);
+    const catalog = client(sandbox, flavour, headers);
     await catalog.createNamespace({ namespace: ['conflict'] });
     const table = await catalog.createTable({ namespace: ['conflict'] }, { name: 't', schema: RAW_SCHEMA });
     const id = { namespace: ['conflict'], name: 't' };
     emulator().setFault({ kind: 'commit-conflict', times: 2 }, 'commit');
     const commit = append(String(table['table-uuid']), String(table.location), null, 1, 7);
     for (let attempt = 0; attempt < 2; attempt++) {
-      const error = await catalog.updateTable(id, commit as never).catch((e: unknown) => e);
+      const error = await catalog.commitTable(id, commit as never).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(IcebergError);
       expect(error).toMatchObject({
         status: 409,
@@ -152,34 +150,41 @@ describe.each(CATALOG_FLAVOURS)('floe sandbox --catalog %s: the write path', (fl
         message: 'Requirement failed: branch main was created concurrently',
       });
     }
-    const landed = await catalog.updateTable(id, commit as never);
+    const landed = await catalog.commitTable(id, commit as never);
     expect(landed.metadata['current-snapshot-id']).toBe(7);
     await catalog.dropTable(id, { purge: true });
     await catalog.dropNamespace({ namespace: ['conflict'] });
   });
 
   it('each denied privilege is refused in the real server’s shape', async () => {
-    const catalog = await client(sandbox, flavour, headers);
+    const catalog = client(sandbox, flavour, headers);
     await catalog.createNamespace({ namespace: ['guarded'] });
     const table = await catalog.createTable({ namespace: ['guarded'] }, { name: 't', schema: RAW_SCHEMA });
-    const base = `${sandbox.catalog.url}/v1/${await prefixOf(sandbox, flavour, headers)}/namespaces`;
-    const as = (method: string, url: string, body?: unknown): Promise<Answer> =>
-      call(flavour, headers, method, url, body);
+    const sign = SANDBOX_CATALOGS[flavour].auth === 'sigv4' ? signingKey(flavour) : undefined;
+    const prefix = await catalog.loadConfig().then((c) => c.overrides?.prefix ?? c.defaults?.prefix);
+    const base = `${sandbox.catalog.url}/v1/${prefix}/namespaces`;
+    const json = { 'content-type': 'application/json' };
+    const call = (method: string, url: string, body?: unknown): Promise<Answer> =>
+      send(method, url, {
+        headers: { ...headers, ...(body === undefined ? {} : json) },
+        ...(sign ? { sign } : {}),
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
     const attempts: [Privilege, () => Promise<Answer>][] = [
-      ['create-namespace', () => as('POST', base, { namespace: ['other'] })],
-      ['create-table', () => as('POST', `${base}/guarded/tables`, { name: 'u', schema: RAW_SCHEMA })],
+      ['create-namespace', () => call('POST', base, { namespace: ['other'] })],
+      ['create-table', () => call('POST', `${base}/guarded/tables`, { name: 'u', schema: RAW_SCHEMA })],
       [
         'write-data',
         () =>
-          as(
+          call(
             'POST',
             `${base}/guarded/tables/t`,
             append(String(table['table-uuid']), String(table.location), null, 1, 9),
           ),
       ],
-      ['drop-table', () => as('DELETE', `${base}/guarded/tables/t?purgeRequested=true`)],
-      ['drop-namespace', () => as('DELETE', `${base}/guarded`)],
-      ['read', () => as('GET', `${base}/guarded/tables/t`)],
+      ['drop-table', () => call('DELETE', `${base}/guarded/tables/t?purgeRequested=true`)],
+      ['drop-namespace', () => call('DELETE', `${base}/guarded`)],
+      ['read', () => call('GET', `${base}/guarded/tables/t`)],
     ];
     try {
       for (const [privilege, attempt] of attempts) {

@@ -4,3 +4,4 @@ export function buildDist(options?: {
   dist?: string;
   define?: Record<string, string>;
 }): Promise<{ id: string; dir: string }>;
+export function upToDate(dist?: string): boolean;

@@ -23,7 +23,6 @@ import {
 } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { bundleOptions } from './lib/bundle.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -52,6 +51,8 @@ export async function buildDist({ dist = join(ROOT, 'dist'), define = {} } = {})
   const ENTRY = join(dist, 'cli.js');
   mkdirSync(BUILDS, { recursive: true });
   const staging = join(BUILDS, `.tmp-${process.pid}-${Date.now()}`);
+  // Loaded here, so that a build skipped by --if-changed costs no esbuild start-up.
+  const { build } = await import('esbuild');
   const options = bundleOptions();
   const result = await build({
     ...options,
@@ -120,7 +121,26 @@ function prune(builds, current) {
   }
 }
 
+/** What a build reads besides node_modules: a change to any of them makes dist/ out of date. */
+const INPUTS = ['src', 'scripts/build.mjs', 'scripts/lib/bundle.mjs', 'package.json', 'package-lock.json'];
+
+function newest(path) {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(stat.mtimeMs, ...readdirSync(path).map((name) => newest(join(path, name))));
+}
+
+/** Whether dist/cli.js was written after every input last changed (`npm run demo` then skips the build). */
+export function upToDate(dist = join(ROOT, 'dist')) {
+  const entry = join(dist, 'cli.js');
+  if (!existsSync(entry) || currentBuild(entry) === undefined) return false;
+  const built = statSync(entry).mtimeMs;
+  return INPUTS.every((input) => newest(join(ROOT, input)) < built);
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  // --if-changed (npm run demo, npm start): nothing to do when no source changed since the last build.
   // A dist/ from before builds had their own folder keeps its loose chunks/ for a floe running from it.
-  await buildDist();
+  if (!(process.argv.includes('--if-changed') && upToDate())) await buildDist();
 }

@@ -5,6 +5,7 @@ import { Sha256 } from '@aws-crypto/sha256-js';
 import { HttpRequest as SignableRequest } from '@smithy/protocol-http';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { AwsCredentialIdentity } from '@smithy/types';
+import { lazy } from '../lazy.js';
 import type { HttpRequest } from './http.js';
 
 export const GOOGLE_TOKEN_URI = 'https://oauth2.googleapis.com/token';
@@ -85,7 +86,7 @@ export async function resolveAwsCredentials(
 ): Promise<AwsCredentialIdentity> {
   if (keys.accessKeyId && keys.secretAccessKey)
     return { accessKeyId: keys.accessKeyId, secretAccessKey: keys.secretAccessKey };
-  const { defaultProvider } = await import('@aws-sdk/credential-provider-node');
+  const { defaultProvider } = await lazy.awsCredentials();
   const provider = defaultProvider({ timeout: timeoutMs, maxRetries: 0 });
   const timer = AbortSignal.timeout(timeoutMs);
   const stopped = AbortSignal.any([signal, timer]);

@@ -1,7 +1,7 @@
 // The catalog half of the connection test: connect, get a token, read /v1/config, list namespaces.
 
 import { SecretScrubber, safeUrl } from '../check/scrub.js';
-import type { Chain, ChainOptions, Diagnosis, Step } from '../check/types.js';
+import type { CatalogLocation, Chain, ChainOptions, Diagnosis, Step } from '../check/types.js';
 import {
   AUTH_TYPE_INFO,
   DEFAULT_GCP_SCOPES,
@@ -13,6 +13,7 @@ import {
   type Values,
 } from '../destination/fields.js';
 import { PRESETS } from '../destination/presets.js';
+import { OLAKE_CHECK_NAMESPACE } from '../write/names.js';
 import {
   encodeQuery,
   GoogleKeyError,
@@ -33,7 +34,7 @@ import {
 import { probeConnection } from './connect.js';
 import { diagnosis } from './diagnoses.js';
 import { HttpClient, type HttpRequest, type HttpResponse, NetworkFailure } from './http.js';
-import type { CatalogSession } from './session.js';
+import { type CatalogSession, catalogPath, serves } from './session.js';
 import { cleartextWarning, judgeUriOverride } from './transport.js';
 
 export const CATALOG_STEPS = [
@@ -50,6 +51,9 @@ type Outcome = { ok: true; detail: string } | { ok: false; diagnosis: Diagnosis 
 
 /** Config properties that name where the catalog's data lives (Polaris, Nessie, other servers). */
 const LOCATION_PROPERTIES = ['default-base-location', 'warehouse', 'location'];
+/** A value that is a data location. */
+const LOCATION_URL = /^(s3a?|gs):\/\/\S+$/;
+const LOAD_NAMESPACE_ENDPOINT = 'GET /v1/{prefix}/namespaces/{namespace}';
 
 function text(values: Values, id: FieldId): string {
   const value = values.fields[id];
@@ -92,6 +96,8 @@ class Run {
   private prefix?: string;
   private separator = '%1F';
   private endpoints?: string[];
+  /** The location /v1/config names (null: none); undefined until the config was read. */
+  private configLocation?: CatalogLocation | null;
 
   constructor(
     private readonly values: Values,
@@ -190,7 +196,9 @@ class Run {
       }
       if (!this.opts.signal.aborted && this.steps.get('catalog.config')?.state === 'ok')
         this.opts.shared?.setCatalogSession(this.session());
+      await this.settleLocation();
     } finally {
+      this.opts.shared?.setCatalogLocation(null);
       for (const step of this.steps.values()) {
         if (step.state === 'pending' || step.state === 'running')
           this.set(step.id as CatalogStepId, { state: 'cancelled' });
@@ -531,9 +539,15 @@ class Run {
     this.endpoints = config.endpoints as string[] | undefined;
     const merged = { ...defaults, ...overrides };
     const property = LOCATION_PROPERTIES.find(
-      (p) => typeof merged[p] === 'string' && /^(s3a?|gs):\/\/\S+$/.test(merged[p] as string),
+      (p) => typeof merged[p] === 'string' && LOCATION_URL.test(merged[p] as string),
     );
-    this.opts.shared?.setCatalogLocation(property ? { url: merged[property] as string, property } : null);
+    this.configLocation = property
+      ? {
+          url: merged[property] as string,
+          property,
+          from: `catalog's config (${property in overrides ? 'overrides' : 'defaults'}.${property})`,
+        }
+      : null;
     this.prefix = typeof merged.prefix === 'string' && merged.prefix ? merged.prefix : undefined;
     const separator = merged['namespace-separator'];
     if (typeof separator === 'string' && separator) this.separator = separator;
@@ -557,6 +571,61 @@ class Run {
       }
     }
     return { ok: true, detail: parts.join('; ') };
+  }
+
+  /**
+   * Hands the storage check the catalog's location: the config's, else the `location` property of the
+   * check namespace (--namespace, or OLake's test_olake), and otherwise notes what was asked and why it
+   * named none.
+   */
+  private async settleLocation(): Promise<void> {
+    const shared = this.opts.shared;
+    if (!shared || this.opts.signal.aborted) return;
+    if (this.configLocation === undefined) {
+      const failed = [...this.steps.values()].find((s) => s.state === 'failed');
+      shared.locationTried.push(
+        `the catalog was not reached (“${failed?.title ?? 'Read the catalog config'}” failed), so neither its config nor a namespace could be asked for a location`,
+      );
+      return;
+    }
+    if (this.configLocation) return shared.setCatalogLocation(this.configLocation);
+    shared.locationTried.push(
+      `the catalog’s config names no location (no ${LOCATION_PROPERTIES.join(', ')} in its defaults or overrides)`,
+    );
+    const namespace = this.opts.write?.namespace ?? [OLAKE_CHECK_NAMESPACE];
+    const name = namespace.join('.');
+    const session = this.session();
+    if (!serves(session, LOAD_NAMESPACE_ENDPOINT)) {
+      shared.locationTried.push(`the catalog does not serve ${LOAD_NAMESPACE_ENDPOINT}`);
+      return;
+    }
+    const url = new URL(catalogPath(session, namespace));
+    const sent = await this.exchange('catalog.namespaces', {
+      method: 'GET',
+      url,
+      headers: this.authHeaders(url),
+    });
+    if (this.opts.signal.aborted) return;
+    const found = sent.res?.status === 200 ? namespaceLocation(sent.res.body) : null;
+    if (found) {
+      shared.setCatalogLocation({
+        url: found,
+        property: 'location',
+        from: `location property of namespace ${name}`,
+      });
+      return;
+    }
+    const outcome = sent.outcome;
+    const why = sent.res
+      ? `HTTP ${sent.res.status}`
+      : ((outcome && 'diagnosis' in outcome && outcome.diagnosis?.what) ?? 'no answer');
+    shared.locationTried.push(
+      sent.res?.status === 200
+        ? `namespace ${name} has no location property`
+        : sent.res?.status === 404
+          ? `namespace ${name} does not exist`
+          : this.scrubber.scrub(`loading namespace ${name} failed (${why})`),
+    );
   }
 
   private async listNamespaces(): Promise<Outcome> {
@@ -588,6 +657,18 @@ class Run {
       ok: true,
       detail: `read access confirmed: ${plural(count, 'namespace')} on the first page${more}`,
     };
+  }
+}
+
+/** A LoadNamespace answer's `location` property, when it is a data location. */
+function namespaceLocation(body: string): string | null {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    const properties = isStringRecord(parsed) ? parsed.properties : undefined;
+    const location = isStringRecord(properties) ? properties.location : undefined;
+    return typeof location === 'string' && LOCATION_URL.test(location) ? location : null;
+  } catch {
+    return null;
   }
 }
 

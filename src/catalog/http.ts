@@ -19,7 +19,8 @@ export interface HttpRequest {
   method: 'GET' | 'POST' | 'HEAD' | 'DELETE';
   url: URL;
   headers: Record<string, string>;
-  body?: string;
+  /** Bytes go as they are (an object upload); a string as UTF-8. */
+  body?: string | Uint8Array;
 }
 
 export interface HttpResponse {
@@ -27,6 +28,8 @@ export interface HttpResponse {
   /** Lower-case names; repeated headers joined with ", ". */
   headers: Record<string, string>;
   body: string;
+  /** The body as received (an object download), when the client read it. */
+  bytes?: Uint8Array;
   /** The body exceeded MAX_BODY_BYTES and was cut off. */
   truncated: boolean;
   durationMs: number;
@@ -207,7 +210,8 @@ export class HttpClient {
         chunks.push(chunk);
       }
       const durationMs = Math.round(performance.now() - started);
-      const body = Buffer.concat(chunks).toString('utf8');
+      const bytes = Buffer.concat(chunks);
+      const body = bytes.toString('utf8');
       // Whatever the content type, a token in the answer is a secret from here on (evidence quotes bodies).
       this.opts.scrubber.addIssuedTokens(body);
       this.trace(req, durationMs, status, responseHeaders);
@@ -215,6 +219,7 @@ export class HttpClient {
         status,
         headers: responseHeaders,
         body,
+        bytes,
         truncated,
         durationMs,
       };

@@ -9,6 +9,7 @@ import {
   type CheckEvent,
   type CheckReport,
   type Diagnosis,
+  type Step,
   sharedFacts,
   type WriteOptions,
 } from './types.js';
@@ -76,6 +77,12 @@ function noDnsAtAll(diagnosis: Diagnosis): Diagnosis {
 const CHAIN_LABEL = { catalog: 'REST catalog', storage: 'object store', write: 'write' } as const;
 const INTERNAL_ERROR: CheckDiagnosisCode = 'CHECK_INTERNAL_ERROR';
 
+/** The location in a finished write.table step's detail (`<namespace>.<table> at <location>`). */
+function createdTableLocation(step: Step): string | null {
+  if (step.id !== 'write.table' || step.state !== 'ok') return null;
+  return /\sat ((?:s3a?|gs):\/\/\S+)$/.exec(step.detail ?? '')?.[1] ?? null;
+}
+
 /** Resolves `graceMs` after `signal` aborts; `clear` stops the timer. */
 function afterAbort(signal: AbortSignal, graceMs: number): { promise: Promise<void>; clear: () => void } {
   let timer: NodeJS.Timeout | undefined;
@@ -123,9 +130,10 @@ export async function runCheck(values: Values, opts: RunCheckOptions): Promise<C
 
   const shared = sharedFacts();
   const run = async (name: keyof Chains) => {
+    const chainEmit = name === 'storage' ? storageEmit : name === 'write' ? writeEmit : emit;
     try {
       await chains[name]?.(values, {
-        emit: name === 'storage' ? storageEmit : emit,
+        emit: chainEmit,
         signal,
         timeoutMs: opts.timeoutMs,
         readOnly: opts.readOnly,
@@ -151,23 +159,49 @@ export async function runCheck(values: Values, opts: RunCheckOptions): Promise<C
         if (step.chain === name) emit({ type: 'step', step });
     } finally {
       if (name === 'catalog') shared.setCatalogLocation(null);
+      if (name === 'write') {
+        if (!tableLocated) shared.locationTried.push('the write check created no table');
+        shared.setTableLocation(null);
+      }
     }
+  };
+  // The storage check may probe where the catalog put the write check's table (a catalog that names a
+  // warehouse, not a bucket): the table's location is read off the write chain's table step.
+  let tableLocated = false;
+  const writeEmit = (event: CheckEvent) => {
+    const url = event.type === 'step' ? createdTableLocation(event.step) : null;
+    if (url) {
+      tableLocated = true;
+      shared.setTableLocation({
+        url,
+        property: 'location',
+        from: 'location the catalog gave the write check’s table',
+      });
+    }
+    emit(event);
   };
 
   const grace = afterAbort(signal, opts.abortGraceMs ?? 2000);
+  const catalogRun = run('catalog');
+  // The write check starts once the catalog chain has ended, beside the storage check (which may wait for
+  // its table's location); no grace race: the write chain bounds its own cleanup, which must finish even
+  // after an abort.
+  if (!opts.write) shared.setTableLocation(null);
+  const writeRun = opts.write
+    ? Promise.race([catalogRun, grace.promise]).then(() => {
+        // The catalog chain hands over its session only when it passed; otherwise the write steps are skipped.
+        if (state.steps.some((s) => s.chain === 'catalog' && s.state === 'failed'))
+          shared.catalogSession = undefined;
+        return run('write');
+      })
+    : undefined;
   try {
-    await Promise.race([Promise.all([run('catalog'), run('storage')]), grace.promise]);
+    await Promise.race([Promise.all([catalogRun, run('storage')]), grace.promise]);
   } finally {
-    grace.clear();
     flushHeld();
   }
-  if (opts.write) {
-    // The catalog chain hands over its session only when it passed; otherwise the write steps are skipped.
-    if (state.steps.some((s) => s.chain === 'catalog' && s.state === 'failed'))
-      shared.catalogSession = undefined;
-    // No grace race: the write chain bounds its own cleanup, which must finish even after an abort.
-    await run('write');
-  }
+  await writeRun;
+  grace.clear();
   for (const step of unfinishedSteps(state, signal.aborted ? 'cancelled' : 'failed'))
     emit({ type: 'step', step });
   open = false;

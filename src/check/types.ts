@@ -11,7 +11,7 @@ export type StepState = (typeof STEP_STATES)[number];
 export const stepSchema = z.object({
   /** Stable id, e.g. `catalog.connect`, `catalog.config`, `storage.put`. */
   id: z.string(),
-  /** `catalog` and `storage` run concurrently; `write` (floe test --write) runs after both. */
+  /** `catalog` and `storage` run concurrently; `write` (floe test --write) once `catalog` has ended. */
   chain: z.enum(['catalog', 'storage', 'write']),
   title: z.string(),
   state: z.enum(STEP_STATES),
@@ -103,32 +103,52 @@ export type CheckReport = z.infer<typeof checkReportSchema>;
 
 export type Emit = (event: CheckEvent) => void;
 
-/** A location the catalog's own config names, e.g. Polaris `default-base-location`. */
+/** A location the catalog names: its config's default, a namespace's `location`, a table's location. */
 export interface CatalogLocation {
   /** `s3://…` (or `gs://…`). */
   url: string;
-  /** The config property it came from. */
+  /** The property it came from, e.g. `default-base-location`, `location`. */
   property: string;
+  /** Where it came from, as the storage check says it, e.g. `catalog's config (default-base-location)`. */
+  from: string;
 }
 
 /** What one chain learns that another may need. */
 export interface SharedFacts {
-  /** Resolves once the catalog's config was read (or could not be): its data location, or null. */
+  /**
+   * Resolves once the catalog chain ends: the location its config names (defaults, overrides), else the
+   * `location` property of the check namespace, or null.
+   */
   catalogLocation: Promise<CatalogLocation | null>;
   setCatalogLocation(location: CatalogLocation | null): void;
+  /** Resolves once the write check created its table (its location) or will not (null). */
+  tableLocation: Promise<CatalogLocation | null>;
+  setTableLocation(location: CatalogLocation | null): void;
+  /** Each place asked for a location that named none, and why, e.g. `namespace test_olake does not exist`. */
+  locationTried: string[];
   /** How to reach the catalog, once its config was read (the write check uses it). */
   catalogSession?: CatalogSession;
   setCatalogSession(session: CatalogSession): void;
 }
 
-export function sharedFacts(): SharedFacts {
-  let resolve: (location: CatalogLocation | null) => void = () => {};
-  const catalogLocation = new Promise<CatalogLocation | null>((r) => {
-    resolve = r;
+/** A promise and the function that settles it (the first call wins). */
+function settable<T>(): { promise: Promise<T>; set: (value: T) => void } {
+  let set: (value: T) => void = () => {};
+  const promise = new Promise<T>((resolve) => {
+    set = resolve;
   });
+  return { promise, set };
+}
+
+export function sharedFacts(): SharedFacts {
+  const catalog = settable<CatalogLocation | null>();
+  const table = settable<CatalogLocation | null>();
   const facts: SharedFacts = {
-    catalogLocation,
-    setCatalogLocation: (location) => resolve(location),
+    catalogLocation: catalog.promise,
+    setCatalogLocation: catalog.set,
+    tableLocation: table.promise,
+    setTableLocation: table.set,
+    locationTried: [],
     setCatalogSession: (session) => {
       facts.catalogSession = session;
     },

@@ -12,6 +12,7 @@ export const COMMANDS: CommandTable = {
   profiles: { summary: SUMMARIES.profiles, load: () => import('../commands/profiles.js') },
   login: { summary: SUMMARIES.login, load: () => import('../commands/login.js') },
   logout: { summary: SUMMARIES.logout, load: () => import('../commands/logout.js') },
+  secrets: { summary: SUMMARIES.secrets, load: () => import('../commands/secrets.js') },
   jobs: { summary: SUMMARIES.jobs, load: () => import('../commands/jobs.js') },
   tables: { summary: SUMMARIES.tables, load: () => import('../commands/tables.js') },
   push: { summary: SUMMARIES.push, load: () => import('../commands/push.js') },

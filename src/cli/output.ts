@@ -53,10 +53,23 @@ export interface Writer {
   readonly columns: number | undefined;
 }
 
+/**
+ * On a terminal, each line wrapped at word boundaries to its width (a terminal would cut it mid-word),
+ * continuing at the line's indent; a word longer than the width keeps its own line. Elsewhere, as is.
+ */
+function fitted(text: string, stream: Stream): string {
+  const width = stream.isTTY ? stream.columns : undefined;
+  if (!width || !text.split('\n').some((row) => [...row].length > width)) return text;
+  return text
+    .split('\n')
+    .map((row) => (row.includes('\t') ? row : reflow(row, width)))
+    .join('\n');
+}
+
 /** A Writer on `stream` (stdout and stderr below; prompts and tests give their own). */
 export function writerFor(stream: Stream): Writer {
   const writer = (strings: TemplateStringsArray, ...values: Printable[]) => {
-    stream.write(`${line(strings, ...values).text}\n`);
+    stream.write(`${fitted(line(strings, ...values).text, stream)}\n`);
   };
   return Object.assign(writer, {
     put: (text: Shown) => {

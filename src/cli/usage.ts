@@ -15,6 +15,7 @@ export const SUMMARIES = {
   profiles: 'List, show or delete profiles',
   login: 'Log in to the OLake UI (management API)',
   logout: 'Forget the stored OLake UI session',
+  secrets: 'Say where secrets are kept, or move them (keychain or 0600 file)',
   jobs: 'Browse and act on the jobs of a project',
   tables: 'List the catalog’s tables: size, deletes, snapshots, health',
   push: 'Create a profile as a destination in the OLake UI',

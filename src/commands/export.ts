@@ -1,9 +1,10 @@
 // floe export: a profile as OLake's destination.json, or as another engine's configuration
 // (pyiceberg, Spark, Trino, DuckDB), on stdout or in a 0600 file.
 import { lstatSync, type Stats } from 'node:fs';
+import { resolve } from 'node:path';
 import { openContext } from '../cli/context.js';
 import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
-import { block, err, jsonText, out, printHelp } from '../cli/output.js';
+import { block, err, jsonText, out, printHelp, printJson } from '../cli/output.js';
 import { type LoadedProfile, loadProfile, requireSecrets } from '../cli/profiles.js';
 import { writePrivateFile } from '../config/files.js';
 import type { FieldId, Values } from '../destination/fields.js';
@@ -50,6 +51,7 @@ Flags:
   --include-secrets   engine formats: write the secrets themselves instead of placeholders or
                       environment references (then only into a 0600 file or a pipe)
   --redact            olake: put "<redacted>" in place of every secret, for sharing
+  --json              with --output: say on stdout, as JSON, what was written where
   --help              this help
 
 Engine releases (--engine-version):
@@ -119,6 +121,7 @@ export async function run(argv: string[]): Promise<number> {
     redact: { type: 'boolean' },
     force: { type: 'boolean' },
     'engine-version': { type: 'string' },
+    json: { type: 'boolean' },
     help: { type: 'boolean' },
   });
   if (flags.help) {
@@ -148,9 +151,17 @@ export async function run(argv: string[]): Promise<number> {
       ],
       'export',
     );
+  if (flags.json && !flags.output)
+    throw new UsageError(
+      [
+        '--json says what --output wrote: without --output the export itself is on stdout (e.g. --output lake.json --json)',
+      ],
+      'export',
+    );
   const profile = await loadProfile(await openContext(), flags.profile);
   const force = flags.force === true;
-  if (format === 'olake') return exportOlake(profile, flags.output, flags.redact === true, force);
+  const json = flags.json === true;
+  if (format === 'olake') return exportOlake(profile, flags.output, flags.redact === true, force, json);
   const includeSecrets = flags['include-secrets'] === true;
   if (includeSecrets && !flags.output && out.isTTY)
     throw new UsageError(
@@ -174,9 +185,11 @@ export async function run(argv: string[]): Promise<number> {
   }
   if (flags.output) writeExport(flags.output, rendered.text, includeSecrets, force);
   else out.put(block(rendered.text));
-  if (flags.output)
+  if (flags.output && json)
+    printJson(written(profile, format, flags.output, includeSecrets ? 'included' : 'none', rendered.notes));
+  else if (flags.output)
     err`Wrote ${flags.output} (${includeSecrets ? 'mode 0600, contains secrets' : 'no secrets'}).`;
-  for (const note of rendered.notes) err`${note}`;
+  if (!json) for (const note of rendered.notes) err`${note}`;
   return EXIT.OK;
 }
 
@@ -185,6 +198,7 @@ function exportOlake(
   output: string | undefined,
   redact: boolean,
   force: boolean,
+  json: boolean,
 ): number {
   if (!redact) requireSecrets(profile);
   const result = validate(profile.values);
@@ -199,6 +213,18 @@ function exportOlake(
     return EXIT.OK;
   }
   writeExport(output, text, !redact, force);
-  err`Wrote ${output} (mode 0600${redact ? ', secrets redacted' : ', contains secrets'}).`;
+  if (json) printJson(written(profile, 'olake', output, redact ? 'redacted' : 'included', []));
+  else err`Wrote ${output} (mode 0600${redact ? ', secrets redacted' : ', contains secrets'}).`;
   return EXIT.OK;
+}
+
+/** What `--json` says about a written export (never a secret: where they went, not what they are). */
+function written(
+  profile: LoadedProfile,
+  format: Format,
+  output: string,
+  secrets: 'included' | 'redacted' | 'none',
+  notes: readonly string[],
+) {
+  return { profile: profile.name, format, output: resolve(output), mode: '0600', secrets, notes };
 }

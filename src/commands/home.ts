@@ -88,8 +88,8 @@ export async function homeLoop(
 }
 
 export interface HomeOptions {
-  /** The demo's sandbox facts (addresses, credentials, replaced ports), shown on the home screen with s. */
-  facts?: string;
+  /** The demo's sandbox facts (addresses, credentials, replaced ports, its log), shown on the home screen with s. */
+  facts?: () => string;
 }
 
 export async function run(argv: string[], options: HomeOptions = {}): Promise<number> {

@@ -4,11 +4,12 @@ import { issueLines } from '../cli/destination-flags.js';
 import { canPrompt, EXIT, FloeError, parseCommandArgs, readStdin, UsageError } from '../cli/io.js';
 import { err, line, printHelp } from '../cli/output.js';
 import { reportLockWait, saveProfile } from '../cli/profiles.js';
+import { chooseStorage, describeSaved, keychainHint, rememberChoice } from '../cli/secrets-choice.js';
 import { KeyFileError, readKeyFile } from '../config/files.js';
 import { FIELDS } from '../destination/fields.js';
 import { fromDestinationJson, ImportError, REDACTED } from '../destination/olake.js';
 import { validate } from '../destination/schema.js';
-import { KeychainUnavailableError, type SecretStorage } from '../secrets/store.js';
+import { KeychainUnavailableError } from '../secrets/store.js';
 
 export const HELP = `Usage: floe import FILE [--profile NAME] [--force] [--insecure-storage | --env-secrets]
 
@@ -20,7 +21,7 @@ profile is replaced only after a y/N question on a terminal, or with --force (el
 Flags:
   --profile NAME        profile to create or replace (default: "default")
   --force               replace an existing profile of that name without asking
-  --insecure-storage    store secrets in a plaintext file (mode 0600) instead of the keychain
+  --insecure-storage    store secrets in a plaintext file (mode 0600); remembered for this config folder
   --env-secrets         store no secrets: read them from FLOE_* variables at run time
   --help                this help`;
 
@@ -102,26 +103,24 @@ export async function run(argv: string[]): Promise<number> {
       `Cannot import ${file}: ${[...invalid, ...missing].map((l) => l.replace(/^--[a-z0-9-]+: /, '')).join('; ')}`,
     );
   }
-  const storage: SecretStorage = flags['insecure-storage']
-    ? 'file'
-    : flags['env-secrets']
-      ? 'env'
-      : 'keychain';
   const ctx = await openContext();
   if (!(await mayReplace(ctx, flags.profile, Boolean(flags.force)))) {
     err`Profile "${flags.profile}" kept as it was; nothing imported.`;
     return EXIT.FAILURE;
   }
+  const choice = chooseStorage(ctx, flags, 'import', ctx.config.getProfile(flags.profile)?.secretStorage);
+  const storage = choice.storage;
   try {
     await saveProfile(ctx, flags.profile, result.values, storage, { onWait: reportLockWait });
   } catch (error) {
     if (!(error instanceof KeychainUnavailableError)) throw error;
     throw new FloeError(
       `Profile "${flags.profile}" was not saved: the OS keychain cannot be used: ${error.reason}`,
-      'Pass --insecure-storage to keep secrets in a 0600 file, or --env-secrets to read them from FLOE_* variables.',
+      keychainHint(choice, true),
     );
   }
-  err`Imported ${file} as profile "${flags.profile}" (authentication: ${result.values.authType}).`;
+  rememberChoice(ctx, storage, choice);
+  err`Imported ${file} as profile "${flags.profile}" (authentication: ${result.values.authType}; secrets ${describeSaved(ctx, storage)}).`;
   for (const note of imported.notes) err`  note: ${note}`;
   for (const { key, why } of imported.ignored) err`  ignored ${key}: ${why}`;
   for (const def of redacted) err`  ${def.label} was redacted in the file: set ${def.env!} or run floe setup`;

@@ -2,8 +2,15 @@
 import { cleartextWarning } from '../catalog/transport.js';
 import { type Context, openContext } from '../cli/context.js';
 import { canPrompt, EXIT, FloeError, parseCommandArgs, readStdin, UsageError } from '../cli/io.js';
-import { err, line, out, printHelp } from '../cli/output.js';
+import { err, line, out, printHelp, printJson } from '../cli/output.js';
 import { confirm, promptChoice, promptPassword } from '../cli/prompt.js';
+import {
+  chooseStorage,
+  keychainHint,
+  rememberChoice,
+  type StorageChoice,
+  type StorageFlags,
+} from '../cli/secrets-choice.js';
 import { ManagementClient } from '../management/client.js';
 import { explained, LOGIN_HINT } from '../management/exit.js';
 import {
@@ -24,7 +31,7 @@ import { ManagementError } from '../management/types.js';
 import { fromEnv, KeychainUnavailableError } from '../secrets/store.js';
 
 export const HELP = `Usage: floe login [--url URL] [--username NAME] [--password-stdin] [--remember-password]
-       floe login --status [--url URL]
+       floe login --status [--url URL] [--json]
 
 Logs in to the OLake UI and keeps its session cookie in the OS keychain, so that "floe jobs" and
 "floe push" work without asking again. The password is read from a masked prompt, from stdin
@@ -36,8 +43,9 @@ Flags:
   --project ID         the project later commands use (default: ${DEFAULT_PROJECT})
   --password-stdin     read the password from stdin
   --remember-password  also keep the password, to log in again silently when the session expires
-  --insecure-storage   keep the session in a plaintext file (mode 0600) when the keychain is unusable
+  --insecure-storage   keep the session in a plaintext file (mode 0600); remembered for this config folder
   --status             check the stored session (GET /auth/check) and say where it is stored
+  --json               with --status: the same as JSON on stdout (the exit code is the same)
   --help               this help
 
 Exit codes: 0 ok, 1 failure (e.g. invalid credentials), 2 usage, 4 not logged in (--status).`;
@@ -51,6 +59,7 @@ export async function run(argv: string[]): Promise<number> {
     'remember-password': { type: 'boolean' },
     'insecure-storage': { type: 'boolean' },
     status: { type: 'boolean' },
+    json: { type: 'boolean' },
     help: { type: 'boolean' },
   });
   if (flags.help) {
@@ -59,10 +68,40 @@ export async function run(argv: string[]): Promise<number> {
   }
   const ctx = await openContext();
   const url = urlFlag(flags.url, 'login') ?? savedUrl(ctx);
+  if (flags.json && !flags.status)
+    throw new UsageError(['--json goes with --status (e.g. floe login --status --json)'], 'login');
+  if (flags.json) return statusJson(url);
   return explained(() => (flags.status ? status(url) : login(url, flags)));
 }
 
-async function status(url: string): Promise<number> {
+/**
+ * --status --json: what --status says, as JSON on stdout, with its exit code (4 not logged in, 1 when
+ * the server could not be asked).
+ */
+async function statusJson(url: string): Promise<number> {
+  const ctx = await openContext();
+  const settings = settingsFor(ctx, url);
+  const base = {
+    url,
+    username: settings?.username ?? null,
+    project: settings?.project ?? null,
+    session: settings?.secretStorage ?? 'none',
+    where: describeStorage(ctx, settings?.secretStorage),
+    passwordRemembered: settings?.rememberPassword ?? false,
+  };
+  try {
+    await explained(() => status(url, true));
+    printJson({ ...base, loggedIn: true });
+    return EXIT.OK;
+  } catch (error) {
+    const code = error instanceof FloeError ? error.exitCode : EXIT.FAILURE;
+    const problem = error instanceof Error ? error.message : String(error);
+    printJson({ ...base, loggedIn: false, problem });
+    return code;
+  }
+}
+
+async function status(url: string, quiet = false): Promise<number> {
   const ctx = await openContext();
   const settings = settingsFor(ctx, url);
   const backend = backendFor(ctx, settings?.secretStorage);
@@ -79,6 +118,7 @@ async function status(url: string): Promise<number> {
   try {
     if (!(await client.authCheck())) {
       if (await sessionsOff(client, settings.project)) {
+        if (quiet) return EXIT.OK;
         out`✓ ${url} runs with sessions switched off (SESSION_ON=false): its /auth/check always answers 401, while API calls work without a session.`;
         out`  Pausing, resuming and creating destinations need sessions on.`;
         return EXIT.OK;
@@ -88,6 +128,7 @@ async function status(url: string): Promise<number> {
   } finally {
     await client.close();
   }
+  if (quiet) return EXIT.OK;
   out`✓ Logged in to ${url} as ${settings.username ?? DEFAULT_USERNAME} (project ${settings.project}).`;
   out`  Session ${describeStorage(ctx, settings.secretStorage)}.`;
   out`  Password ${settings.rememberPassword ? 'remembered for silent re-login' : 'not remembered'}.`;
@@ -108,12 +149,11 @@ async function sessionsOff(client: ManagementClient, project: string): Promise<b
   }
 }
 
-interface LoginFlags {
+interface LoginFlags extends StorageFlags {
   username?: string;
   project?: string;
   'password-stdin'?: boolean;
   'remember-password'?: boolean;
-  'insecure-storage'?: boolean;
 }
 
 async function readPassword(
@@ -138,20 +178,10 @@ async function readPassword(
   return { password, typed: true };
 }
 
-/** Where to keep the session: the remembered choice, --insecure-storage, or the keychain. */
-function initialStorage(flags: LoginFlags, previous: SessionStorage | undefined): SessionStorage {
-  if (flags['insecure-storage']) return 'file';
-  return previous === 'file' || previous === 'env' ? previous : 'keychain';
-}
-
-async function fallbackStorage(reason: string, ctx: Context): Promise<SessionStorage> {
+async function fallbackStorage(reason: string, ctx: Context, choice: StorageChoice): Promise<SessionStorage> {
   err`The OS keychain cannot be used: ${reason}`;
-  if (!canPrompt())
-    throw new FloeError(
-      'The session was not stored.',
-      'Run again with --insecure-storage to keep it in a plaintext file (mode 0600), or fix the keychain.',
-    );
-  const choice = await promptChoice(
+  if (!canPrompt()) throw new FloeError('The session was not stored.', keychainHint(choice, false));
+  const answer = await promptChoice(
     line`Where should floe keep the OLake UI session?`,
     [
       { key: 'file', label: `In a plaintext file (${ctx.vault.backend('file').location}, mode 0600)` },
@@ -160,8 +190,8 @@ async function fallbackStorage(reason: string, ctx: Context): Promise<SessionSto
     ],
     'env',
   );
-  if (choice === 'cancel') throw new FloeError('Cancelled; nothing was stored.', undefined, EXIT.INTERRUPTED);
-  return choice;
+  if (answer === 'cancel') throw new FloeError('Cancelled; nothing was stored.', undefined, EXIT.INTERRUPTED);
+  return answer;
 }
 
 async function login(url: string, flags: LoginFlags): Promise<number> {
@@ -194,7 +224,8 @@ async function login(url: string, flags: LoginFlags): Promise<number> {
     secretStorage: storage,
     rememberPassword: remember,
   });
-  let storage = initialStorage(flags, previous?.secretStorage);
+  const choice = chooseStorage(ctx, flags, 'login', previous?.secretStorage);
+  let storage: SessionStorage = choice.storage;
   let remember = Boolean(flags['remember-password'] || previous?.rememberPassword);
   for (;;) {
     try {
@@ -202,9 +233,10 @@ async function login(url: string, flags: LoginFlags): Promise<number> {
       break;
     } catch (error) {
       if (!(error instanceof KeychainUnavailableError) || storage !== 'keychain') throw error;
-      storage = await fallbackStorage(error.reason, ctx);
+      storage = await fallbackStorage(error.reason, ctx, choice);
     }
   }
+  rememberChoice(ctx, storage, choice);
   if (storage === 'file')
     err`! The session is stored in plain text in ${ctx.vault.backend('file').location} (mode 0600).`;
   if (remember && storage === 'env') {

@@ -4,6 +4,7 @@ import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
 import { openManagement } from '../cli/management.js';
 import { out, printHelp } from '../cli/output.js';
 import { saveProfile } from '../cli/profiles.js';
+import { chooseStorage, describeSaved, keychainHint, rememberChoice } from '../cli/secrets-choice.js';
 import { explained } from '../management/exit.js';
 import {
   isMasked,
@@ -12,18 +13,19 @@ import {
   SECRET_WRITER_KEYS,
   valuesFor,
 } from '../management/jobtest.js';
-import { KeychainUnavailableError, type SecretStorage } from '../secrets/store.js';
+import { KeychainUnavailableError } from '../secrets/store.js';
 import { sanitize } from '../text/sanitize.js';
 
 export const HELP = `Usage: floe pull DEST_ID --profile NAME [--force] [--insecure-storage | --env-secrets]
 
 Imports a destination of the OLake UI ("floe destinations" lists their ids) into a local profile, so
-that "floe test" and "floe setup" work on it. Its secrets go to the OS keychain.
+that "floe test" and "floe setup" work on it. Its secrets go where this config folder keeps them
+("floe secrets" says where: the OS keychain unless you chose the 0600 file).
 
 Flags:
   --profile NAME        profile to create (required)
   --force               replace the profile if it exists
-  --insecure-storage    store secrets in a plaintext file (mode 0600) instead of the keychain
+  --insecure-storage    store secrets in a plaintext file (mode 0600); remembered for this config folder
   --env-secrets         store no secrets: read them from FLOE_* variables at run time
   --project ID          project (default: the one "floe login" saved, else 123)
   --url URL             the OLake UI (default: the one "floe login" used)
@@ -94,20 +96,18 @@ export async function run(argv: string[]): Promise<number> {
       );
     throw error;
   }
-  const storage: SecretStorage = flags['insecure-storage']
-    ? 'file'
-    : flags['env-secrets']
-      ? 'env'
-      : 'keychain';
+  const choice = chooseStorage(ctx, flags, 'pull', ctx.config.getProfile(flags.profile)?.secretStorage);
+  const storage = choice.storage;
   try {
     await saveProfile(ctx, flags.profile, values, storage);
   } catch (error) {
     if (!(error instanceof KeychainUnavailableError)) throw error;
     throw new FloeError(
       `Profile "${flags.profile}" was not saved: the OS keychain cannot be used: ${error.reason}`,
-      'Pass --insecure-storage to keep secrets in a 0600 file, or --env-secrets to read them from FLOE_* variables.',
+      keychainHint(choice, true),
     );
   }
-  out`✓ Pulled ${label} (${destination.version || 'no version'}) into profile "${flags.profile}"; secrets ${storage === 'env' ? 'not stored (read from FLOE_* variables)' : storage === 'file' ? 'in the 0600 file' : 'in the OS keychain'}.`;
+  rememberChoice(ctx, storage, choice);
+  out`✓ Pulled ${label} (${destination.version || 'no version'}) into profile "${flags.profile}"; secrets ${describeSaved(ctx, storage)}.`;
   return EXIT.OK;
 }

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Context } from '../cli/context.js';
 import { openContext } from '../cli/context.js';
 import { floeCommand } from '../cli/invocation.js';
-import { canPrompt, EXIT, parseCommandArgs, UsageError } from '../cli/io.js';
+import { canPrompt, EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
 import { block, err, out, printHelp } from '../cli/output.js';
 import { saveProfile } from '../cli/profiles.js';
 import { applicableFields, type Values } from '../destination/fields.js';
@@ -18,10 +18,13 @@ import {
   CATALOG_FLAVOURS,
   type CatalogFlavour,
   DEFAULT_JOBS,
+  DEFAULT_PORTS,
+  PortBusyError,
   PRIVILEGES,
   type Privilege,
   SANDBOX,
   type Sandbox,
+  type SandboxPorts,
   startSandbox,
 } from '../sandbox/index.js';
 import { sandboxProfile } from '../sandbox/profile.js';
@@ -36,11 +39,14 @@ export const DEMO_KEYCHAIN_SERVICE = 'floe-sandbox';
 export const DEFAULT_FLAVOUR: CatalogFlavour = 'polaris';
 
 export const HELP = `Usage: floe sandbox [--catalog FLAVOUR] [--deny PRIVILEGES] [--open] [--jobs N]
+                    [--ports BASE | --port-catalog N --port-olake N --port-s3 N] [--verbose]
 
-Starts, on 127.0.0.1, an Iceberg REST-catalog emulator (port 8181), an S3-compatible object store
-(s3rver, on a free port) and an OLake UI emulator (port 8000), then prints their addresses and
-credentials: sandbox credentials, not secrets. A busy port is replaced by the next free one, and the
-banner says so. Objects and the key file live in a temporary directory.
+Starts, on 127.0.0.1, an Iceberg REST-catalog emulator (port ${DEFAULT_PORTS.catalog}), an S3-compatible object store
+(s3rver, port ${DEFAULT_PORTS.s3}) and an OLake UI emulator (port ${DEFAULT_PORTS.olake}), then prints their addresses and
+credentials: sandbox credentials, not secrets. A busy default port is replaced by the next free one,
+and the banner says so; a port given with a flag is taken or the start fails. Objects and the key
+file live in a temporary directory. Every request the emulators answer and every error they fail
+with goes to the sandbox's log: the home screen shows it (s, with --open), --verbose prints it.
 
 The catalog behaves like one real server, as strict as it is: Apache Polaris by default (warehouse
 = catalog name, OAuth2 with scope PRINCIPAL_ROLE:ALL). --catalog picks another: lakekeeper, nessie
@@ -64,6 +70,11 @@ Flags:
              config folder and keychain service "${DEMO_KEYCHAIN_SERVICE}" (else this process's FLOE_*
              variables), removed on quit: your own profiles and OLake UI login stay as they were
   --jobs N   how many jobs the OLake UI emulator holds (default ${DEFAULT_JOBS})
+  --ports BASE
+             the catalog on BASE, the OLake UI on BASE+1, the object store on BASE+2
+  --port-catalog N, --port-olake N, --port-s3 N
+             one service's port (wins over --ports)
+  --verbose  print the log as it grows (with --open: once the home screen is left)
   --help     this help
 
 Without --open it serves until Ctrl-C (exit code 130; 143 on SIGTERM). Stopping it in any way
@@ -304,6 +315,51 @@ function deniedPrivileges(raw: string | undefined): Privilege[] {
   return [...new Set(given as Privilege[])];
 }
 
+type Service = 'catalog' | 'olake' | 's3';
+const PORT_FLAGS: Record<Service, string> = { catalog: 'port-catalog', olake: 'port-olake', s3: 'port-s3' };
+const PORT_ORDER: Service[] = ['catalog', 'olake', 's3'];
+
+function portNumber(flag: string, raw: string, max: number, example: number): number {
+  const port = /^\d{1,5}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(port >= 1 && port <= max))
+    throw new UsageError(
+      [`--${flag} must be a port number from 1 to ${max}, not "${raw}" (e.g. --${flag} ${example})`],
+      'sandbox',
+    );
+  return port;
+}
+
+/** The ports the flags name (each then taken exactly), else undefined: the defaults. */
+export function portsOf(
+  flags: Partial<Record<'ports' | `port-${string}`, string>>,
+): SandboxPorts | undefined {
+  const ports: SandboxPorts = { exact: [] };
+  if (flags.ports !== undefined) {
+    const base = portNumber('ports', flags.ports, 65535 - 2, 8181);
+    PORT_ORDER.forEach((service, i) => {
+      ports[service] = base + i;
+      ports.exact?.push(service);
+    });
+  }
+  for (const service of PORT_ORDER) {
+    const raw = flags[PORT_FLAGS[service] as `port-${string}`];
+    if (raw === undefined) continue;
+    ports[service] = portNumber(PORT_FLAGS[service], raw, 65535, DEFAULT_PORTS[service]);
+    if (!ports.exact?.includes(service)) ports.exact?.push(service);
+  }
+  if (!ports.exact?.length) return undefined;
+  for (const [i, a] of PORT_ORDER.entries())
+    for (const b of PORT_ORDER.slice(i + 1))
+      if (ports[a] !== undefined && ports[a] === ports[b])
+        throw new UsageError(
+          [
+            `--${PORT_FLAGS[a]} and --${PORT_FLAGS[b]} must differ, not both ${ports[a]} (e.g. --ports 8181 for 8181, 8182 and 8183)`,
+          ],
+          'sandbox',
+        );
+  return ports;
+}
+
 function jobCount(raw: string | undefined): number {
   if (raw === undefined) return DEFAULT_JOBS;
   if (!/^\d{1,6}$/.test(raw))
@@ -317,6 +373,11 @@ export async function run(argv: string[]): Promise<number> {
     jobs: { type: 'string' },
     catalog: { type: 'string' },
     deny: { type: 'string' },
+    ports: { type: 'string' },
+    'port-catalog': { type: 'string' },
+    'port-olake': { type: 'string' },
+    'port-s3': { type: 'string' },
+    verbose: { type: 'boolean' },
     help: { type: 'boolean' },
   });
   if (flags.help) {
@@ -326,6 +387,7 @@ export async function run(argv: string[]): Promise<number> {
   const jobs = jobCount(flags.jobs);
   const catalog = flavourOf(flags.catalog);
   const deny = deniedPrivileges(flags.deny);
+  const ports = portsOf(flags);
   if (flags.open && !canPrompt())
     throw new UsageError(
       [
@@ -334,7 +396,17 @@ export async function run(argv: string[]): Promise<number> {
       'sandbox',
     );
 
-  const sandbox = await startSandbox({ jobs, catalog, deny, tables: true });
+  let sandbox: Sandbox;
+  try {
+    sandbox = await startSandbox({ jobs, catalog, deny, tables: true, ...(ports ? { ports } : {}) });
+  } catch (error) {
+    if (!(error instanceof PortBusyError)) throw error;
+    throw new FloeError(
+      `--${PORT_FLAGS[error.service]} ${error.port}: ${error.message} (another program listens there)`,
+      `Pick a free one, e.g. --${PORT_FLAGS[error.service]} ${error.port + 100}, or leave the flag out for the default.`,
+    );
+  }
+  const following = flags.verbose && !flags.open ? sandbox.log.follow((line) => err`${line}`) : undefined;
   // SIGINT/SIGTERM end the process from src/cli/main.ts (exit 130/143); the sandbox's exit hook then
   // removes its data, and this one says so.
   const goodbye = () => err`\nSandbox stopped; its temporary data was removed.`;
@@ -350,6 +422,8 @@ export async function run(argv: string[]): Promise<number> {
     }
     return await openHome(sandbox, jobs);
   } finally {
+    following?.();
+    if (flags.verbose && flags.open) err`${block(['Sandbox log:', ...sandbox.log.lines()].join('\n'))}`;
     process.off('exit', goodbye);
     await sandbox.stop();
     goodbye();
@@ -418,5 +492,19 @@ async function prepareAndOpenHome(ctx: Context, sandbox: Sandbox, jobs: number):
   ];
   out`${block(lines.join('\n'))}`;
   const home = await import('./home.js');
-  return home.run([], { facts: banner(sandbox, jobs) });
+  return home.run([], { facts: () => factsWithLog(sandbox, jobs) });
+}
+
+/** How many of the log's latest lines the home screen's sandbox view shows. */
+const SHOWN_LOG_LINES = 200;
+
+/** The banner, then the log's latest lines (newest last). */
+export function factsWithLog(sandbox: Sandbox, jobs: number): string {
+  const lines = sandbox.log.lines().slice(-SHOWN_LOG_LINES);
+  return [
+    banner(sandbox, jobs),
+    '',
+    lines.length ? `Log (requests and errors, newest last; --verbose prints it):` : 'Log: no requests yet.',
+    ...lines,
+  ].join('\n');
 }

@@ -15,6 +15,7 @@ import { floeCommand } from '../cli/invocation.js';
 import { canPrompt, EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
 import { err, printHelp } from '../cli/output.js';
 import { reportLockWait, saveProfile } from '../cli/profiles.js';
+import { chooseStorage, describeSaved, keychainHint, rememberChoice } from '../cli/secrets-choice.js';
 import { profileValues, type StoredProfile } from '../config/store.js';
 import {
   AUTH_TYPE_INFO,
@@ -28,7 +29,7 @@ import {
 import { PRESETS } from '../destination/presets.js';
 import { validate } from '../destination/schema.js';
 import { noSessionBus } from '../secrets/keychain.js';
-import { accounts, fromEnv, KeychainUnavailableError, type SecretStorage } from '../secrets/store.js';
+import { accounts, fromEnv, KeychainUnavailableError } from '../secrets/store.js';
 import { holdKeys } from '../text/keys.js';
 import { loadScreen } from '../ui/load.js';
 import type { EnvValues } from '../ui/setup/origin.js';
@@ -44,7 +45,7 @@ else --auth-type is a missing flag. The saved line names the authentication used
 Flags:
   --profile NAME        profile to create or edit (default: "default")
 ${destinationFlagHelp()}
-  --insecure-storage    store secrets in a plaintext file (mode 0600) instead of the OS keychain
+  --insecure-storage    store secrets in a plaintext file (mode 0600); remembered for this config folder
   --env-secrets         store no secrets: read them from FLOE_* variables at run time
   --yes                 never prompt; fail (exit 2) naming any missing flag
   --skip-test           on a terminal, don't run the connection test after saving
@@ -163,12 +164,9 @@ export async function run(argv: string[]): Promise<number> {
     }
   }
   // An existing profile keeps where its secrets go unless a flag says otherwise: editing a
-  // file-backed or env profile never asks again.
-  const storage: SecretStorage = flags['insecure-storage']
-    ? 'file'
-    : flags['env-secrets']
-      ? 'env'
-      : (existing?.secretStorage ?? 'keychain');
+  // file-backed or env profile never asks again. A new one goes where this config folder chose.
+  const choice = chooseStorage(ctx, flags, 'setup', existing?.secretStorage);
+  const storage = choice.storage;
   const values = await valuesFromFlags(flags, base, wizard ? {} : process.env);
 
   if (wizard) {
@@ -196,6 +194,7 @@ export async function run(argv: string[]): Promise<number> {
       return EXIT.OK;
     }
     if (!result.saved) return EXIT.FAILURE;
+    if (result.storage) rememberChoice(ctx, result.storage, choice);
     // The wizard was on the alternate screen: what was saved stays in the shell's.
     err`Saved profile "${result.profileName}".`;
     if (flags['skip-test']) return EXIT.OK;
@@ -234,17 +233,11 @@ export async function run(argv: string[]): Promise<number> {
     if (!(error instanceof KeychainUnavailableError)) throw error;
     throw new FloeError(
       `Profile "${name}" was not saved: the OS keychain cannot be used: ${error.reason}`,
-      'Pass --insecure-storage to keep secrets in a 0600 file, or --env-secrets to read them from FLOE_* variables at run time.',
+      keychainHint(choice, true),
     );
   }
-  const where =
-    stored.length === 0
-      ? 'no secrets to store'
-      : storage === 'keychain'
-        ? 'secrets in the OS keychain'
-        : storage === 'file'
-          ? `secrets in ${ctx.config.secretsPath} (plaintext, mode 0600)`
-          : 'secrets read from FLOE_* variables at run time';
+  rememberChoice(ctx, storage, choice);
+  const where = stored.length === 0 ? 'no secrets to store' : `secrets ${describeSaved(ctx, storage)}`;
   const auth = `authentication: ${AUTH_TYPE_INFO[result.values.authType].label}${authReason ? `, ${authReason}` : ''}`;
   err`Saved profile "${name}" (${auth}; ${where}). Next: ${floeCommand()} test --profile ${name}`;
   if (storage === 'file' && stored.length > 0) err`! Secrets are stored in plain text.`;

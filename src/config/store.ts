@@ -74,6 +74,8 @@ const fileSchema = z.object({
   management: z.optional(managementSchema),
   /** Absent when empty (so a file with nothing to remove reads as it did before generations). */
   sweep: z._default(z.array(sweepEntrySchema), []),
+  /** Where this folder's new secrets go, once the user chose (absent: the keychain, not yet chosen). */
+  secrets: z.optional(z.enum(['keychain', 'file'])),
 });
 type ConfigFile = z.input<typeof fileSchema>;
 
@@ -100,7 +102,11 @@ interface ConfigData {
   profiles: Map<string, StoredProfile>;
   management: ManagementSettings | undefined;
   sweep: SweepEntry[];
+  secrets: SecretsChoice | undefined;
 }
+
+/** The remembered choice of where a config folder keeps new secrets. */
+export type SecretsChoice = 'keychain' | 'file';
 
 const sameEntry = (a: SweepEntry, b: SweepEntry) => a.storage === b.storage && a.account === b.account;
 
@@ -172,6 +178,7 @@ export class ConfigStore {
       profiles: new Map(Object.entries(parsed.data.profiles)),
       management: parsed.data.management,
       sweep: parsed.data.sweep,
+      secrets: parsed.data.secrets,
     };
   }
 
@@ -206,6 +213,7 @@ export class ConfigStore {
         profiles: Object.fromEntries(data.profiles),
         ...(data.management ? { management: data.management } : {}),
         ...(data.sweep.length > 0 ? { sweep: data.sweep } : {}),
+        ...(data.secrets ? { secrets: data.secrets } : {}),
       };
       writePrivateFile(this.path, JSON.stringify(file, undefined, '\t'));
       this.#data = data;
@@ -301,6 +309,17 @@ export class ConfigStore {
     this.#update((data) => {
       data.management = settings;
       data.sweep = applySweep(data.sweep, sweep);
+    });
+  }
+
+  /** Where this folder's new secrets go, when the user chose; undefined before any choice. */
+  secretsChoice(): SecretsChoice | undefined {
+    return this.#data.secrets;
+  }
+
+  setSecretsChoice(choice: SecretsChoice): void {
+    this.#update((data) => {
+      data.secrets = choice;
     });
   }
 

@@ -184,6 +184,22 @@ function flat(value: string | string[]): string {
   return Array.isArray(value) ? value.join(',') : value;
 }
 
+/** A `$NAME` key: a variable of the engine's process environment, not a catalog property. */
+const isEnvKey = (key: string) => key.startsWith('$');
+
+/**
+ * pyiceberg before 0.10.0 signs SigV4 requests with boto3's default credentials (table.ts), so the keys go
+ * in its environment: why, and which variables (the env format writes them; the YAML cannot).
+ */
+function awsEnvNote(selected: Property[], written: boolean): string[] {
+  const env = selected.filter((p) => isEnvKey(p.key));
+  if (env.length === 0) return [];
+  const names = env.map((p) => `${p.key.slice(1)}${p.secret ? ` (the ${p.secret.env})` : ''}`);
+  return [
+    `pyiceberg before 0.10.0 signs catalog requests with boto3's default AWS credentials (boto3.Session() without arguments), not client.access-key-id: ${written ? 'this file sets' : 'set'} ${names.join(' and ')} in its environment (or AWS_PROFILE naming a profile with these keys), or use pyiceberg 0.10.0 or later (--engine-version 0.10.0), which reads them from the catalog's properties.`,
+  ];
+}
+
 function renderPyiceberg(name: string, props: Out[], target: string): string {
   const catalog: YamlMap = {};
   for (const { p, value } of props) {
@@ -225,7 +241,8 @@ function renderPyicebergEnv(name: string, props: Out[], target: string): string 
   for (const { p, value } of props) {
     const text = flat(value);
     const rhs = p.secret && text === p.secret.env ? `"\${${text}:?set ${text} first}"` : shellWord(text);
-    lines.push(`export ${pyicebergVariable(name, p.key)}=${rhs}`);
+    const variable = isEnvKey(p.key) ? p.key.slice(1) : pyicebergVariable(name, p.key);
+    lines.push(`export ${variable}=${rhs}`);
   }
   return `${lines.join('\n')}\n`;
 }
@@ -325,7 +342,11 @@ export function renderEngine(format: EngineFormat, v: Values, opts: RenderOption
   const seen: Collected = { env: new Set(), placeholders: new Map(), keyFile: false };
   const engine = ENGINE_OF[format];
   const release = engineRelease(engine, opts.engineVersion);
-  const props = selectProperties(engine, v, release).map((p) => output(p, style, opts, seen));
+  const selected = selectProperties(engine, v, release);
+  // The YAML cannot set the process environment: those variables are only named in a note.
+  const props = selected
+    .filter((p) => format !== 'pyiceberg' || !isEnvKey(p.key))
+    .map((p) => output(p, style, opts, seen));
   const target = targetLine(engine, release);
   let text: string;
   switch (format) {
@@ -345,7 +366,7 @@ export function renderEngine(format: EngineFormat, v: Values, opts: RenderOption
       text = renderDuckdb(name, props, v, target);
       break;
   }
-  const notes = notesFor(format, seen);
+  const notes = [...notesFor(format, seen), ...awsEnvNote(selected, format === 'pyiceberg-env')];
   if (v.storage === 'gcs' && (engine === 'pyiceberg' || engine === 'spark'))
     notes.push(
       `${ENGINE_LABEL[engine]} reads gs:// with Google's Application Default Credentials: set GOOGLE_APPLICATION_CREDENTIALS to the path of the service-account key file (FLOE_GCP_SERVICE_ACCOUNT_JSON), as OLake does for its writer.`,

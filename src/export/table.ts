@@ -57,7 +57,12 @@ export const ENGINE_VERSIONS: Record<Engine, EngineVersions> = {
     product: 'pyiceberg',
     latest: '0.11.1',
     oldest: '0.8.0',
-    changes: [{ at: '0.10.0', what: 'auth: {type: google} (GoogleAuthManager); older: no Google sign-in' }],
+    changes: [
+      {
+        at: '0.10.0',
+        what: 'auth: {type: google} (GoogleAuthManager), SigV4 keys as client.*; older: no Google sign-in, SigV4 keys from AWS_* variables',
+      },
+    ],
   },
   spark: {
     product: 'Iceberg',
@@ -73,7 +78,8 @@ export const ENGINE_VERSIONS: Record<Engine, EngineVersions> = {
   },
   trino: {
     product: 'Trino',
-    latest: '484',
+    // 483 (17 Jul 2026) is the newest release; 484's release notes are still undated (docs/…/release-484.md).
+    latest: '483',
     oldest: '471',
     changes: [
       {
@@ -389,14 +395,29 @@ export const ROWS: readonly Row[] = [
     when: (v) => v.authType === 'sigv4' && hasKeys(v),
     value: field('accessKey'),
     secret: { env: 'FLOE_ACCESS_KEY' },
-    engines: { pyiceberg: 'client.access-key-id', spark: 'rest.access-key-id' },
+    engines: {
+      pyiceberg: [
+        { key: 'client.access-key-id', since: '0.10.0' },
+        // pyiceberg/catalog/rest.py at pyiceberg-0.8.0 and pyiceberg-0.9.1: SigV4Adapter.add_headers signs
+        // with boto3.Session() and no arguments, the default AWS credential chain; rest/__init__.py at
+        // pyiceberg-0.10.0 passes client.access-key-id to boto3.Session.
+        { key: '$AWS_ACCESS_KEY_ID', before: '0.10.0' },
+      ],
+      spark: 'rest.access-key-id',
+    },
   },
   {
     what: 'SigV4 secret key',
     when: (v) => v.authType === 'sigv4' && hasKeys(v),
     value: field('secretKey'),
     secret: { env: 'FLOE_SECRET_KEY' },
-    engines: { pyiceberg: 'client.secret-access-key', spark: 'rest.secret-access-key' },
+    engines: {
+      pyiceberg: [
+        { key: 'client.secret-access-key', since: '0.10.0' },
+        { key: '$AWS_SECRET_ACCESS_KEY', before: '0.10.0' },
+      ],
+      spark: 'rest.secret-access-key',
+    },
   },
   {
     what: 'Google authentication',
@@ -486,8 +507,10 @@ export const ROWS: readonly Row[] = [
     },
   },
   {
+    // Trino 478+ (gcs.auth-type SERVICE_ACCOUNT, the default): GcsServiceAccountAuthConfig refuses to load
+    // the catalog unless gcs.json-key or gcs.json-key-file-path is set; always written, the key at hand or not.
     what: 'Google Cloud Storage service-account key file',
-    when: (v) => gcs(v) && text(v, 'gcpServiceAccountJson') !== undefined,
+    when: gcs,
     value: () => KEY_FILE,
     file: 'FLOE_GCP_SERVICE_ACCOUNT_JSON',
     engines: { trino: 'gcs.json-key-file-path' },

@@ -21,6 +21,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type ServiceAccount, verifyJwtAssertion } from './catalog/verify.js';
+import { logFailure, logRequests, type SandboxLog } from './log.js';
 
 export type GcsPermission =
   | 'storage.buckets.get'
@@ -46,6 +47,8 @@ export interface GcsEmulatorOptions {
   /** Token lifetime in seconds. */
   ttl?: number;
   now?: () => number;
+  /** Where every request and error goes. */
+  log?: SandboxLog;
 }
 
 export interface GcsRequestLog {
@@ -65,6 +68,8 @@ export interface GcsEmulator {
   requests: GcsRequestLog[];
   /** Objects of a bucket: name → content. */
   objects(bucket: string): Map<string, Buffer>;
+  /** Puts an object as someone else did (a test's data that is not floe's). */
+  seed(bucket: string, name: string, data: string | Buffer): void;
   /** Refuse `permission` to `email` from now on (403 with Google's wording). */
   deny(email: string, permission: GcsPermission): void;
   allow(email: string, permission: GcsPermission): void;
@@ -342,10 +347,18 @@ export async function startGcsEmulator(options: GcsEmulatorOptions): Promise<Gcs
     res.on('finish', () => {
       log.status = res.statusCode;
     });
-    handle(req, res, log).catch(() => {
-      if (!res.headersSent) apiError(res, 500, 'backendError', 'Backend Error');
+    handle(req, res, log).catch((error: unknown) => {
+      logFailure(options.log, 'gcs', req, error);
+      if (!res.headersSent)
+        apiError(
+          res,
+          500,
+          'backendError',
+          `Backend Error: ${error instanceof Error ? error.message : String(error)}`,
+        );
     });
   });
+  logRequests(server, 'gcs', options.log);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
@@ -356,6 +369,16 @@ export async function startGcsEmulator(options: GcsEmulatorOptions): Promise<Gcs
     requests,
     objects: (bucket) =>
       new Map([...(buckets.get(bucket)?.objects ?? new Map())].map(([k, v]) => [k, v.data])),
+    seed: (bucket, name, data) => {
+      const found = buckets.get(bucket);
+      if (!found) throw new Error(`no bucket ${bucket}`);
+      found.objects.set(name, {
+        data: Buffer.from(data),
+        generation: String(now() * 1000),
+        contentType: 'application/octet-stream',
+        updated: new Date(now()).toISOString(),
+      });
+    },
     deny: (email, permission) => void denied.add(`${email} ${permission}`),
     allow: (email, permission) => void denied.delete(`${email} ${permission}`),
     stall: (permission) => {

@@ -35,6 +35,7 @@ import {
   startCatalogEmulator,
 } from './catalog/index.js';
 import { SANDBOX } from './credentials.js';
+import { createSandboxLog, logRequests, type SandboxLog } from './log.js';
 import { type OlakeUiEmulator, seedJobs, startOlakeUiEmulator } from './olake-ui/index.js';
 import { type SandboxCatalogFacts, sandboxProfile } from './profile.js';
 import type { SeededTable } from './seed-tables.js';
@@ -43,7 +44,8 @@ export type { SandboxCatalogFacts } from './profile.js';
 
 import { S3RVER_ACCESS_KEY, S3RVER_SECRET_KEY, type S3Server, startS3Server } from './s3.js';
 
-export const DEFAULT_PORTS = { catalog: 8181, olake: 8000, s3: 0 } as const;
+/** The S3 port is s3rver's own default, so a saved sandbox profile still points at it after a restart. */
+export const DEFAULT_PORTS = { catalog: 8181, olake: 8000, s3: 4568 } as const;
 export const DEFAULT_JOBS = 50;
 /** How many ports after a busy preferred one are tried before any free port. */
 const PORT_ATTEMPTS = 10;
@@ -134,6 +136,18 @@ export interface SandboxPorts {
   catalog?: number;
   olake?: number;
   s3?: number;
+  /** These services take exactly their port, or the start fails (the user named it: no silent move). */
+  exact?: ('catalog' | 'olake' | 's3')[];
+}
+
+/** A port the user named is busy. */
+export class PortBusyError extends Error {
+  constructor(
+    readonly service: 'catalog' | 'olake' | 's3',
+    readonly port: number,
+  ) {
+    super(`port ${port} is busy`);
+  }
 }
 
 export interface SandboxOptions {
@@ -149,6 +163,8 @@ export interface SandboxOptions {
    * sandbox answers at once and the tables appear one by one (the 150-snapshot one takes ~20 s).
    */
   tables?: boolean;
+  /** Where the emulators' requests and errors go; default a new log (Sandbox.log). */
+  log?: SandboxLog;
 }
 
 /** The background seeding of the demo tables: the tables done so far, and how it ended. */
@@ -212,6 +228,8 @@ export interface Sandbox {
   notices: string[];
   /** The demo tables being seeded (SandboxOptions.tables); undefined when not asked for. */
   tables?: SandboxTables;
+  /** Every request the emulators answered and every error they failed with. */
+  log: SandboxLog;
   /** Stops everything and removes the temporary data; safe to call twice. */
   stop(): Promise<void>;
 }
@@ -255,9 +273,12 @@ async function onFreePort<T extends { port: number }>(
   preferred: number,
   start: (port: number) => Promise<T>,
   notices: string[],
+  exact?: 'catalog' | 'olake' | 's3',
 ): Promise<T> {
   const candidates =
-    preferred === 0 ? [0] : [...Array.from({ length: PORT_ATTEMPTS }, (_, i) => preferred + i), 0];
+    preferred === 0 || exact
+      ? [preferred]
+      : [...Array.from({ length: PORT_ATTEMPTS }, (_, i) => preferred + i), 0];
   for (const port of candidates) {
     try {
       const started = await start(port);
@@ -265,6 +286,7 @@ async function onFreePort<T extends { port: number }>(
         notices.push(`${preferred} is busy; the ${what} is on ${started.port}`);
       return started;
     } catch (error) {
+      if (exact && isAddressInUse(error)) throw new PortBusyError(exact, port);
       if (!isAddressInUse(error) || port === 0) throw error;
     }
   }
@@ -290,11 +312,12 @@ function forward(req: IncomingMessage, res: ServerResponse, port: number): void 
   req.pipe(upstream);
 }
 
-async function startFront(port: number, bearer: CatalogEmulator, sigv4: CatalogEmulator) {
+async function startFront(port: number, bearer: CatalogEmulator, sigv4: CatalogEmulator, log: SandboxLog) {
   const server: Server = createServer((req, res) => {
     const signed = /^AWS4-HMAC-SHA256\s/i.test(req.headers.authorization ?? '');
     forward(req, res, signed ? sigv4.port : bearer.port);
   });
+  logRequests(server, 'catalog', log);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, HOST, () => {
@@ -314,6 +337,9 @@ function closeServer(server: Server): Promise<void> {
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const ports = { ...DEFAULT_PORTS, ...options.ports };
+  const exact = (service: 'catalog' | 'olake' | 's3') =>
+    ports.exact?.includes(service) ? service : undefined;
+  const log = options.log ?? createSandboxLog();
   const notices: string[] = [];
   const stops: (() => Promise<void>)[] = [];
   const directory = mkdtempSync(join(tmpdir(), 'floe-sandbox-'));
@@ -335,8 +361,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const s3 = await onFreePort(
       'object store',
       ports.s3,
-      (port) => startS3Server({ port, bucket: SANDBOX.bucket, directory: data }),
+      (port) => startS3Server({ port, bucket: SANDBOX.bucket, directory: data, log }),
       notices,
+      exact('s3'),
     );
     stops.push(() => s3.close());
 
@@ -345,6 +372,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const deny = [...new Set(options.deny ?? [])];
     const common: CatalogEmulatorOptions = {
       host: HOST,
+      log,
       basePath: facts.basePath,
       namespaces: SANDBOX.namespaces.map((ns) => [...ns]),
       deny,
@@ -437,8 +465,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const front = await onFreePort(
       'catalog',
       ports.catalog,
-      (port) => startFront(port, bearer, sigv4),
+      (port) => startFront(port, bearer, sigv4, log),
       notices,
+      exact('catalog'),
     );
     stops.push(() => closeServer(front.server));
 
@@ -452,8 +481,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           users: { [SANDBOX.olake.username]: SANDBOX.olake.password },
           project: SANDBOX.olake.project,
           jobs: seedJobs(options.jobs ?? DEFAULT_JOBS, 1, Date.now(), SANDBOX.olake.project),
+          log,
         }),
       notices,
+      exact('olake'),
     );
     stops.push(() => emulator.close());
 
@@ -486,6 +517,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       olake: { url: emulator.url, port: emulator.port, emulator },
       notices,
       ...(tables ? { tables } : {}),
+      log,
       stop: stopAll,
     };
   } catch (error) {

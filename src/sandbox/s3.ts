@@ -2,8 +2,10 @@
 // caller owns, with the warehouse bucket created up front. s3rver checks that the access key is its
 // own ("S3RVER") but does not verify SigV4 signatures, so any secret key works.
 import crypto from 'node:crypto';
-import type { Server } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { createServer } from 'node:net';
+import { lazy, type S3rverClass } from '../lazy.js';
+import { logFailure, logRequests, type SandboxLog } from './log.js';
 
 /** The only access key s3rver knows; it skips the signature check, so the secret is not verified. */
 export const S3RVER_ACCESS_KEY = 'S3RVER';
@@ -16,6 +18,8 @@ export interface S3ServerOptions {
   bucket: string;
   /** Where the objects are kept. */
   directory: string;
+  /** Where every request and error goes (the sandbox's log). */
+  log?: SandboxLog;
 }
 
 export interface S3Server {
@@ -27,13 +31,6 @@ export interface S3Server {
   secretKey: string;
   close(): Promise<void>;
 }
-
-interface S3rverInstance {
-  run(): Promise<{ port: number }>;
-  close(): Promise<void>;
-  httpServer?: Server;
-}
-type S3rverClass = new (options: Record<string, unknown>) => S3rverInstance;
 
 /**
  * s3rver 3.7 encrypts ListObjectsV2 continuation tokens with DES (controllers/bucket.js
@@ -68,11 +65,7 @@ function passThroughDes(): void {
 
 async function loadS3rver(): Promise<S3rverClass> {
   passThroughDes();
-  // CommonJS: Node's import() (and esbuild's split bundle) may expose the class only as `default`.
-  // A literal specifier, so the single-file build (scripts/build-binary.mjs) bundles s3rver; dist/
-  // leaves it external. s3rver ships no types: s3rver.d.ts declares the module untyped.
-  const loaded = (await import('s3rver')) as { default?: S3rverClass } | S3rverClass;
-  return typeof loaded === 'function' ? loaded : (loaded.default as S3rverClass);
+  return lazy.s3rver();
 }
 
 /**
@@ -98,7 +91,12 @@ export async function startS3Server(options: S3ServerOptions): Promise<S3Server>
     silent: true,
     configureBuckets: [{ name: options.bucket }],
   });
+  // s3rver (Koa) emits what it failed with; its 500 says only "We encountered an internal error".
+  server.on('error', (error: Error & { status?: number }, ctx?: { req: IncomingMessage }) => {
+    if ((error.status ?? 500) >= 500 && ctx) logFailure(options.log, 's3', ctx.req, error);
+  });
   const { port } = await server.run();
+  if (server.httpServer) logRequests(server.httpServer, 's3', options.log);
   let closed: Promise<void> | undefined;
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,

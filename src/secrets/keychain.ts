@@ -1,14 +1,9 @@
 // The OS keychain through keytar (libsecret on Linux, Keychain on macOS, Credential Vault on Windows).
 // keytar is an optional dependency loaded on first use; every call has a timeout so a hung unlock
 // prompt cannot freeze the CLI. Swapping keytar for another keyring library touches only this file.
+import { type KeytarLib, lazy } from '../lazy.js';
 import { SEA_KEYTAR_ERROR } from './sea-keytar.js';
 import { KeychainUnavailableError, type SecretBackend } from './store.js';
-
-interface Keytar {
-  getPassword(service: string, account: string): Promise<string | null>;
-  setPassword(service: string, account: string, password: string): Promise<void>;
-  deletePassword(service: string, account: string): Promise<boolean>;
-}
 
 const TIMEOUT_MS = 3000;
 
@@ -60,14 +55,14 @@ async function withTimeout<T>(promise: Promise<T>): Promise<T> {
   }
 }
 
-let loaded: Promise<Keytar> | undefined;
+let loaded: Promise<KeytarLib> | undefined;
 
-function loadKeytar(): Promise<Keytar> {
-  loaded ??= import('keytar').then((m) => (m.default ?? m) as Keytar);
+function loadKeytar(): Promise<KeytarLib> {
+  loaded ??= lazy.keytar();
   return loaded;
 }
 
-async function call<T>(fn: (k: Keytar) => Promise<T>): Promise<T> {
+async function call<T>(fn: (k: KeytarLib) => Promise<T>): Promise<T> {
   try {
     return await withTimeout(loadKeytar().then(fn));
   } catch (error) {

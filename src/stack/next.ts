@@ -60,11 +60,11 @@ export function nextSteps(
     const { settings } = plan;
     steps.push(
       `  set -a; . ${shellWord(sourceable(join(dir, '.env')))}; set +a    # FLOE_ACCESS_KEY and FLOE_SECRET_KEY for floe`,
-      [
-        `  ${floe} setup --profile ${shellWord(name)} --yes --env-secrets --auth-type none`,
-        `--catalog-url ${HOST_URLS.catalog} --warehouse ${shellWord(settings.warehouse)}`,
-        `--region ${settings.region} --storage s3-compatible --s3-endpoint ${HOST_URLS.s3}`,
-      ].join(' \\\n      '),
+      // One command over three lines: each line but the last ends in a real "\" (a line of its own each,
+      // so nothing printed holds a line break).
+      `  ${floe} setup --profile ${shellWord(name)} --yes --env-secrets --auth-type none \\`,
+      `      --catalog-url ${HOST_URLS.catalog} --warehouse ${shellWord(settings.warehouse)} \\`,
+      `      --region ${settings.region} --storage s3-compatible --s3-endpoint ${HOST_URLS.s3}`,
       `  ${floe} test --profile ${shellWord(name)}`,
     );
   }

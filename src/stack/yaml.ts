@@ -4,6 +4,7 @@
 // lines above map entries. The package is loaded only by the commands that write YAML (`floe stack`,
 // `floe export --format pyiceberg`): they await loadYaml() first, then toYaml() is synchronous.
 import type * as Yaml from 'yaml';
+import { lazy, type YamlLib } from '../lazy.js';
 
 export type YamlValue = string | number | boolean | null | YamlValue[] | YamlMap | Commented;
 export interface YamlMap {
@@ -30,17 +31,15 @@ function unwrap(value: YamlValue): YamlValue {
   return isCommented(value) ? unwrap(value.value) : value;
 }
 
-let lib: typeof Yaml | undefined;
+let lib: YamlLib | undefined;
 
 /** Loads the `yaml` package (its own chunk in dist/); idempotent. */
 export async function loadYaml(): Promise<void> {
   if (lib) return;
-  // Bundled, the package's CommonJS build arrives as the namespace's default export.
-  const mod = (await import('yaml')) as typeof Yaml & { default?: typeof Yaml };
-  lib = typeof mod.Document === 'function' ? mod : mod.default;
+  lib = await lazy.yaml();
 }
 
-function yaml(): typeof Yaml {
+function yaml(): YamlLib {
   if (!lib) throw new Error('toYaml() before loadYaml(): the yaml package is loaded on demand');
   return lib;
 }

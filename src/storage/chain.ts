@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { SecretScrubber } from '../check/scrub.js';
 import type { Chain, ChainOptions, Emit } from '../check/types.js';
-import { maskSecret } from '../destination/fields.js';
+import { maskSecret, type Values } from '../destination/fields.js';
 import { probeKey, STEP_IDS, StepBoard } from './board.js';
 import {
   openS3,
@@ -37,7 +37,7 @@ export const storageChain: Chain = async (values, opts) => {
   const emit: Emit = (event) => opts.emit(scrubber.scrubDeep(event));
   const gcs = values.storage === 'gcs';
   const board = new StepBoard(emit, gcs ? GCS_TITLES : undefined);
-  const source = profileDataLocation(values) ?? (await catalogDataLocation(opts));
+  const source = profileDataLocation(values) ?? (await catalogDataLocation(opts, board));
   const location = source ? parseS3Path(source.url) : null;
   const probe: Probe = { ...settings, location: location ?? { bucket: '', prefix: '' } };
   const baseContext = (step: StorageStepId): ProbeContext => ({
@@ -59,8 +59,10 @@ export const storageChain: Chain = async (values, opts) => {
   };
 
   if (opts.signal.aborted) board.finish(true);
-  else if (!source) refuse('S3_NO_DATA_LOCATION');
-  else if (gcs) {
+  else if (!source) {
+    for (const id of STEP_IDS) board.update(id, 'skipped', { detail: 'no data location known' });
+    emit({ type: 'warning', message: noLocationWarning(values, opts) });
+  } else if (gcs) {
     const { runGcsCheck } = await import('./gcs.js');
     try {
       await runGcsCheck(values, source, opts, board, emit, scrubber);
@@ -100,15 +102,39 @@ export const storageChain: Chain = async (values, opts) => {
   board.finish(opts.signal.aborted);
 };
 
-/** The location the catalog's config names, once the catalog chain has read it (null: none). */
-async function catalogDataLocation(opts: ChainOptions): Promise<{ url: string; from: string } | null> {
-  if (!opts.shared) return null;
+/**
+ * The location the catalog names, once the catalog chain has asked (its config, the check namespace),
+ * else the one it gives the write check's table (floe test --write); null: none.
+ */
+async function catalogDataLocation(
+  opts: ChainOptions,
+  board: StepBoard,
+): Promise<{ url: string; from: string } | null> {
+  const shared = opts.shared;
+  if (!shared) return null;
   const aborted = new Promise<null>((resolve) => {
     if (opts.signal.aborted) resolve(null);
     opts.signal.addEventListener('abort', () => resolve(null), { once: true });
   });
-  const found = await Promise.race([opts.shared.catalogLocation, aborted]);
-  return found ? { url: found.url, from: `catalog's ${found.property}` } : null;
+  const named = await Promise.race([shared.catalogLocation, aborted]);
+  if (named) return { url: named.url, from: named.from };
+  if (!opts.write || opts.signal.aborted) return null;
+  board.update('storage.head', 'pending', {
+    detail: 'waiting for the location the catalog gives the write check’s table',
+  });
+  const table = await Promise.race([shared.tableLocation, aborted]);
+  return table ? { url: table.url, from: table.from } : null;
+}
+
+/** No location to probe: what was asked, and what to set. */
+function noLocationWarning(values: Values, opts: ChainOptions): string {
+  const warehouse = typeof values.fields.warehouse === 'string' ? values.fields.warehouse.trim() : '';
+  const asked = [
+    `the profile has no Data Location${warehouse ? ` and its Warehouse “${warehouse}” is not an s3:// or gs:// location` : ''}`,
+    ...(opts.shared?.locationTried ?? []),
+  ];
+  if (!opts.write) asked.push('floe test --write would learn the location the catalog gives a new table');
+  return `The object-store steps were skipped: no data location is known (${asked.join('; ')}). Set Data Location to the bucket and prefix OLake writes to, e.g. floe setup --data-location s3://bucket/prefix`;
 }
 
 type Outcome<T> = { ok: true; value: T } | { ok: false };
@@ -234,7 +260,7 @@ async function run(
       'storage.head',
       (abortSignal) => client.send(new sdk.HeadBucketCommand({ Bucket: bucket }), { abortSignal }),
       (out) =>
-        `bucket "${bucket}" exists${out.BucketRegion ? ` in ${out.BucketRegion}` : ''} (from the ${from})`,
+        `bucket "${bucket}" exists${out.BucketRegion ? ` in ${out.BucketRegion}` : ''} (probing s3://${bucket}/${prefix} from the ${from})`,
     );
     if (!head.ok) return;
     const list = await attempt(

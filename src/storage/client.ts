@@ -7,13 +7,12 @@ import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
 import { redactHeaders, type SecretScrubber } from '../check/scrub.js';
 import type { Emit } from '../check/types.js';
 import type { Values } from '../destination/fields.js';
+import { lazy, type S3Sdk } from '../lazy.js';
 import { proxiesConfigured, proxyFor, proxyLabel } from '../net/proxy.js';
 import { errorFacts } from './diagnoses.js';
 
 /** No S3 answer to floe's requests comes near this; a bigger body is not S3. */
 const MAX_BODY_BYTES = 1 << 20;
-
-export type S3Module = typeof import('@aws-sdk/client-s3');
 
 /** What the profile says about reaching its object store. */
 export interface StorageSettings {
@@ -125,7 +124,7 @@ export function proxyOf(url: string): { proxy?: string } {
 }
 
 export interface OpenedS3 {
-  sdk: S3Module;
+  sdk: S3Sdk;
   client: S3Client;
   /** The URL of the latest request sent (for evidence), or undefined since `forget`. */
   lastUrl(): string | undefined;
@@ -142,10 +141,7 @@ export async function openS3(
   scrubber: SecretScrubber,
   { maxBodyBytes = MAX_BODY_BYTES }: { maxBodyBytes?: number } = {},
 ): Promise<OpenedS3> {
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-  // Node's and the bundle's import() of this CommonJS package may expose it only as `default`.
-  const loaded: S3Module & { default?: S3Module } = await import('@aws-sdk/client-s3');
-  const sdk = loaded.default?.S3Client ? loaded.default : loaded;
+  const sdk = await lazy.s3();
   const config: S3ClientConfig = {
     region: settings.region,
     maxAttempts: 1,

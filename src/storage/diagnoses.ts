@@ -6,8 +6,6 @@ import type { StorageKind } from '../destination/fields.js';
 /** Every storage diagnosis code, one line each (the source of docs/diagnoses.md). */
 export const STORAGE_DIAGNOSES = {
   S3_INVALID_PATH: 'The data location is not s3://bucket[/prefix]',
-  S3_NO_DATA_LOCATION:
-    'No data location is known: the Warehouse is a name, the profile has no Data Location and the catalog names none',
   S3_NO_ENDPOINT: 'S3-compatible storage is selected but no S3 Endpoint is set',
   S3_NO_SUCH_BUCKET: 'The bucket does not exist (NoSuchBucket, or 404 on HeadBucket)',
   S3_INVALID_BUCKET_NAME: 'The store rejects the bucket name (InvalidBucketName)',
@@ -276,14 +274,6 @@ function text(code: StorageDiagnosisCode, f: ErrorFacts, ctx: ProbeContext): Tex
         what: 'The data location cannot be parsed',
         cause: 'It must be s3://bucket or s3://bucket/prefix',
         remedy: 'Set Data Location to e.g. s3://warehouse/olake',
-      };
-    case 'S3_NO_DATA_LOCATION':
-      return {
-        what: 'No data location to test: the Warehouse is not an s3:// location and nothing else names one',
-        cause:
-          'Catalogs such as Polaris, Lakekeeper, Unity or Glue name a warehouse, not a bucket; the catalog’s config gave no default location either',
-        remedy:
-          'Set Data Location to the bucket (and prefix) OLake writes to, e.g. floe setup --data-location s3://bucket/prefix',
       };
     case 'S3_NO_ENDPOINT':
       return {

@@ -59,6 +59,147 @@ function field(values: Values, id: 'gcpServiceAccountJson' | 'gcpProjectId'): st
 
 type Outcome<T> = { ok: true; value: T } | { ok: false };
 
+/**
+ * A service account's session with the Cloud Storage JSON API, the storage check's and the write
+ * check's: the key read (GcsProbeError `key` when it cannot be used), one access token, then requests
+ * whose error answers throw GcsError (HTML or non-JSON: GcsProbeError `not-gcs`). Every exchange goes
+ * through the caller's HttpClient (its timeout, its signal, its trace).
+ */
+export class GcsSession {
+  readonly base = gcsBase();
+  readonly userProject: string;
+  email: string | undefined;
+  tokenUri: string | undefined;
+  /** The latest request's URL, for evidence. */
+  lastUrl: string | undefined;
+  private assertion = '';
+  private token = '';
+  private readonly json: string;
+
+  constructor(
+    values: Values,
+    private readonly client: HttpClient,
+    private readonly scrubber: SecretScrubber,
+  ) {
+    this.userProject = field(values, 'gcpProjectId');
+    this.json = field(values, 'gcpServiceAccountJson');
+    scrubber.add(this.json);
+    scrubber.addPrivateKey(this.json);
+  }
+
+  /** Signs the JWT-bearer assertion from the key; throws GcsProbeError `key`. Returns cleartext warnings. */
+  sign(): string[] {
+    if (this.assertion) return [];
+    try {
+      if (!this.json) throw new GoogleKeyError('no service-account JSON is set');
+      const signed = googleAssertion(this.json, [GCS_SCOPE]);
+      this.scrubber.add(signed.assertion);
+      this.assertion = signed.assertion;
+      this.email = signed.clientEmail;
+      this.tokenUri = signed.tokenUri;
+    } catch (error) {
+      if (!(error instanceof GoogleKeyError)) throw error;
+      throw new GcsProbeError('key', error.message);
+    }
+    const warnings: string[] = [];
+    for (const [url, what] of [
+      [this.tokenUri, 'The signed service-account assertion'],
+      [this.base, 'The Cloud Storage access token'],
+    ] as const) {
+      const warning = cleartextWarning(url, what);
+      if (warning) warnings.push(warning);
+    }
+    return warnings;
+  }
+
+  /** The access token (asked for once); throws GcsError from the token endpoint. */
+  async signIn(): Promise<void> {
+    if (this.token) return;
+    this.sign();
+    const res = await this.call(
+      {
+        method: 'POST',
+        url: new URL(this.tokenUri as string),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
+          assertion: this.assertion,
+        }).toString(),
+      },
+      'token',
+    );
+    const issued = gcsJson<{ access_token?: unknown }>(res).access_token;
+    if (typeof issued !== 'string' || !issued)
+      throw new GcsError(res.status, undefined, 'the answer has no access_token', 'token');
+    this.scrubber.add(issued);
+    const unusable = headerProblem(issued);
+    if (unusable)
+      throw new GcsError(
+        res.status,
+        undefined,
+        `the access_token it issued cannot go in an HTTP header (it holds ${unusable})`,
+        'token',
+      );
+    this.token = issued;
+  }
+
+  /** One exchange; throws GcsError for an error answer. HttpClient's own timeout bounds it (NetworkFailure). */
+  async call(
+    req: Omit<HttpRequest, 'headers'> & { headers?: Record<string, string> },
+    from: 'token' | 'storage' = 'storage',
+  ): Promise<HttpResponse> {
+    this.lastUrl = req.url.toString();
+    const res = await this.client.send({
+      ...req,
+      headers: {
+        ...(this.token && from === 'storage' ? { authorization: `Bearer ${this.token}` } : {}),
+        ...req.headers,
+      },
+    });
+    if (res.status >= 200 && res.status < 300) return res;
+    if (/text\/html/i.test(res.headers['content-type'] ?? ''))
+      throw new GcsProbeError('not-gcs', `the answer is an HTML page (HTTP ${res.status})`, res.status);
+    throw gcsError(res.status, res.body, from);
+  }
+
+  /** A JSON API URL of `bucket` (objects.insert under /upload), with userProject when set. */
+  api(bucket: string, path: string, query: Record<string, string> = {}, upload = false): URL {
+    const url = new URL(
+      `${this.base}${upload ? '/upload' : ''}/storage/v1/b/${encodeURIComponent(bucket)}${path}`,
+    );
+    for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
+    if (this.userProject) url.searchParams.set('userProject', this.userProject);
+    return url;
+  }
+
+  /** What a diagnosis needs of the session. */
+  context(step: StorageStepId, bucket: string, timeoutMs: number, key?: string): GcsContext {
+    const proxy = this.lastUrl ? proxyFor(new URL(this.lastUrl)) : undefined;
+    return {
+      step,
+      bucket,
+      ...(key ? { key } : {}),
+      ...(this.email ? { email: this.email } : {}),
+      ...(this.userProject ? { userProject: this.userProject } : {}),
+      base: this.base,
+      ...(this.tokenUri ? { tokenUri: safeUrl(this.tokenUri, this.scrubber) } : {}),
+      ...(this.lastUrl ? { url: safeUrl(this.lastUrl, this.scrubber) } : {}),
+      ...(proxy ? { proxy: proxyLabel(proxy) } : {}),
+      timeoutMs,
+      timedOut: false,
+    };
+  }
+}
+
+/** An answer's JSON; an answer that is not JSON is not the JSON API's. */
+export function gcsJson<T>(res: HttpResponse): T {
+  try {
+    return JSON.parse(res.body) as T;
+  } catch {
+    throw new GcsProbeError('not-gcs', `the answer is not JSON (HTTP ${res.status})`, res.status);
+  }
+}
+
 /** Runs the five steps against `source` (a gs:// URL); every outcome goes to `board` and `emit`. */
 export async function runGcsCheck(
   values: Values,
@@ -68,37 +209,18 @@ export async function runGcsCheck(
   emit: Emit,
   scrubber: SecretScrubber,
 ): Promise<void> {
-  const base = gcsBase();
-  const userProject = field(values, 'gcpProjectId');
-  const json = field(values, 'gcpServiceAccountJson');
-  scrubber.add(json);
-  scrubber.addPrivateKey(json);
   const location = parseGsPath(source.url);
-  let email: string | undefined;
-  let tokenUri: string | undefined;
-  let lastUrl: string | undefined;
-  const context = (step: StorageStepId, key?: string): GcsContext => {
-    const proxy = lastUrl ? proxyFor(new URL(lastUrl)) : undefined;
-    return {
-      step,
-      bucket: location?.bucket ?? '',
-      ...(key ? { key } : {}),
-      ...(email ? { email } : {}),
-      ...(userProject ? { userProject } : {}),
-      base,
-      ...(tokenUri ? { tokenUri: safeUrl(tokenUri, scrubber) } : {}),
-      ...(lastUrl ? { url: safeUrl(lastUrl, scrubber) } : {}),
-      ...(proxy ? { proxy: proxyLabel(proxy) } : {}),
-      timeoutMs: opts.timeoutMs,
-      timedOut: false,
-    };
-  };
+  const client = new HttpClient({ emit, signal: opts.signal, timeoutMs: opts.timeoutMs, scrubber });
+  const gcs = new GcsSession(values, client, scrubber);
+  const context = (step: StorageStepId, key?: string): GcsContext =>
+    gcs.context(step, location?.bucket ?? '', opts.timeoutMs, key);
   const fail = (step: StorageStepId, error: unknown, key?: string) => {
     const diagnosis = diagnoseGcsError(error, context(step, key));
     board.update(step, 'failed', { detail: diagnosis.what });
     emit({ type: 'diagnosis', diagnosis });
   };
   if (!location) {
+    await client.close();
     const diagnosis = gcsDiagnosis('GCS_INVALID_PATH', context('storage.head'));
     board.update('storage.head', 'failed', { detail: diagnosis.what });
     emit({ type: 'diagnosis', diagnosis });
@@ -107,61 +229,19 @@ export async function runGcsCheck(
   const { bucket, prefix } = location;
 
   board.update('storage.head', 'running');
-  let assertion: ReturnType<typeof googleAssertion>;
   try {
-    if (!json) throw new GoogleKeyError('no service-account JSON is set');
-    assertion = googleAssertion(json, [GCS_SCOPE]);
+    for (const message of gcs.sign()) emit({ type: 'warning', message });
   } catch (error) {
-    if (!(error instanceof GoogleKeyError)) throw error;
-    fail('storage.head', new GcsProbeError('key', error.message));
+    await client.close();
+    if (!(error instanceof GcsProbeError)) throw error;
+    fail('storage.head', error);
     return;
   }
-  scrubber.add(assertion.assertion);
-  email = assertion.clientEmail;
-  tokenUri = assertion.tokenUri;
-  for (const [url, what] of [
-    [tokenUri, 'The signed service-account assertion'],
-    [base, 'The Cloud Storage access token'],
-  ] as const) {
-    const warning = cleartextWarning(url, what);
-    if (warning) emit({ type: 'warning', message: warning });
-  }
-
-  const client = new HttpClient({ emit, signal: opts.signal, timeoutMs: opts.timeoutMs, scrubber });
-  let token = '';
-  /** One exchange; throws GcsError for an error answer. HttpClient's own timeout bounds it (NetworkFailure). */
-  const call = async (
-    req: Omit<HttpRequest, 'headers'> & { headers?: Record<string, string> },
-    from: 'token' | 'storage' = 'storage',
-  ): Promise<HttpResponse> => {
-    lastUrl = req.url.toString();
-    const res = await client.send({
-      ...req,
-      headers: {
-        ...(token && from === 'storage' ? { authorization: `Bearer ${token}` } : {}),
-        ...req.headers,
-      },
-    });
-    if (res.status >= 200 && res.status < 300) return res;
-    if (/text\/html/i.test(res.headers['content-type'] ?? ''))
-      throw new GcsProbeError('not-gcs', `the answer is an HTML page (HTTP ${res.status})`, res.status);
-    throw gcsError(res.status, res.body, from);
-  };
-  const jsonOf = <T>(res: HttpResponse): T => {
-    try {
-      return JSON.parse(res.body) as T;
-    } catch {
-      throw new GcsProbeError('not-gcs', `the answer is not JSON (HTTP ${res.status})`, res.status);
-    }
-  };
-  const api = (path: string, query: Record<string, string> = {}, upload = false): URL => {
-    const url = new URL(
-      `${base}${upload ? '/upload' : ''}/storage/v1/b/${encodeURIComponent(bucket)}${path}`,
-    );
-    for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
-    if (userProject) url.searchParams.set('userProject', userProject);
-    return url;
-  };
+  const email = gcs.email;
+  const call = (req: Parameters<GcsSession['call']>[0]) => gcs.call(req);
+  const jsonOf = gcsJson;
+  const api = (path: string, query: Record<string, string> = {}, upload = false): URL =>
+    gcs.api(bucket, path, query, upload);
 
   const attempt = async <T>(
     id: StorageStepId,
@@ -194,31 +274,7 @@ export async function runGcsCheck(
     const head = await attempt(
       'storage.head',
       async () => {
-        const res = await call(
-          {
-            method: 'POST',
-            url: new URL(tokenUri as string),
-            headers: { 'content-type': 'application/x-www-form-urlencoded' },
-            body: new URLSearchParams({
-              grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
-              assertion: assertion.assertion,
-            }).toString(),
-          },
-          'token',
-        );
-        const issued = jsonOf<{ access_token?: unknown }>(res).access_token;
-        if (typeof issued !== 'string' || !issued)
-          throw new GcsError(res.status, undefined, 'the answer has no access_token', 'token');
-        scrubber.add(issued);
-        const unusable = headerProblem(issued);
-        if (unusable)
-          throw new GcsError(
-            res.status,
-            undefined,
-            `the access_token it issued cannot go in an HTTP header (it holds ${unusable})`,
-            'token',
-          );
-        token = issued;
+        await gcs.signIn();
         try {
           const bucketRes = await call({ method: 'GET', url: api('', { fields: 'name,location,billing' }) });
           const found = jsonOf<{ location?: unknown; billing?: { requesterPays?: unknown } }>(bucketRes);

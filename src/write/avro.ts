@@ -5,6 +5,7 @@
 // (optional = ["null", T] with default null, int-keyed maps as arrays of k<id>_v<id> records,
 // nested records named r<field id>) are core/.../avro/TypeToSchema.java and format/spec.md
 // Appendix A "Avro".
+import { lazy } from '../lazy.js';
 import type { DataFileFacts, IcebergSchema } from './files.js';
 
 export interface ManifestInput {
@@ -139,7 +140,7 @@ async function writeContainer(
   metadata: Record<string, string>,
   records: Record<string, unknown>[],
 ): Promise<Uint8Array> {
-  const avsc = (await import('avsc')).default;
+  const avsc = await lazy.avsc();
   const meta = Object.fromEntries(Object.entries(metadata).map(([k, v]) => [k, Buffer.from(v, 'utf8')]));
   // EncoderOptions' typings omit `metadata`, which lib/containers.js BlockEncoder reads.
   const encoder = new avsc.streams.BlockEncoder(schema as never, { codec: 'null', metadata: meta } as never);

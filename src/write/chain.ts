@@ -22,15 +22,9 @@ import type {
   StepState,
   WriteOptions,
 } from '../check/types.js';
-import { maskSecret, type Values } from '../destination/fields.js';
-import {
-  type OpenedS3,
-  openS3,
-  type StorageSettings,
-  storageSettings,
-  untilAborted,
-} from '../storage/client.js';
-import { diagnoseStorageError, type ProbeContext } from '../storage/diagnoses.js';
+import type { Values } from '../destination/fields.js';
+import { untilAborted } from '../storage/client.js';
+import { parseGsPath } from '../storage/gcs.js';
 import { parseS3Path } from '../storage/s3path.js';
 import { type CleanupOps, cleanUp } from './cleanup.js';
 import {
@@ -43,6 +37,7 @@ import {
 import type { DataFileFacts, RawRow } from './files.js';
 import { memoryJournal, stillRunning, type WriteJournal, type WriteRecord, writeScope } from './journal.js';
 import { objectPath } from './paths.js';
+import { openWriteStore, type StoreOperation, type WriteStore } from './store.js';
 import {
   appendCommitRequest,
   createTableRequest,
@@ -99,12 +94,12 @@ class StepFailure extends Error {
 class WriteRun {
   private readonly steps = new Map<WriteStepId, Step>();
   private readonly scrubber: SecretScrubber;
-  private readonly settings: StorageSettings;
   private readonly namespace: string[];
   private readonly name = checkTableName();
   private http: HttpClient;
   private signal: AbortSignal;
-  private s3?: OpenedS3;
+  /** The profile's object store (S3 or Cloud Storage): its secrets are scrubbed from the start, it connects on first use. */
+  private readonly objects: WriteStore;
   private table?: TableFacts;
   /** What this run made or may have made, journaled before each create or write (see journal.ts). */
   private readonly record: WriteRecord;
@@ -124,8 +119,11 @@ class WriteRun {
     private readonly probeLocation: string | null,
   ) {
     this.scrubber = session.scrubber;
-    this.settings = storageSettings(values);
-    this.scrubber.add(this.settings.secretKey);
+    this.objects = openWriteStore(values, {
+      emit: opts.emit,
+      scrubber: this.scrubber,
+      timeoutMs: opts.timeoutMs,
+    });
     this.namespace = opts.write.namespace;
     this.signal = opts.signal;
     this.http = this.client(opts.signal);
@@ -195,7 +193,7 @@ class WriteRun {
   async run(): Promise<void> {
     if (this.opts.write.cleanupOnly) {
       this.set('write.cleanup', 'pending');
-      await this.cleanup();
+      await this.cleanup().finally(() => this.objects.close());
       this.report();
       return;
     }
@@ -222,7 +220,7 @@ class WriteRun {
         // The title without its parenthesis: the detail has to fit beside the step at 80 columns.
         failed = `“${this.steps.get(id)?.title.replace(/ \(.*\)$/, '')}” ${this.signal.aborted ? 'was cancelled' : 'failed'}`;
     }
-    await this.cleanup();
+    await this.cleanup().finally(() => this.objects.close());
     this.report();
   }
 
@@ -446,74 +444,42 @@ class WriteRun {
 
   // ---- object store --------------------------------------------------------------------------
 
-  private async store(): Promise<OpenedS3> {
-    this.s3 ??= await openS3(this.settings, this.emit, this.scrubber);
-    return this.s3;
-  }
-
   /**
    * The table location as bucket, key prefix and base URL in the location's own scheme (s3a:// stays
-   * s3a://), or the step's failure.
+   * s3a://), or the step's failure: a location the profile's store cannot reach (gs:// with S3 keys,
+   * s3:// with a service-account key, another file system).
    */
   private tableBucket(step: WriteStepId): { bucket: string; prefix: string; base: string } {
     const location = this.table!.location;
-    const parsed = parseS3Path(location);
-    if (!parsed)
+    const kind = this.values.storage === 'gcs' ? 'gs' : 's3';
+    const scheme = /^(s3a?|gs):\/\//.exec(location)?.[1];
+    const parsed = scheme === 'gs' ? parseGsPath(location) : scheme ? parseS3Path(location) : null;
+    if (!parsed || (scheme === 'gs') !== (kind === 'gs'))
       this.fail(
         writeDiagnosis('WRITE_LOCATION_UNSUPPORTED', step, {
-          what: `The catalog put the table at ${location}, which is not an s3:// location`,
+          what: `The catalog put the table at ${location}, which is not ${kind === 'gs' ? 'a gs:// location (the profile’s storage is Google Cloud Storage)' : 'an s3:// location (the profile’s storage is S3)'}`,
           evidence: { extra: { tableLocation: location } },
         }),
       );
-    const scheme = location.startsWith('s3a://') ? 's3a' : 's3';
     return { ...parsed, base: `${scheme}://${parsed.bucket}/${parsed.prefix}` };
   }
 
-  private probeContext(
+  /** One object-store call with its own timeout; an error becomes the step's diagnosis, with both locations named. */
+  private async storeCall<T>(
     step: WriteStepId,
-    operation: 'PutObject' | 'GetObject' | 'ListObjectsV2',
-    bucket: string,
-    key: string,
-    timedOut: boolean,
-  ): ProbeContext {
-    const s = this.settings;
-    return {
-      step,
-      operation,
-      bucket,
-      key,
-      region: s.region,
-      storage: this.values.storage,
-      ...(s.endpoint ? { endpoint: s.endpoint } : {}),
-      pathStyle: s.compatible,
-      timeoutMs: this.opts.timeoutMs,
-      timedOut,
-      credentials: s.accessKey && s.secretKey ? 'profile' : 'environment',
-      ...(s.accessKey ? { accessKeyHint: maskSecret(s.accessKey) } : {}),
-      ...(this.s3?.lastUrl() ? { url: this.s3.lastUrl() } : {}),
-    };
-  }
-
-  /** One S3 call with its own timeout; an error becomes the step's diagnosis, with both locations named. */
-  private async s3Call<T>(
-    step: WriteStepId,
-    operation: 'PutObject' | 'GetObject' | 'ListObjectsV2',
+    operation: StoreOperation,
     url: string,
-    call: (s3: OpenedS3, signal: AbortSignal) => Promise<T>,
+    call: (store: WriteStore, signal: AbortSignal) => Promise<T>,
   ): Promise<T> {
-    const s3 = await this.store();
-    s3.forget();
+    const store = this.objects;
     const timeout = AbortSignal.timeout(this.opts.timeoutMs);
     const signal = AbortSignal.any([this.signal, timeout]);
     try {
-      return await untilAborted(() => call(s3, signal), signal);
+      return await untilAborted(() => call(store, signal), signal);
     } catch (error) {
       if (this.signal.aborted) this.fail(null);
       const { bucket, key } = splitUrl(url);
-      const found = diagnoseStorageError(
-        error,
-        this.probeContext(step, operation, bucket, key, timeout.aborted),
-      );
+      const found = store.diagnose(error, { step, operation, bucket, key, timedOut: timeout.aborted });
       this.fail(this.atTableLocation(step, found));
     }
   }
@@ -531,8 +497,16 @@ class WriteRun {
     };
     const code = codes[found.code];
     const evidence = { ...found.evidence, extra: { ...found.evidence.extra, ...both } };
-    if (!code) return { ...found, step, evidence };
     const elsewhere = this.probeLocation && !location.startsWith(this.probeLocation.replace(/\/+$/, ''));
+    // Cloud Storage's own diagnosis names the IAM permission, the account and the grant: it stays, with the table's location.
+    if (found.code.startsWith('GCS_') && found.code !== 'GCS_KEY_INVALID')
+      return {
+        ...found,
+        step,
+        what: `${found.what} (the table’s location ${location}${elsewhere ? `; the storage check wrote under ${this.probeLocation}` : ''})`,
+        evidence,
+      };
+    if (!code) return { ...found, step, evidence };
     return writeDiagnosis(code, step, {
       what: `${found.what}: the catalog put the table at ${location}${elsewhere ? `, while the storage check wrote under ${this.probeLocation}` : ''}`,
       evidence,
@@ -542,29 +516,24 @@ class WriteRun {
   /**
    * A new table's location holds nothing but the catalog's first metadata file. Anything else there is
    * someone's data: OLake would write into it, and floe writes nothing there. A store that refuses the
-   * listing (no s3:ListBucket: a sync does not need it) is said so, and the check goes on.
+   * listing (no s3:ListBucket or storage.objects.list: a sync does not need it) is said so, and the check goes on.
    */
-  private async ensureFreshLocation(bucket: string, prefix: string): Promise<string> {
-    const url = `s3://${bucket}/${prefix}`;
+  private async ensureFreshLocation(base: string, bucket: string, prefix: string): Promise<string> {
     let keys: string[];
     try {
-      keys = await this.s3Call('write.data', 'ListObjectsV2', url, async (s3, abortSignal) => {
-        const out = await s3.client.send(
-          new s3.sdk.ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, MaxKeys: 50 }),
-          { abortSignal },
-        );
-        return (out.Contents ?? []).map((o) => o.Key ?? '');
-      });
+      keys = await this.storeCall('write.data', 'list', base, (store, signal) =>
+        store.list(bucket, prefix, 50, signal),
+      );
     } catch (error) {
       const status = error instanceof StepFailure ? error.diagnosis?.evidence.status : undefined;
       if (status !== 403) throw error;
-      return '; could not list the location (no s3:ListBucket), so its emptiness was not checked';
+      return `; could not list the location (no ${this.objects.listPermission}), so its emptiness was not checked`;
     }
     // The catalog's own metadata files (Iceberg's <version>-<uuid>.metadata.json, maybe compressed).
     const own = this.record.catalogFiles.map((f) => objectPath(f)?.key);
     const foreign = keys.filter(
       (key) =>
-        !own.includes(objectPath(`s3://${bucket}/${key}`)?.key) &&
+        !own.includes(objectPath(`${base.slice(0, base.indexOf(':'))}://${bucket}/${key}`)?.key) &&
         !(key.startsWith(`${prefix}metadata/`) && /\.metadata\.json(\.gz)?$/.test(key)),
     );
     if (foreign.length > 0)
@@ -586,7 +555,7 @@ class WriteRun {
 
   private async writeData(): Promise<string> {
     const { bucket, prefix, base } = this.tableBucket('write.data');
-    const listing = await this.ensureFreshLocation(bucket, prefix);
+    const listing = await this.ensureFreshLocation(base, bucket, prefix);
     const { writeDataFile } = await import('./files.js');
     const now = new Date();
     // OLake's check record (iceberg.go Check: CreateRawRecord({"name":"olake"}, _olake_id, _op_type "r")).
@@ -613,11 +582,7 @@ class WriteRun {
     const { bucket, key } = splitUrl(url);
     await this.note((r) => r.objects.push(url));
     try {
-      await this.s3Call(step, 'PutObject', url, (s3, abortSignal) =>
-        s3.client.send(new s3.sdk.PutObjectCommand({ Bucket: bucket, Key: key, Body: bytes }), {
-          abortSignal,
-        }),
-      );
+      await this.storeCall(step, 'put', url, (store, signal) => store.put(bucket, key, bytes, signal));
     } catch (error) {
       const status = error instanceof StepFailure ? error.diagnosis?.evidence.status : undefined;
       if (status !== undefined && status >= 400 && status < 500)
@@ -771,12 +736,9 @@ class WriteRun {
       );
     const data = this.dataFile!;
     const { bucket, key } = splitUrl(data.url);
-    const bytes = await this.s3Call('write.verify', 'GetObject', data.url, async (s3, abortSignal) => {
-      const out = await s3.client.send(new s3.sdk.GetObjectCommand({ Bucket: bucket, Key: key }), {
-        abortSignal,
-      });
-      return (await out.Body?.transformToByteArray()) ?? new Uint8Array();
-    });
+    const bytes = await this.storeCall('write.verify', 'get', data.url, (store, signal) =>
+      store.get(bucket, key, signal),
+    );
     const { readDataFile } = await import('./files.js');
     let rows: Record<string, unknown>[];
     try {
@@ -815,7 +777,7 @@ class WriteRun {
           : catalogPath(this.session, namespace, 'tables', table),
       serves: (endpoint) => serves(this.session, endpoint),
       refused: (operation, res) => this.refused(step, operation, res),
-      store: () => this.store(),
+      store: () => this.objects,
       budget,
       timeoutMs: this.opts.timeoutMs,
       again: `floe test --cleanup${profile ? ` --profile ${profile}` : ''}`,
@@ -873,7 +835,6 @@ class WriteRun {
       if (result.remaining) await this.journal.save(result.remaining);
       else await this.journal.remove(record.id);
     }
-    await this.s3?.client.destroy();
     await this.http.close();
     const durationMs = Math.round(performance.now() - started);
     this.leftovers = left.map((l) => this.scrubber.scrubDeep(l));
@@ -906,7 +867,7 @@ function internalError(step: WriteStepId, error: unknown): Diagnosis {
 }
 
 function splitUrl(url: string): { bucket: string; key: string } {
-  const match = /^s3a?:\/\/([^/]+)\/(.*)$/.exec(url);
+  const match = /^(?:s3a?|gs):\/\/([^/]+)\/(.*)$/.exec(url);
   return { bucket: match?.[1] ?? '', key: match?.[2] ?? '' };
 }
 
@@ -939,7 +900,7 @@ export const writeChain: Chain = async (values, opts) => {
       ? values.fields.dataLocation
       : null;
   const warehouse =
-    typeof values.fields.warehouse === 'string' && /^s3a?:\/\//.test(values.fields.warehouse)
+    typeof values.fields.warehouse === 'string' && /^(s3a?|gs):\/\//.test(values.fields.warehouse)
       ? values.fields.warehouse
       : null;
   await new WriteRun(

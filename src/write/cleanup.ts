@@ -6,11 +6,10 @@
 // (Iceberg keeps the files when the commit state is unknown).
 import type { HttpRequest, HttpResponse } from '../catalog/http.js';
 import type { Diagnosis, Leftover } from '../check/types.js';
-import type { OpenedS3 } from '../storage/client.js';
 import { untilAborted } from '../storage/client.js';
-import { errorFacts } from '../storage/diagnoses.js';
 import type { WriteRecord } from './journal.js';
 import { isInside, objectPath } from './paths.js';
+import type { WriteStore } from './store.js';
 
 /** What the cleanup needs of the run: catalog calls and the object store, within its own budget. */
 export interface CleanupOps {
@@ -22,7 +21,8 @@ export interface CleanupOps {
   serves(endpoint: string): boolean;
   /** A refused catalog call as a diagnosis in the catalog's terms (its remedy names the grant). */
   refused(operation: 'drop-table' | 'drop-namespace', res: HttpResponse & { req: HttpRequest }): Diagnosis;
-  store(): Promise<OpenedS3>;
+  /** The profile's object store (S3 or Cloud Storage). */
+  store(): WriteStore;
   /** The cleanup's budget (Ctrl-C stopped the check, not its cleanup). */
   budget: AbortSignal;
   timeoutMs: number;
@@ -136,27 +136,13 @@ export async function cleanUp(record: WriteRecord, ops: CleanupOps): Promise<Cle
     for (const url of new Set(targets)) {
       const path = objectPath(url)!;
       const failure = await tried(async () => {
-        const s3 = await ops.store();
+        const store = ops.store();
+        // A journal record names the store it wrote to (its scope); a URL of another store is not this one's.
+        if ((path.scheme === 'gs') !== (store.kind === 'gs'))
+          throw new Error(`the profile’s object store is not ${path.scheme}://`);
         const signal = AbortSignal.any([ops.budget, AbortSignal.timeout(ops.timeoutMs)]);
-        try {
-          await untilAborted(
-            () =>
-              s3.client.send(new s3.sdk.HeadObjectCommand({ Bucket: path.bucket, Key: path.key }), {
-                abortSignal: signal,
-              }),
-            signal,
-          );
-        } catch (error) {
-          if (errorFacts(error).status === 404) return;
-          throw error;
-        }
-        await untilAborted(
-          () =>
-            s3.client.send(new s3.sdk.DeleteObjectCommand({ Bucket: path.bucket, Key: path.key }), {
-              abortSignal: signal,
-            }),
-          signal,
-        );
+        if (!(await untilAborted(() => store.exists(path.bucket, path.key, signal), signal))) return;
+        await untilAborted(() => store.delete(path.bucket, path.key, signal), signal);
         removed++;
       });
       if (failure !== null) {

@@ -35,11 +35,12 @@ const TABLE = {
     remedy: 'Check the catalog’s version; its answer must carry "metadata" with a location and a schema.',
   },
   WRITE_LOCATION_UNSUPPORTED: {
-    summary: 'The catalog put the table in a location floe cannot write to (not s3://).',
+    summary:
+      'The catalog put the table in a location the profile’s storage cannot write to (not s3:// with S3, not gs:// with GCS).',
     cause:
-      'The catalog’s or the namespace’s base location uses another file system (gs://, abfss://, file:).',
+      'The catalog’s or the namespace’s base location uses another store or file system than the profile’s (gs:// with S3 keys, s3:// with a service-account key, abfss://, file:).',
     remedy:
-      'Point the catalog’s default base location (or the namespace’s location) at the S3 bucket OLake writes to.',
+      'Point the catalog’s default base location (or the namespace’s location) at the bucket OLake writes to, or set the profile’s storage to that location’s store.',
   },
   WRITE_LOCATION_NOT_EMPTY: {
     summary:

@@ -3,6 +3,7 @@
 // manifest list are in avro.ts and re-exported here. hyparquet and hyparquet-writer are imported
 // inside the functions, so importing this module loads neither.
 import type { parquetWriteBuffer } from 'hyparquet-writer';
+import { lazy } from '../lazy.js';
 
 /** hyparquet-writer's SchemaElement (it pins its own hyparquet, whose types differ from floe's copy). */
 type SchemaElement = NonNullable<Parameters<typeof parquetWriteBuffer>[0]['schema']>[number];
@@ -139,8 +140,8 @@ function rowValue(row: RawRow, field: IcebergField): string | Date | null {
  */
 export async function writeDataFile(schema: IcebergSchema, rows: RawRow[]): Promise<DataFileFacts> {
   const [{ parquetWriteBuffer }, { parquetMetadata }] = await Promise.all([
-    import('hyparquet-writer'),
-    import('hyparquet'),
+    lazy.hyparquetWriter(),
+    lazy.hyparquet(),
   ]);
   const columns = schema.fields.map((field) => ({ field, values: rows.map((row) => rowValue(row, field)) }));
   // A full schema (root + one element per column) is hyparquet-writer's way to set field_id and the
@@ -203,7 +204,7 @@ export async function writeDataFile(schema: IcebergSchema, rows: RawRow[]): Prom
 export async function readDataFile(
   bytes: Uint8Array,
 ): Promise<{ rows: Record<string, unknown>[]; fieldIds: Record<string, number> }> {
-  const { parquetMetadata, parquetReadObjects } = await import('hyparquet');
+  const { parquetMetadata, parquetReadObjects } = await lazy.hyparquet();
   const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
   const metadata = parquetMetadata(file);
   const fieldIds: Record<string, number> = {};

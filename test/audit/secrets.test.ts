@@ -639,6 +639,8 @@ describe.sequential('secret-leak audit', () => {
         ['jobs test', ['jobs', 'test', '1', '--read-only', '--profile', 'audit-token'], 1],
         ['stack', ['stack', '--profile', 'audit-token', '--output', join(root, 'stack')], 0],
         ['completion', ['completion', 'bash'], 0],
+        ['secrets', ['secrets'], 0],
+        ['secrets --json', ['secrets', '--json'], 0],
         ['home without a terminal', [], 0],
       ];
       for (const [where, args, code] of runs) {

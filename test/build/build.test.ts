@@ -1,11 +1,11 @@
 // scripts/build.mjs never deletes or rewrites a file a running floe may still load: each build has its
 // own folder, dist/cli.js switches atomically, and a superseded build is removed only a day later.
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, utimesSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildDist, currentBuild, PRUNE_AFTER_MS } from '../../scripts/build.mjs';
+import { buildDist, currentBuild, PRUNE_AFTER_MS, upToDate } from '../../scripts/build.mjs';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
@@ -107,5 +107,22 @@ describe('scripts/build.mjs', () => {
     await buildDist({ dist, define: { __FLOE_VERSION__: '"2.0.0-b"' } });
     expect(existsSync(first.dir)).toBe(false);
     expect(existsSync(second.dir)).toBe(true);
+  });
+});
+
+// Issue 30, item 7: npm run demo (and npm start) build only when a source changed since the last build.
+describe('upToDate (scripts/build.mjs --if-changed)', () => {
+  it('is true for a dist/ written after every source, false once a source is newer', async () => {
+    const { dist } = clone();
+    expect(upToDate(dist)).toBe(false);
+    await buildDist({ dist });
+    expect(upToDate(dist)).toBe(true);
+    const entry = join(dist, 'cli.js');
+    const past = new Date(Date.now() - 60_000);
+    utimesSync(entry, past, past);
+    expect(upToDate(dist)).toBe(statSync(join(ROOT, 'src', 'cli', 'main.ts')).mtimeMs < past.getTime());
+    const long = new Date(0);
+    utimesSync(entry, long, long);
+    expect(upToDate(dist)).toBe(false);
   });
 });

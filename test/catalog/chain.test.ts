@@ -302,7 +302,7 @@ describe('requests', () => {
       const result = await runChain(values('none', { catalogUrl: emu.url }));
       allOk(result);
       expect(result.step('catalog.config').detail).toBe(
-        `prefix “main”; server overrides uri, warehouse, prefix; 1 default; 11 endpoints; uri → ${target.url}`,
+        `prefix “main”; server overrides uri, warehouse, prefix; 1 default; 13 endpoints; uri → ${target.url}`,
       );
       expect(target.requests.map((r) => r.url)).toEqual(['/real/v1/main/namespaces?pageToken=&pageSize=1']);
     } finally {

@@ -234,3 +234,39 @@ describe('a bucket host that does not resolve', () => {
     );
   });
 });
+
+// Issue 29, item 1: under --write the storage check may wait for the table the write check creates.
+describe('runCheck --write', () => {
+  const write: Chain = async (_values, opts) => {
+    const step = { id: 'write.table', chain: 'write' as const, title: 'Create a table (raw schema)' };
+    opts.emit({ type: 'step', step: { ...step, state: 'running' } });
+    opts.emit({
+      type: 'step',
+      step: { ...step, state: 'ok', detail: 'test_olake.floe_check_x at s3://lake/wh/0195-uuid' },
+    });
+  };
+  /** A storage chain that reports the table location it was handed. */
+  const storage: Chain = async (_values, opts) => {
+    const table = await opts.shared?.tableLocation;
+    opts.emit({ type: 'warning', message: `table location: ${table?.url ?? 'none'} (${table?.from ?? ''})` });
+  };
+
+  it('starts the write check once the catalog chain ended, and hands its table location to the storage check', async () => {
+    const report = await runCheck(VALUES, {
+      timeoutMs: 1000,
+      write: { namespace: ['test_olake'], keep: false },
+      chains: { catalog: fakeChain('catalog', CATALOG_STEPS).chain, storage, write },
+    });
+    expect(report.warnings).toEqual([
+      'table location: s3://lake/wh/0195-uuid (location the catalog gave the write check’s table)',
+    ]);
+  });
+
+  it('without --write the table location is none at once', async () => {
+    const report = await runCheck(VALUES, {
+      timeoutMs: 1000,
+      chains: { catalog: fakeChain('catalog', CATALOG_STEPS).chain, storage },
+    });
+    expect(report.warnings).toEqual(['table location: none ()']);
+  });
+});

@@ -28,6 +28,14 @@ describe('floeCommand', () => {
     expect(floeCommand({ PATH: '/nonexistent' }, LAUNCHER)).toBe('npx floe');
   });
 
+  // Issue 30, item 7: outside the clone, npx floe would fetch an unrelated package.
+  it('is "node <path>/bin/floe.js" outside the clone when no floe on PATH is this one', () => {
+    expect(floeCommand({ PATH: '/nonexistent' }, LAUNCHER, undefined, dir)).toBe(`node ${LAUNCHER}`);
+    expect(floeCommand({ PATH: '/nonexistent' }, LAUNCHER, undefined, join(ROOT, 'src'))).toBe('npx floe');
+    const global = binDir('global-outside', LAUNCHER);
+    expect(floeCommand({ PATH: global }, LAUNCHER, undefined, dir)).toBe('floe');
+  });
+
   it('is "floe" when the floe on PATH links to this launcher (npm install -g, npm link)', () => {
     const global = binDir('global', LAUNCHER);
     expect(floeCommand({ PATH: `/nonexistent:${global}` }, LAUNCHER)).toBe('floe');

@@ -206,7 +206,7 @@ describe('floe setup --preset, then floe test, against each catalog flavour and 
     expect(report.diagnoses).toEqual([]);
     expect(code).toBe(0);
     expect(report.steps.find((s) => s.id === 'storage.head')?.detail).toBe(
-      `bucket "${BUCKET}" exists (from the catalog's default-base-location)`,
+      `bucket "${BUCKET}" exists (probing s3://${BUCKET}/from-polaris/ from the catalog's config (defaults.default-base-location))`,
     );
     expect(report.steps.find((s) => s.id === 'storage.put')?.detail).toContain('from-polaris/.floe-probe/');
   });

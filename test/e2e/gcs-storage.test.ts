@@ -3,7 +3,7 @@
 // taking Google's jwt-bearer grant and the GCS emulator (STORAGE_EMULATOR_HOST); one token endpoint
 // serves both, as Google's does.
 import { generateKeyPairSync } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { checkReportSchema } from '../../src/check/types.js';
@@ -21,6 +21,8 @@ const account = {
 
 let gcs: GcsEmulator;
 let catalog: CatalogEmulator;
+/** BigLake placing its tables under the warehouse bucket, for the write check. */
+let lake: CatalogEmulator;
 
 beforeAll(async () => {
   gcs = await startGcsEmulator({
@@ -28,8 +30,14 @@ beforeAll(async () => {
     buckets: [{ name: 'e2e-lake', location: 'US' }],
   });
   catalog = await startCatalogEmulator({ auth: 'bearer', trustedTokens: gcs.principalOf });
+  lake = await startCatalogEmulator({
+    auth: 'bearer',
+    trustedTokens: gcs.principalOf,
+    dataLocation: 'gs://e2e-lake/olake',
+  });
 });
 afterAll(async () => {
+  await lake.close();
   await catalog.close();
   await gcs.close();
 });
@@ -39,7 +47,8 @@ function env(configDir: string, extra: Record<string, string> = {}): NodeJS.Proc
   return { ...base, CI: 'true', FLOE_CONFIG_DIR: configDir, ...extra };
 }
 
-it('floe setup --preset biglake --storage gcs, then floe test --json: the GCS steps pass', async () => {
+/** `floe setup --yes --preset biglake --storage gcs` with a key file; returns the config folder. */
+async function setUp(catalogUrl: string): Promise<string> {
   const configDir = tempConfigDir();
   const keyFile = join(configDir, 'service-account.json');
   writeFileSync(
@@ -63,7 +72,7 @@ it('floe setup --preset biglake --storage gcs, then floe test --json: the GCS st
       '--preset',
       'biglake',
       '--catalog-url',
-      catalog.url,
+      catalogUrl,
       '--warehouse',
       'gs://e2e-lake/olake',
       '--storage',
@@ -75,6 +84,11 @@ it('floe setup --preset biglake --storage gcs, then floe test --json: the GCS st
     env(configDir),
   );
   expect(setup.code, setup.stdout + setup.stderr).toBe(0);
+  return configDir;
+}
+
+it('floe setup --preset biglake --storage gcs, then floe test --json: the GCS steps pass', async () => {
+  const configDir = await setUp(catalog.url);
 
   const run = await spawnCli(
     ['test', '--profile', 'lake', '--json', '--timeout', '10'],
@@ -101,6 +115,39 @@ it('floe setup --preset biglake --storage gcs, then floe test --json: the GCS st
     gcs.requests.filter((r) => r.path.startsWith('/storage/v1/b/e2e-lake')).every((r) => r.email === EMAIL),
   ).toBe(true);
   // Neither the key nor a token in anything floe printed.
+  for (const line of PRIVATE_KEY.split('\n').filter((l) => l && !l.startsWith('-----')))
+    expect(run.stdout + run.stderr).not.toContain(line);
+  expect(run.stdout + run.stderr).not.toContain('ya29.');
+});
+
+it('floe test --write --json: the write check writes, reads back and removes its gs:// files; the journal is cleared', async () => {
+  const configDir = await setUp(lake.url);
+  const run = await spawnCli(
+    ['test', '--profile', 'lake', '--write', '--json', '--timeout', '10'],
+    env(configDir, { STORAGE_EMULATOR_HOST: gcs.url }),
+  );
+  const report = checkReportSchema.parse(JSON.parse(run.stdout));
+  expect(
+    report.steps.filter((s) => s.chain === 'write').map((s) => [s.id, s.state]),
+    JSON.stringify(report.diagnoses),
+  ).toEqual([
+    ['write.namespace', 'ok'],
+    ['write.table', 'ok'],
+    ['write.data', 'ok'],
+    ['write.commit', 'ok'],
+    ['write.verify', 'ok'],
+    ['write.cleanup', 'ok'],
+  ]);
+  expect(report.steps.find((s) => s.id === 'write.data')?.detail).toMatch(/^gs:\/\/e2e-lake\/olake\//);
+  expect(report.write?.rows).toBe(1);
+  expect(report.write?.leftovers).toEqual([]);
+  expect(run.code).toBe(0);
+  expect(gcs.objects('e2e-lake').size).toBe(0);
+  // Written before the first create, emptied as the cleanup removed everything.
+  expect(JSON.parse(readFileSync(join(configDir, 'write-journal.json'), 'utf8'))).toEqual({
+    version: 1,
+    records: [],
+  });
   for (const line of PRIVATE_KEY.split('\n').filter((l) => l && !l.startsWith('-----')))
     expect(run.stdout + run.stderr).not.toContain(line);
   expect(run.stdout + run.stderr).not.toContain('ya29.');

@@ -381,6 +381,7 @@ const WALK: Record<string, Case[]> = {
     { args: ['stack', '--profile', 'cat', '--output', '%WORK%/%HOSTILE%'] },
   ],
   completion: [{ args: ['completion', 'bash'] }, { args: ['completion', '%HOSTILE%'] }],
+  secrets: [{ args: ['secrets'] }, { args: ['secrets', 'use', '%HOSTILE%'] }],
   // Last: logs out, then in again for the screens.
   logout: [
     { args: ['logout'], olake: 'error' },

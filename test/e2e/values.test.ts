@@ -20,14 +20,13 @@ async function choosePreset(t: Terminal, label: string): Promise<void> {
   for (let i = 0; i < 12 && !text(t).includes(`› ● ${label}`); i++) await t.press('down');
   await t.waitFor(`› ● ${label}`);
   await t.press('enter');
-  await t.waitFor('Authentication type');
+  // Glue offers one authentication type (SigV4): the form follows at once, saying so (issue 30).
+  await t.waitFor('Catalog and authentication');
 }
 
 /** Glue up to its form, with the URL typed: Region is then derived from the URL (us-east-1). */
 async function glueWithUrl(t: Terminal): Promise<void> {
   await choosePreset(t, 'AWS Glue');
-  await t.press('enter');
-  await t.waitFor('Catalog and authentication');
   await t.press(GLUE_URL);
   await t.press('enter');
   await t.waitFor(/› Glue Catalog ID/);
@@ -75,8 +74,6 @@ describe('issue 19: the wizard keeps what the user typed', { timeout: 90_000 }, 
     const t = floe(tempDir('floe-e2e-i19-'), { args: ['setup', '--profile', 'g', '--skip-test'] });
     await glueWithUrl(t);
     await t.press('esc');
-    await t.waitFor('Authentication type');
-    await t.press('esc');
     await t.waitFor('Catalog: which Iceberg REST catalog');
     for (let i = 0; i < 12 && !text(t).includes('› ● Lakekeeper'); i++) await t.press('up');
     await t.press('enter');
@@ -99,11 +96,14 @@ describe('issue 19: the wizard keeps what the user typed', { timeout: 90_000 }, 
 
     const asked = floe(dir, { args: ['setup', '--profile', 'g'] });
     await choosePreset(asked, 'AWS Glue');
+    // On the form q is text: back on the catalog list (a choice), q asks.
+    await asked.press('esc');
+    await asked.waitFor('Catalog: which Iceberg REST catalog');
     await asked.press('q');
     await asked.waitFor('Leave setup?');
     await asked.press('n');
-    await asked.waitFor('Authentication type');
-    asked.burst('esc', 'esc', 'y');
+    await asked.waitFor('Catalog: which Iceberg REST catalog');
+    asked.burst('esc', 'y');
     expect(await asked.exit()).toBe(0);
     expect(runCli(['profiles', 'list'], { env: { FLOE_CONFIG_DIR: dir } }).stdout).not.toContain('g ');
   });

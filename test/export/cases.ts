@@ -19,7 +19,7 @@ export const RELEASES: Record<EngineFormat, readonly string[]> = {
   pyiceberg: ['0.11.1', '0.9.1'],
   'pyiceberg-env': ['0.11.1', '0.9.1'],
   spark: ['1.10.1', '1.9.2', '1.7.2'],
-  trino: ['484', '483', '480'],
+  trino: ['483', '484', '480'],
   duckdb: ['1.5.0', '1.4.0'],
 };
 

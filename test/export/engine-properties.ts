@@ -43,17 +43,22 @@ export const ENGINE_PROPERTIES: Record<Engine, readonly PropertySource[]> = {
       names: ['auth/type', 'auth/google/credentials_path', 'auth/google/scopes'],
     },
     {
-      file: 'apache/iceberg-python pyiceberg/io/__init__.py (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, S3_*, GCS_PROJECT_ID)',
+      file: 'apache/iceberg-python pyiceberg/catalog/rest/__init__.py SigV4Adapter: boto3.Session(aws_access_key_id=client.access-key-id, aws_secret_access_key=client.secret-access-key, …)',
+      read: 'pyiceberg-0.10.0',
+      since: '0.10.0',
+      names: ['client.access-key-id', 'client.secret-access-key'],
+    },
+    {
+      // Process environment variables ($NAME), not catalog properties.
+      file: 'apache/iceberg-python pyiceberg/catalog/rest.py SigV4Adapter.add_headers: boto3.Session() without arguments, the default AWS credential chain (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY)',
+      read: 'pyiceberg-0.8.0 and pyiceberg-0.9.1',
+      before: '0.10.0',
+      names: ['$AWS_ACCESS_KEY_ID', '$AWS_SECRET_ACCESS_KEY'],
+    },
+    {
+      file: 'apache/iceberg-python pyiceberg/io/__init__.py (S3_*, GCS_PROJECT_ID)',
       read: 'pyiceberg-0.9.1 and pyiceberg-0.11.1',
-      names: [
-        'client.access-key-id',
-        'client.secret-access-key',
-        's3.endpoint',
-        's3.region',
-        's3.access-key-id',
-        's3.secret-access-key',
-        'gcs.project-id',
-      ],
+      names: ['s3.endpoint', 's3.region', 's3.access-key-id', 's3.secret-access-key', 'gcs.project-id'],
     },
   ],
   // Spark catalog properties, after spark.sql.catalog.<name>; '' is the catalog class itself.

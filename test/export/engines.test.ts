@@ -8,6 +8,7 @@ import type { Values } from '../../src/destination/fields.js';
 import { validate } from '../../src/destination/schema.js';
 import {
   ENGINE_FORMATS,
+  ENGINE_OF,
   type EngineFormat,
   pyicebergEnvCatalog,
   renderEngine,
@@ -118,7 +119,7 @@ describe('what an engine cannot express fails, saying why', () => {
     const v = sample('sigv4');
     v.fields.signingRegion = 'eu-west-1';
     expect(() => renderEngine('trino', valid(v), { includeSecrets: false })).toThrow(
-      /Trino 484 cannot read this profile: Trino signs catalog requests with the storage region/,
+      /Trino 483 cannot read this profile: Trino signs catalog requests with the storage region/,
     );
     expect(renderEngine('spark', valid(v), { includeSecrets: false }).text).toContain(
       'rest.signing-region=eu-west-1',
@@ -176,7 +177,7 @@ describe('what an engine cannot express fails, saying why', () => {
   it('an engine version floe does not know is refused with a valid example', () => {
     expect(() =>
       renderEngine('trino', valid(sample('token')), { includeSecrets: false, engineVersion: 'latest' }),
-    ).toThrow(/--engine-version: "latest" is not a release number \(e\.g\. 484\)/);
+    ).toThrow(/--engine-version: "latest" is not a release number \(e\.g\. 483\)/);
     expect(() =>
       renderEngine('trino', valid(sample('token')), { includeSecrets: false, engineVersion: '400' }),
     ).toThrow(/Trino 400 is older than floe's exports go \(471\)/);
@@ -412,4 +413,75 @@ describe('the PYICEBERG_… file, sourced by sh', () => {
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain(`PYICEBERG_CATALOG__LAKE_PROD__TOKEN=it's"quoted"$HOME\\\n`);
   });
+});
+
+// Issue 29, item 2: what each release really reads, checked at its tag.
+describe('engine releases as their source has them', () => {
+  it('pyiceberg before 0.10.0 gets the SigV4 keys as AWS_* variables, with the reason; 0.10.0 as client.*', () => {
+    const v = valid(cases().find(([id]) => id === 's3tables')![1]);
+    const old = renderEngine('pyiceberg', v, { includeSecrets: false, engineVersion: '0.9.1' });
+    expect(old.text).not.toContain('client.access-key-id');
+    expect(old.text).not.toContain('AWS_ACCESS_KEY_ID');
+    expect(old.notes).toContain(
+      "pyiceberg before 0.10.0 signs catalog requests with boto3's default AWS credentials (boto3.Session() without arguments), not client.access-key-id: set AWS_ACCESS_KEY_ID (the FLOE_ACCESS_KEY) and AWS_SECRET_ACCESS_KEY (the FLOE_SECRET_KEY) in its environment (or AWS_PROFILE naming a profile with these keys), or use pyiceberg 0.10.0 or later (--engine-version 0.10.0), which reads them from the catalog's properties.",
+    );
+    const env = renderEngine('pyiceberg-env', v, { includeSecrets: false, engineVersion: '0.8.0' });
+    expect(env.text).toContain(`export AWS_ACCESS_KEY_ID="\${FLOE_ACCESS_KEY:?set FLOE_ACCESS_KEY first}"`);
+    expect(env.text).toContain(
+      `export AWS_SECRET_ACCESS_KEY="\${FLOE_SECRET_KEY:?set FLOE_SECRET_KEY first}"`,
+    );
+    expect(env.notes.join('\n')).toContain('this file sets AWS_ACCESS_KEY_ID');
+    const current = renderEngine('pyiceberg', v, { includeSecrets: false, engineVersion: '0.10.0' });
+    expect(current.text).toContain('client.access-key-id: "<FLOE_ACCESS_KEY>"');
+    expect(current.notes.join('\n')).not.toContain('boto3');
+  });
+
+  it('Trino with Google Cloud Storage always names a key file, even without the key at hand', () => {
+    const v = cases().find(([id]) => id === 'gcs-oauth2')![1];
+    delete v.fields.gcpServiceAccountJson;
+    for (const release of RELEASES.trino) {
+      const out = renderEngine('trino', valid(v), { includeSecrets: false, engineVersion: release });
+      expect(out.text, release).toContain('gcs.json-key-file-path=<path of the service-account key file>');
+      expect(out.notes.join('\n')).toContain(
+        'put its path in place of <path of the service-account key file>',
+      );
+    }
+  });
+
+  it('the default releases are released ones: Trino 483 (484 is not out)', () => {
+    const out = renderEngine('trino', valid(sample('none')), { includeSecrets: false });
+    expect(out.text).toContain('written by floe export\n# for Trino 481 to before 484');
+  });
+});
+
+/** The source (repository, file and tag) that declares `key` for `engine` at `release`. */
+function sourceOf(engine: (typeof ENGINES)[number], key: string, release: string): string {
+  const source = ENGINE_PROPERTIES[engine].find(
+    (s) =>
+      s.names.includes(key) &&
+      (s.since === undefined || compareReleases(release, s.since) >= 0) &&
+      (s.before === undefined || compareReleases(release, s.before) < 0),
+  );
+  return source ? `${source.read}: ${source.file}` : '(no source)';
+}
+
+describe('the goldens name the tag each option was checked against', () => {
+  for (const format of ENGINE_FORMATS)
+    for (const release of RELEASES[format])
+      it(`${format} ${release}`, () => {
+        const engine = ENGINE_OF[format];
+        const keys = new Set<string>();
+        for (const [, values] of cases()) {
+          try {
+            for (const p of selectProperties(engine, valid(values), release)) keys.add(p.key);
+          } catch (error) {
+            if (!(error instanceof UnsupportedError)) throw error;
+          }
+        }
+        const lines = [...keys]
+          .sort()
+          .map((key) => `${key || '(the catalog class)'}\t${sourceOf(engine, key, release)}`);
+        expect(lines.filter((line) => line.endsWith('(no source)'))).toEqual([]);
+        matchGolden(goldenUrl(format, `sources@${release}`, '.txt'), `${lines.join('\n')}\n`);
+      });
 });

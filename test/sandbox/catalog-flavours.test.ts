@@ -109,15 +109,15 @@ describe('polaris', () => {
     for (const path of ['/api/catalog/v1/nope', '/nope', '/api/catalog/v1/olake_catalog/namespaces'])
       expect((await send('GET', `${emu.origin}${path}`)).status, path).toBe(401);
     const token = await tokenAt(emu.tokenUrl, right);
-    const rename = await send('POST', `${emu.url}/v1/olake_catalog/tables/rename`, {
+    const transaction = await send('POST', `${emu.url}/v1/olake_catalog/transactions/commit`, {
       headers: bearer(token),
     });
-    expect(errorOf(rename).status).toBe(406);
-    expect(errorOf(rename).type).toBe('UnsupportedOperationException');
-    const properties = await send('POST', `${emu.url}/v1/olake_catalog/namespaces/default/properties`, {
+    expect(errorOf(transaction).status).toBe(406);
+    expect(errorOf(transaction).type).toBe('UnsupportedOperationException');
+    const register = await send('POST', `${emu.url}/v1/olake_catalog/namespaces/default/register`, {
       headers: bearer(token),
     });
-    expect(properties.status).toBe(406);
+    expect(register.status).toBe(406);
     const nowhere = await send('GET', `${emu.url}/v1/nope`, { headers: bearer(token) });
     expect(errorOf(nowhere)).toMatchObject({ status: 404, type: 'NotFoundException' });
   });
@@ -365,10 +365,8 @@ describe('rest (the generic fixture) is no kinder than real servers', () => {
     expect((await send('GET', `${emu.url}/v1/nope`)).status).toBe(401);
     expect((await send('GET', `${emu.url}/v1/nope`, { headers: bearer('t') })).status).toBe(404);
     for (const [method, path] of [
-      ['POST', '/v1/main/namespaces/default/properties'],
       ['POST', '/v1/main/namespaces/default/register'],
       ['GET', '/v1/main/namespaces/default/views'],
-      ['POST', '/v1/main/tables/rename'],
       ['POST', '/v1/main/transactions/commit'],
     ] as const) {
       const answer = await send(method, `${emu.url}${path}`, { headers: bearer('t') });

@@ -23,6 +23,16 @@ async function occupy(port: number): Promise<Server | undefined> {
 
 const blockers: (Server | undefined)[] = [];
 
+/** A free port with the 10 after it free too. */
+async function freeBase(): Promise<number> {
+  for (;;) {
+    const base = 20_000 + Math.floor(Math.random() * 40_000);
+    const held = await Promise.all([0, 1, 10].map((i) => occupy(base + i)));
+    await Promise.all(held.map((server) => server && new Promise<void>((r) => server.close(() => r()))));
+    if (held.every(Boolean)) return base;
+  }
+}
+
 beforeAll(async () => {
   blockers.push(await occupy(8181), await occupy(8000));
 });
@@ -152,6 +162,73 @@ describe('floe sandbox', () => {
       '--deny must be a comma-separated list of create-namespace, create-table, write-data, drop-table, drop-namespace, read, not "delete-everything" (e.g. --deny create-table,write-data)',
     );
     expect(wrong.stdout).toBe('');
+  });
+
+  // Issue 28, item 3: stable addresses.
+  it('--ports BASE and --port-*: the services on exactly those ports; the S3 port is stable by default', async () => {
+    const base = await freeBase();
+    const run = startSandboxCli(['--ports', String(base), '--port-s3', String(base + 10), '--jobs', '0']);
+    try {
+      await run.waitFor('Ctrl-C stops the sandbox');
+      const out = run.stdout();
+      expect(out).toContain(`REST catalog   http://127.0.0.1:${base}/api/catalog`);
+      expect(out).toContain(`OLake UI       http://127.0.0.1:${base + 1}`);
+      expect(out).toContain(`Object store   http://127.0.0.1:${base + 10} (s3rver, path style)`);
+      expect(out).not.toContain('is busy');
+      run.child.kill('SIGINT');
+      expect(await run.exited).toBe(130);
+    } finally {
+      run.child.kill('SIGKILL');
+    }
+    const defaults = startSandboxCli(['--jobs', '0']);
+    try {
+      await defaults.waitFor('Ctrl-C stops the sandbox');
+      // s3rver's own default port, else (another sandbox holds it) the banner says where it went.
+      expect(defaults.stdout()).toMatch(
+        /Object store {3}http:\/\/127\.0\.0\.1:4568 |^! 4568 is busy; the object store is on \d+$/m,
+      );
+      defaults.child.kill('SIGINT');
+      expect(await defaults.exited).toBe(130);
+    } finally {
+      defaults.child.kill('SIGKILL');
+    }
+  });
+
+  it('a port flag names a busy port: exit 1 naming the flag, nothing moved silently', async () => {
+    const held = (await occupy(0)) as Server;
+    const port = (held.address() as { port: number }).port;
+    try {
+      const run = await floe(['sandbox', '--port-olake', String(port)], { configDir: tempConfigDir() });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(
+        `floe: --port-olake ${port}: port ${port} is busy (another program listens there)`,
+      );
+      expect(run.stderr).toContain(`Pick a free one, e.g. --port-olake ${port + 100}`);
+      expect(run.stdout).toBe('');
+    } finally {
+      await new Promise<void>((r) => held.close(() => r()));
+    }
+  });
+
+  it.each([
+    [['--ports', '65534'], '--ports must be a port number from 1 to 65533, not "65534" (e.g. --ports 8181)'],
+    [
+      ['--port-s3', 'abc'],
+      '--port-s3 must be a port number from 1 to 65535, not "abc" (e.g. --port-s3 4568)',
+    ],
+    [
+      ['--port-catalog', '0'],
+      '--port-catalog must be a port number from 1 to 65535, not "0" (e.g. --port-catalog 8181)',
+    ],
+    [
+      ['--port-olake', '8000', '--port-s3', '8000'],
+      '--port-olake and --port-s3 must differ, not both 8000 (e.g. --ports 8181 for 8181, 8182 and 8183)',
+    ],
+  ])('bad ports %j: a usage error naming the flag, the rule and an example', async (args, message) => {
+    const run = await floe(['sandbox', ...args], { configDir: tempConfigDir() });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`floe: ${message}`);
+    expect(run.stdout).toBe('');
   });
 
   it('--jobs must be a number', async () => {

@@ -326,10 +326,25 @@ describe('commit updates (TableMetadata.Builder)', () => {
     ],
     [
       'an action the emulator does not serve',
-      [{ action: 'add-schema', schema: SCHEMA }],
+      [{ action: 'add-spec', spec: { 'spec-id': 1, fields: [] } }],
       400,
       'BadRequestException',
-      /Unsupported metadata update action: add-schema/,
+      /Unsupported metadata update action: add-spec/,
+    ],
+    [
+      'a schema a v2 table cannot hold (Schema.checkCompatibility)',
+      [
+        {
+          action: 'add-schema',
+          schema: {
+            ...SCHEMA,
+            fields: [...SCHEMA.fields, { id: 90, name: 'v', type: 'variant', required: false }],
+          },
+        },
+      ],
+      400,
+      'ValidationException',
+      /^Invalid schema for v2:\n- Invalid type for v: variant is not supported until v3$/,
     ],
     ['an id beyond 2^53', [snapshot(2 ** 60, 5)], 406, 'UnsupportedOperationException', /beyond 2\^53/],
   ];

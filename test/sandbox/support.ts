@@ -2,6 +2,10 @@
 import { Sha256 } from '@aws-crypto/sha256-js';
 import { HttpRequest } from '@smithy/protocol-http';
 import { SignatureV4 } from '@smithy/signature-v4';
+import { IcebergRestCatalog } from 'iceberg-js';
+import { expect } from 'vitest';
+import { type CatalogFlavour, SANDBOX, SANDBOX_CATALOGS, type Sandbox } from '../../src/sandbox/index.js';
+import { S3RVER_ACCESS_KEY, S3RVER_SECRET_KEY } from '../../src/sandbox/s3.js';
 
 export interface Answer {
   status: number;
@@ -117,4 +121,52 @@ export function signedFetch(key: SigningKey): typeof fetch {
     delete sent.host;
     return fetch(input, { ...init, headers: sent });
   };
+}
+
+/** OLake's raw schema (types.GetIcebergRawSchema), with request-side ids the server replaces. */
+export const RAW_SCHEMA = {
+  type: 'struct' as const,
+  fields: [
+    { id: 11, name: '_olake_id', type: 'string', required: true },
+    { id: 12, name: '_olake_timestamp', type: 'timestamptz', required: true },
+    { id: 13, name: '_op_type', type: 'string', required: true },
+    { id: 14, name: '_cdc_timestamp', type: 'timestamptz', required: false },
+    { id: 15, name: 'data', type: 'string', required: false },
+  ],
+};
+/** The headers a request to the flavour's catalog carries (a token for OAuth2 and bearer flavours). */
+export async function authHeaders(
+  sandbox: Sandbox,
+  flavour: CatalogFlavour,
+): Promise<Record<string, string>> {
+  const facts = SANDBOX_CATALOGS[flavour];
+  if (facts.auth === 'token') return { authorization: `Bearer ${SANDBOX.token}` };
+  if (facts.auth !== 'oauth2') return {};
+  const answer = await send('POST', sandbox.catalog.tokenUrl, {
+    form: {
+      grant_type: 'client_credentials',
+      client_id: SANDBOX.oauth.clientId,
+      client_secret: SANDBOX.oauth.clientSecret,
+      scope: String(facts.scope),
+    },
+  });
+  expect(answer.status, answer.text).toBe(200);
+  return { authorization: `Bearer ${(answer.body as { access_token: string }).access_token}` };
+}
+
+export const signingKey = (flavour: CatalogFlavour) => ({
+  accessKeyId: S3RVER_ACCESS_KEY,
+  secretAccessKey: S3RVER_SECRET_KEY,
+  service: String(SANDBOX_CATALOGS[flavour].signingName),
+  region: SANDBOX.region,
+});
+
+export function client(sandbox: Sandbox, flavour: CatalogFlavour, headers: Record<string, string>) {
+  const sigv4 = SANDBOX_CATALOGS[flavour].auth === 'sigv4';
+  return new IcebergRestCatalog({
+    baseUrl: sandbox.catalog.url,
+    warehouse: SANDBOX_CATALOGS[flavour].warehouse,
+    auth: sigv4 ? { type: 'none' } : { type: 'custom', getHeaders: () => headers },
+    ...(sigv4 ? { fetch: signedFetch(signingKey(flavour)) } : {}),
+  });
 }

@@ -1,12 +1,10 @@
 // The write path through the sandbox in every catalog flavour, with iceberg-js as the outside
-// client (bearer tokens; a SigV4-signing fetch for Glue and S3 Tables; the prefix from the catalog's
-// /v1/config, read here since iceberg-js 0.8, the last release for Node 20, takes it as catalogName):
-// create a namespace and a
+// client (bearer tokens; a SigV4-signing fetch for Glue and S3 Tables): create a namespace and a
 // table, load it, commit an append (add-snapshot + set-snapshot-ref), load it back with the
 // snapshot current, drop it with purge; the metadata files appear in s3rver and go with the purge.
 // Then each denied privilege answered in the flavour's real shape, and the commit-conflict fault.
 import { ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { IcebergError, IcebergRestCatalog, type TableMetadata } from 'iceberg-js';
+import { IcebergError } from 'iceberg-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CATALOG_FLAVOURS,
@@ -18,19 +16,8 @@ import {
   startSandbox,
 } from '../../src/sandbox/index.js';
 import { S3RVER_ACCESS_KEY, S3RVER_SECRET_KEY } from '../../src/sandbox/s3.js';
-import { type Answer, send, signedFetch } from './support.js';
+import { type Answer, authHeaders, client, RAW_SCHEMA, send, signingKey } from './support.js';
 
-/** OLake's raw schema (types.GetIcebergRawSchema), with request-side ids the server replaces. */
-const RAW_SCHEMA = {
-  type: 'struct' as const,
-  fields: [
-    { id: 11, name: '_olake_id', type: 'string', required: true },
-    { id: 12, name: '_olake_timestamp', type: 'timestamptz', required: true },
-    { id: 13, name: '_op_type', type: 'string', required: true },
-    { id: 14, name: '_cdc_timestamp', type: 'timestamptz', required: false },
-    { id: 15, name: 'data', type: 'string', required: false },
-  ],
-};
 const NS = ['test_olake'];
 
 function s3(sandbox: Sandbox): S3Client {
@@ -48,67 +35,6 @@ async function keys(client: S3Client, prefix: string): Promise<string[]> {
 }
 
 const keyOf = (uri: string) => uri.replace(`s3://${SANDBOX.bucket}/`, '');
-
-/** The headers a request to the flavour's catalog carries (a token for OAuth2 and bearer flavours). */
-async function authHeaders(sandbox: Sandbox, flavour: CatalogFlavour): Promise<Record<string, string>> {
-  const facts = SANDBOX_CATALOGS[flavour];
-  if (facts.auth === 'token') return { authorization: `Bearer ${SANDBOX.token}` };
-  if (facts.auth !== 'oauth2') return {};
-  const answer = await send('POST', sandbox.catalog.tokenUrl, {
-    form: {
-      grant_type: 'client_credentials',
-      client_id: SANDBOX.oauth.clientId,
-      client_secret: SANDBOX.oauth.clientSecret,
-      scope: String(facts.scope),
-    },
-  });
-  expect(answer.status, answer.text).toBe(200);
-  return { authorization: `Bearer ${(answer.body as { access_token: string }).access_token}` };
-}
-
-const signingKey = (flavour: CatalogFlavour) => ({
-  accessKeyId: S3RVER_ACCESS_KEY,
-  secretAccessKey: S3RVER_SECRET_KEY,
-  service: String(SANDBOX_CATALOGS[flavour].signingName),
-  region: SANDBOX.region,
-});
-
-/** A request to the flavour's catalog as the client makes it: its headers, signed for SigV4 flavours. */
-function call(
-  flavour: CatalogFlavour,
-  headers: Record<string, string>,
-  method: string,
-  url: string,
-  body?: unknown,
-) {
-  const sign = SANDBOX_CATALOGS[flavour].auth === 'sigv4' ? signingKey(flavour) : undefined;
-  return send(method, url, {
-    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(sign ? { sign } : {}),
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-}
-
-/** The prefix /v1/config gives for the flavour's warehouse. */
-async function prefixOf(sandbox: Sandbox, flavour: CatalogFlavour, headers: Record<string, string>) {
-  const warehouse = SANDBOX_CATALOGS[flavour].warehouse;
-  const query = warehouse ? `?warehouse=${encodeURIComponent(String(warehouse))}` : '';
-  const answer = await call(flavour, headers, 'GET', `${sandbox.catalog.url}/v1/config${query}`);
-  expect(answer.status, answer.text).toBe(200);
-  const config = answer.body as { overrides?: { prefix?: string }; defaults?: { prefix?: string } };
-  return config.overrides?.prefix ?? config.defaults?.prefix;
-}
-
-async function client(sandbox: Sandbox, flavour: CatalogFlavour, headers: Record<string, string>) {
-  const sigv4 = SANDBOX_CATALOGS[flavour].auth === 'sigv4';
-  const prefix = await prefixOf(sandbox, flavour, headers);
-  return new IcebergRestCatalog({
-    baseUrl: sandbox.catalog.url,
-    ...(prefix ? { catalogName: prefix } : {}),
-    auth: sigv4 ? { type: 'none' } : { type: 'custom', getHeaders: () => headers },
-    ...(sigv4 ? { fetch: signedFetch(signingKey(flavour)) } : {}),
-  });
-}
 
 /** An append: the requirements and updates Java's SnapshotProducer sends for a first commit. */
 function append(uuid: string, location: string, parent: number | null, sequence: number, id: number) {
@@ -154,15 +80,14 @@ describe.each(CATALOG_FLAVOURS)('floe sandbox --catalog %s: the write path', (fl
     SANDBOX_CATALOGS[flavour].auth === 'sigv4' ? sandbox.catalog.sigv4 : sandbox.catalog.bearer;
 
   it('creates, loads, commits an append, loads it back and drops with purge; metadata files come and go', async () => {
-    const catalog = await client(sandbox, flavour, headers);
-    const tables = `${sandbox.catalog.url}/v1/${await prefixOf(sandbox, flavour, headers)}/namespaces/${NS[0]}/tables`;
+    const catalog = client(sandbox, flavour, headers);
     await catalog.createNamespace({ namespace: NS }, { properties: { owner: 'floe' } });
     expect(await catalog.namespaceExists({ namespace: NS })).toBe(true);
     await expect(catalog.createNamespace({ namespace: NS })).rejects.toMatchObject({ status: 409 });
-    // The LoadTableResult (with metadata-location) as the catalog answers it; iceberg-js keeps the metadata.
-    const answer = await call(flavour, headers, 'POST', tables, { name: 'test_olake', schema: RAW_SCHEMA });
-    expect(answer.status, answer.text).toBe(200);
-    const created = answer.body as { 'metadata-location': string; metadata: TableMetadata };
+    const created = await catalog.createTableResult(
+      { namespace: NS },
+      { name: 'test_olake', schema: RAW_SCHEMA },
+    );
     const metadata = created.metadata;
     const location = String(metadata.location);
     expect(metadata['format-version']).toBe(2);
@@ -173,12 +98,13 @@ describe.each(CATALOG_FLAVOURS)('floe sandbox --catalog %s: the write path', (fl
     expect(first).toMatch(new RegExp(`^${location}/metadata/00000-[0-9a-f-]{36}\\.metadata\\.json$`));
     const metadataDir = `${keyOf(location)}/metadata/`;
     expect(await keys(bucket, metadataDir)).toEqual([keyOf(first)]);
-    expect(await catalog.listTables({ namespace: NS })).toEqual([{ namespace: NS, name: 'test_olake' }]);
+    expect((await catalog.listTables({ namespace: NS })).identifiers).toEqual([
+      { namespace: NS, name: 'test_olake' },
+    ]);
 
     const id = { namespace: NS, name: 'test_olake' };
-    const loaded = await call(flavour, headers, 'GET', `${tables}/test_olake`);
-    expect((loaded.body as { 'metadata-location': string })['metadata-location']).toBe(first);
-    expect((await catalog.loadTable(id))['table-uuid']).toBe(metadata['table-uuid']);
+    const loaded = await catalog.loadTableResult(id);
+    expect(loaded?.['metadata-location']).toBe(first);
     const uuid = metadata['table-uuid'];
     const snapshotId = 4242424242;
     const commit = append(String(uuid), location, null, 1, snapshotId);
@@ -186,7 +112,7 @@ describe.each(CATALOG_FLAVOURS)('floe sandbox --catalog %s: the write path', (fl
     await bucket.send(
       new PutObjectCommand({ Bucket: SANDBOX.bucket, Key: keyOf(manifestList), Body: 'avro' }),
     );
-    const committed = await catalog.updateTable(id, commit as never);
+    const committed = await catalog.commitTable(id, commit as never);
     expect(committed['metadata-location']).toMatch(/\/metadata\/00001-[0-9a-f-]{36}\.metadata\.json$/);
 
     const after = await catalog.loadTable(id);
@@ -209,14 +135,14 @@ describe.each(CATALOG_FLAVOURS)('floe sandbox --catalog %s: the write path', (fl
   });
 
   it('a commit-conflict fault answers 409 CommitFailedException twice, then the retried commit lands', async () => {
-    const catalog = await client(sandbox, flavour, headers);
+    const catalog = client(sandbox, flavour, headers);
     await catalog.createNamespace({ namespace: ['conflict'] });
     const table = await catalog.createTable({ namespace: ['conflict'] }, { name: 't', schema: RAW_SCHEMA });
     const id = { namespace: ['conflict'], name: 't' };
     emulator().setFault({ kind: 'commit-conflict', times: 2 }, 'commit');
     const commit = append(String(table['table-uuid']), String(table.location), null, 1, 7);
     for (let attempt = 0; attempt < 2; attempt++) {
-      const error = await catalog.updateTable(id, commit as never).catch((e: unknown) => e);
+      const error = await catalog.commitTable(id, commit as never).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(IcebergError);
       expect(error).toMatchObject({
         status: 409,
@@ -224,34 +150,41 @@ describe.each(CATALOG_FLAVOURS)('floe sandbox --catalog %s: the write path', (fl
         message: 'Requirement failed: branch main was created concurrently',
       });
     }
-    const landed = await catalog.updateTable(id, commit as never);
+    const landed = await catalog.commitTable(id, commit as never);
     expect(landed.metadata['current-snapshot-id']).toBe(7);
     await catalog.dropTable(id, { purge: true });
     await catalog.dropNamespace({ namespace: ['conflict'] });
   });
 
   it('each denied privilege is refused in the real server’s shape', async () => {
-    const catalog = await client(sandbox, flavour, headers);
+    const catalog = client(sandbox, flavour, headers);
     await catalog.createNamespace({ namespace: ['guarded'] });
     const table = await catalog.createTable({ namespace: ['guarded'] }, { name: 't', schema: RAW_SCHEMA });
-    const base = `${sandbox.catalog.url}/v1/${await prefixOf(sandbox, flavour, headers)}/namespaces`;
-    const as = (method: string, url: string, body?: unknown): Promise<Answer> =>
-      call(flavour, headers, method, url, body);
+    const sign = SANDBOX_CATALOGS[flavour].auth === 'sigv4' ? signingKey(flavour) : undefined;
+    const prefix = await catalog.loadConfig().then((c) => c.overrides?.prefix ?? c.defaults?.prefix);
+    const base = `${sandbox.catalog.url}/v1/${prefix}/namespaces`;
+    const json = { 'content-type': 'application/json' };
+    const call = (method: string, url: string, body?: unknown): Promise<Answer> =>
+      send(method, url, {
+        headers: { ...headers, ...(body === undefined ? {} : json) },
+        ...(sign ? { sign } : {}),
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
     const attempts: [Privilege, () => Promise<Answer>][] = [
-      ['create-namespace', () => as('POST', base, { namespace: ['other'] })],
-      ['create-table', () => as('POST', `${base}/guarded/tables`, { name: 'u', schema: RAW_SCHEMA })],
+      ['create-namespace', () => call('POST', base, { namespace: ['other'] })],
+      ['create-table', () => call('POST', `${base}/guarded/tables`, { name: 'u', schema: RAW_SCHEMA })],
       [
         'write-data',
         () =>
-          as(
+          call(
             'POST',
             `${base}/guarded/tables/t`,
             append(String(table['table-uuid']), String(table.location), null, 1, 9),
           ),
       ],
-      ['drop-table', () => as('DELETE', `${base}/guarded/tables/t?purgeRequested=true`)],
-      ['drop-namespace', () => as('DELETE', `${base}/guarded`)],
-      ['read', () => as('GET', `${base}/guarded/tables/t`)],
+      ['drop-table', () => call('DELETE', `${base}/guarded/tables/t?purgeRequested=true`)],
+      ['drop-namespace', () => call('DELETE', `${base}/guarded`)],
+      ['read', () => call('GET', `${base}/guarded/tables/t`)],
     ];
     try {
       for (const [privilege, attempt] of attempts) {

@@ -50,6 +50,19 @@ describe('floe stack', () => {
     expect(r.stdout).toContain(`Wrote ${join(dir, '.env')} (mode 0600, holds the secrets)\n`);
     expect(r.stdout).toContain(`docker compose -f ${join(dir, 'compose.yaml')} up -d`);
     expect(r.stdout).toContain('floe test --profile stack');
+    // Issue 30, item 5: the setup line pastes as one command (a real "\" and line break, never "\^J").
+    expect(r.stdout).not.toContain('^J');
+    const setupLines = r.stdout.slice(
+      r.stdout.indexOf('  npx floe setup'),
+      r.stdout.indexOf('--s3-endpoint'),
+    );
+    expect(setupLines).toMatch(/ \\\n {6}--catalog-url .+ \\\n {6}--region /);
+    const next = r.stdout.slice(r.stdout.indexOf('Next:') + 5);
+    const parsed = spawnSync('bash', ['-n'], {
+      input: next.slice(0, next.indexOf('\n\n')),
+      encoding: 'utf8',
+    });
+    expect(parsed.status, parsed.stderr).toBe(0);
     expect(statSync(join(dir, '.env')).mode & 0o777).toBe(0o600);
     const env = envOf(dir);
     expect(Object.keys(env).sort()).toEqual(['FLOE_ACCESS_KEY', 'FLOE_SECRET_KEY', 'POSTGRES_PASSWORD']);

@@ -1,5 +1,6 @@
 // Where the storage check writes: the Data Location, else a Warehouse that is a location, else the
-// location the catalog's config names (Polaris default-base-location, Nessie warehouse), else nothing.
+// location the catalog names (its config's default-base-location, the check namespace's location),
+// else, under --write, the location the catalog gives the write check's table; else a warning.
 import { afterEach, describe, expect, it } from 'vitest';
 import { type SharedFacts, sharedFacts } from '../../src/check/types.js';
 import type { Values } from '../../src/destination/fields.js';
@@ -32,14 +33,19 @@ function values(s3: FakeS3, fields: Partial<Values['fields']>): Values {
   return { ...v, preset: 'polaris', fields: { ...v.fields, ...fields } };
 }
 
-async function runShared(v: Values, shared: SharedFacts) {
-  const events: { type: string; step?: { id: string; detail?: string; state: string } }[] = [];
+async function runShared(v: Values, shared: SharedFacts, write = false) {
+  const events: {
+    type: string;
+    message?: string;
+    step?: { id: string; detail?: string; state: string };
+  }[] = [];
   await storageChain(v, {
     emit: (e) => events.push(e as (typeof events)[number]),
     signal: new AbortController().signal,
     timeoutMs: 5000,
     readOnly: true,
     shared,
+    ...(write ? { write: { namespace: ['test_olake'], keep: false } } : {}),
   });
   return events;
 }
@@ -50,14 +56,18 @@ describe('the storage check’s data location', () => {
     const run = await runStorage(values(s3, { warehouse: 's3://other', dataLocation: 's3://lake/raw' }), {
       readOnly: true,
     });
-    expect(run.steps['storage.head']?.detail).toBe('bucket "lake" exists (from the Data Location)');
+    expect(run.steps['storage.head']?.detail).toBe(
+      'bucket "lake" exists (probing s3://lake/raw/ from the Data Location)',
+    );
     expect(s3.requests).toEqual(['HEAD /lake/', 'GET /lake/?list-type=2&max-keys=1&prefix=raw%2F']);
   });
 
   it('is an s3:// Warehouse when there is no Data Location', async () => {
     const s3 = await store();
     const run = await runStorage(values(s3, { warehouse: 's3://warehouse/olake' }), { readOnly: true });
-    expect(run.steps['storage.head']?.detail).toBe('bucket "warehouse" exists (from the Warehouse)');
+    expect(run.steps['storage.head']?.detail).toBe(
+      'bucket "warehouse" exists (probing s3://warehouse/olake/ from the Warehouse)',
+    );
   });
 
   it('waits for the catalog’s config when the Warehouse is a name', async () => {
@@ -66,23 +76,52 @@ describe('the storage check’s data location', () => {
     const done = runShared(values(s3, {}), shared);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(s3.requests).toEqual([]);
-    shared.setCatalogLocation({ url: 's3://polaris-data/olake_catalog', property: 'default-base-location' });
+    shared.setCatalogLocation({
+      url: 's3://polaris-data/olake_catalog',
+      property: 'default-base-location',
+      from: "catalog's config (defaults.default-base-location)",
+    });
     const events = await done;
     const head = events.filter((e) => e.step?.id === 'storage.head').at(-1)?.step;
-    expect(head?.detail).toBe('bucket "polaris-data" exists (from the catalog\'s default-base-location)');
+    expect(head?.detail).toBe(
+      'bucket "polaris-data" exists (probing s3://polaris-data/olake_catalog/ from the catalog\'s config (defaults.default-base-location))',
+    );
     expect(s3.requests[1]).toBe('GET /polaris-data/?list-type=2&max-keys=1&prefix=olake_catalog%2F');
   });
 
-  it('is a diagnosis, not a guess, when nothing names a location', async () => {
+  it('under --write, waits for the location the catalog gives the write check’s table', async () => {
     const s3 = await store();
     const shared = sharedFacts();
     shared.setCatalogLocation(null);
+    const done = runShared(values(s3, {}), shared, true);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(s3.requests).toEqual([]);
+    shared.setTableLocation({
+      url: 's3://lakekeeper-data/0195/0196',
+      property: 'location',
+      from: 'location the catalog gave the write check’s table',
+    });
+    const events = await done;
+    const head = events.filter((e) => e.step?.id === 'storage.head').at(-1)?.step;
+    expect(head?.state).toBe('ok');
+    expect(head?.detail).toBe(
+      'bucket "lakekeeper-data" exists (probing s3://lakekeeper-data/0195/0196/ from the location the catalog gave the write check’s table)',
+    );
+  });
+
+  it('is a warning naming what was asked and what to set, not a failure, when nothing names a location', async () => {
+    const s3 = await store();
+    const shared = sharedFacts();
+    shared.locationTried.push('namespace test_olake does not exist');
+    shared.setCatalogLocation(null);
     const events = await runShared(values(s3, {}), shared);
-    const diagnoses = events.filter((e) => e.type === 'diagnosis') as unknown as {
-      diagnosis: { code: string; remedy: string };
-    }[];
-    expect(diagnoses.map((d) => d.diagnosis.code)).toEqual(['S3_NO_DATA_LOCATION']);
-    expect(diagnoses[0]?.diagnosis.remedy).toContain('--data-location s3://bucket/prefix');
+    expect(events.filter((e) => e.type === 'diagnosis')).toEqual([]);
+    const last = new Map(events.flatMap((e) => (e.step ? [[e.step.id, e.step.state]] : [])));
+    expect([...last.values()]).toEqual(['skipped', 'skipped', 'skipped', 'skipped', 'skipped']);
+    const warnings = events.flatMap((e) => (e.type === 'warning' ? [e.message] : []));
+    expect(warnings).toEqual([
+      'The object-store steps were skipped: no data location is known (the profile has no Data Location and its Warehouse “olake_catalog” is not an s3:// or gs:// location; namespace test_olake does not exist; floe test --write would learn the location the catalog gives a new table). Set Data Location to the bucket and prefix OLake writes to, e.g. floe setup --data-location s3://bucket/prefix',
+    ]);
     expect(s3.requests).toEqual([]);
   });
 

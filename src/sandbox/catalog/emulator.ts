@@ -18,6 +18,7 @@ import {
 } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
+import { logFailure } from '../log.js';
 import { authenticator, type IssuedToken } from './auth.js';
 import { applyFault, type CatalogFault, type FaultRoute, spend } from './faults.js';
 import {
@@ -36,7 +37,7 @@ import {
   type RecordedRequest,
 } from './options.js';
 import { memoryObjectStore, type NamespaceEntry, nsKey, s3ObjectStore, type TableEntry } from './store.js';
-import { routeOf, tableRoutes } from './tables.js';
+import { moreRouteOf, routeOf, tableRoutes } from './tables.js';
 import { tokenEndpoints } from './tokens.js';
 
 export type { CatalogFault, FaultRoute } from './faults.js';
@@ -164,7 +165,10 @@ export async function startCatalogEmulator(options: CatalogEmulatorOptions = {})
   function config(req: IncomingMessage, res: ServerResponse, url: URL) {
     const warehouse = url.searchParams.get('warehouse');
     const wrong = faults.get('config') ?? faults.get('any');
-    const advertised = options.endpoints === undefined ? DEFAULT_ENDPOINTS : options.endpoints;
+    const advertised =
+      options.endpoints === undefined
+        ? DEFAULT_ENDPOINTS.filter((e) => !model?.unserved?.includes(e))
+        : options.endpoints;
     let answer: { defaults: Record<string, string>; overrides: Record<string, string> };
     if (model) {
       const result = model.config(warehouse, flavourContext(req));
@@ -276,6 +280,8 @@ export async function startCatalogEmulator(options: CatalogEmulatorOptions = {})
         'NotAuthorizedException',
         `Principal ${principal} may not list namespaces`,
       );
+    const more = moreRouteOf(method, v1.slice(match.consumed));
+    if (more && !model?.unserved?.includes(more.endpoint)) return routes.serveMore(res, more, body);
     const route = routeOf(method, v1.slice(match.consumed));
     if (route === null)
       return icebergError(
@@ -307,8 +313,16 @@ export async function startCatalogEmulator(options: CatalogEmulatorOptions = {})
   }
 
   const listener = (req: IncomingMessage, res: ServerResponse) => {
-    handle(req, res).catch(() => {
-      if (!res.headersSent) icebergError(res, 500, 'InternalServerError', 'Internal Server Error');
+    handle(req, res).catch((error: unknown) => {
+      logFailure(options.log, 'catalog', req, error);
+      // As Iceberg's REST servers map an unexpected exception: its class as the type, its message.
+      if (!res.headersSent)
+        icebergError(
+          res,
+          500,
+          error instanceof Error ? error.name : 'InternalServerError',
+          `the catalog emulator failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
       else res.destroy();
     });
   };

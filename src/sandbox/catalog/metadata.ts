@@ -213,12 +213,105 @@ function parseSnapshot(value: unknown): Snapshot {
   return snapshot;
 }
 
+/** A schema's fields by id, with their dotted names (Schema.lazyIdToField, findColumnName). */
+function fieldsById(schema: Json): Map<number, { name: string; type: unknown }> {
+  const out = new Map<number, { name: string; type: unknown }>();
+  const visit = (type: unknown, prefix: string) => {
+    if (!isObject(type)) return;
+    if (type.type === 'struct' && Array.isArray(type.fields))
+      for (const f of type.fields)
+        if (isObject(f) && typeof f.id === 'number') {
+          const name = `${prefix}${String(f.name)}`;
+          out.set(f.id, { name, type: f.type });
+          visit(f.type, `${name}.`);
+        }
+    if (type.type === 'list' && typeof type['element-id'] === 'number') {
+      out.set(type['element-id'], { name: `${prefix}element`, type: type.element });
+      visit(type.element, `${prefix}element.`);
+    }
+    if (type.type === 'map' && typeof type['key-id'] === 'number' && typeof type['value-id'] === 'number') {
+      out.set(type['key-id'], { name: `${prefix}key`, type: type.key });
+      out.set(type['value-id'], { name: `${prefix}value`, type: type.value });
+      visit(type.key, `${prefix}key.`);
+      visit(type.value, `${prefix}value.`);
+    }
+  };
+  visit({ type: 'struct', fields: schema.fields }, '');
+  return out;
+}
+
+/** Schema.MIN_FORMAT_VERSIONS: the types a v2 table cannot hold. */
+const V3_TYPES = /^(timestamp_ns|timestamptz_ns|variant|unknown|geometry|geography)\b/;
+
+/** Schema.checkCompatibility(schema, 2), with its text. */
+function checkSchemaForV2(schema: Json): void {
+  const problems = [...fieldsById(schema).entries()]
+    .sort(([a], [b]) => a - b)
+    .flatMap(([, f]) => {
+      const problems: string[] = [];
+      if (typeof f.type === 'string' && V3_TYPES.test(f.type))
+        problems.push(`Invalid type for ${f.name}: ${f.type} is not supported until v3`);
+      return problems;
+    });
+  if (problems.length) throw invalid(`Invalid schema for v2:\n- ${problems.join('\n- ')}`);
+}
+
+/** Schema.sameSchema: the same struct and the same identifier fields (the schema id aside). */
+function sameSchema(a: Json, b: Json): boolean {
+  const ids = (s: Json) => JSON.stringify([...((s['identifier-field-ids'] as number[]) ?? [])].sort());
+  return JSON.stringify(a.fields) === JSON.stringify(b.fields) && ids(a) === ids(b);
+}
+
+/** SortField.toString: `identity(1) ASC NULLS_FIRST`. */
+function sortFieldText(f: Json): string {
+  const upper = (v: unknown) => String(v).toUpperCase().replace('-', '_');
+  return `${String(f.transform)}(${String(f['source-id'])}) ${upper(f.direction)} ${upper(f['null-order'])}`;
+}
+
+/** SortOrder.checkCompatibility against the current schema, with its texts. */
+function checkSortOrder(fields: Json[], schema: Json): void {
+  const byId = fieldsById(schema);
+  for (const f of fields) {
+    const source = typeof f['source-id'] === 'number' ? byId.get(f['source-id']) : undefined;
+    if (!source) throw invalid(`Cannot find source column for sort field: ${sortFieldText(f)}`);
+    if (typeof source.type !== 'string')
+      throw invalid(`Cannot sort by non-primitive source field: ${JSON.stringify(source.type)}`);
+  }
+}
+
+const currentSchema = (meta: TableMetadata): Json =>
+  meta.schemas.find((s) => s['schema-id'] === meta['current-schema-id']) ?? { fields: [] };
+
+/** A sort order's fields from an update, each with transform, source-id, direction and null-order. */
+function parseSortFields(order: unknown): Json[] {
+  if (!isObject(order) || !Array.isArray(order.fields))
+    throw bad(`Cannot parse sort order from: ${JSON.stringify(order ?? null)}`);
+  return order.fields.map((f) => {
+    if (
+      !isObject(f) ||
+      typeof f.transform !== 'string' ||
+      typeof f['source-id'] !== 'number' ||
+      (f.direction !== 'asc' && f.direction !== 'desc') ||
+      (f['null-order'] !== 'nulls-first' && f['null-order'] !== 'nulls-last')
+    )
+      throw bad(`Cannot parse sort field from: ${JSON.stringify(f)}`);
+    return {
+      transform: f.transform,
+      'source-id': f['source-id'],
+      direction: f.direction,
+      'null-order': f['null-order'],
+    };
+  });
+}
+
 /**
  * The updates through TableMetadata.Builder, in order, on a copy of `base`; whether anything
  * changed (CatalogHandlers.commit writes nothing for a commit without changes). Served:
- * add-snapshot, set-snapshot-ref, set-properties, remove-properties, assign-uuid. Any other action
- * is refused with 400 BadRequestException naming it: a real server would apply it, so a 400 tells
- * the client plainly that this catalog (the emulator) did not.
+ * add-snapshot, set-snapshot-ref, set-properties, remove-properties, assign-uuid, and the schema and
+ * sort-order updates OLake's schema evolution sends (add-schema, set-current-schema, add-sort-order,
+ * set-default-sort-order: apache/iceberg core TableMetadata.java Builder at apache-iceberg-1.10.0,
+ * MetadataUpdate.java). Any other action is refused with 400 BadRequestException naming it: a real
+ * server would apply it, so a 400 tells the client plainly that this catalog (the emulator) did not.
  */
 export function applyUpdates(
   base: TableMetadata,
@@ -229,6 +322,11 @@ export function applyUpdates(
   const meta: TableMetadata = structuredClone(base);
   const added = new Set<number>();
   let changed = false;
+  // Builder.lastAddedSchemaId / lastAddedOrderId: what -1 means in set-current-schema / set-default-sort-order.
+  let lastAddedSchema: number | null = null;
+  let lastAddedOrder: number | null = null;
+  const addedSchemas = new Set<number>();
+  const addedOrders = new Set<number>();
   for (const u of updates) {
     if (!isObject(u)) throw bad(`Cannot parse metadata update from: ${JSON.stringify(u)}`);
     switch (u.action) {
@@ -298,12 +396,103 @@ export function applyUpdates(
         if (String(u.uuid).toLowerCase() !== meta['table-uuid'].toLowerCase())
           throw invalid(`Cannot reassign uuid ${meta['table-uuid']} to ${String(u.uuid)}`);
         break;
+      case 'add-schema': {
+        // MetadataUpdate.AddSchema.applyTo → Builder.addSchema → addSchemaInternal (the request's
+        // last-column-id is ignored: the new last column id is the larger of the table's and the schema's).
+        const schema = u.schema;
+        if (!isObject(schema) || schema.type !== 'struct' || !Array.isArray(schema.fields))
+          throw bad(`Cannot parse schema from: ${JSON.stringify(schema ?? null)}`);
+        const highest = Math.max(0, ...fieldsById(schema).keys());
+        const lastColumnId = Math.max(meta['last-column-id'], highest);
+        checkSchemaForV2(schema);
+        // reuseOrCreateNewSchemaId: an equal schema's id, else one above the highest.
+        let id = meta['current-schema-id'];
+        for (const existing of meta.schemas) {
+          const existingId = existing['schema-id'] as number;
+          if (sameSchema(existing, schema)) {
+            id = existingId;
+            break;
+          }
+          if (existingId >= id) id = existingId + 1;
+        }
+        const found = meta.schemas.some((s) => s['schema-id'] === id);
+        if (found && lastColumnId === meta['last-column-id']) {
+          lastAddedSchema = addedSchemas.has(id) ? id : null;
+          break;
+        }
+        meta['last-column-id'] = lastColumnId;
+        if (!found) {
+          const { 'schema-id': _given, ...rest } = schema;
+          meta.schemas.push({ ...rest, 'schema-id': id });
+        }
+        lastAddedSchema = id;
+        addedSchemas.add(id);
+        changed = true;
+        break;
+      }
+      case 'set-current-schema': {
+        let id = long(u['schema-id'], 'schema-id');
+        if (id === -1) {
+          if (lastAddedSchema === null)
+            throw invalid('Cannot set last added schema: no schema has been added');
+          id = lastAddedSchema;
+        }
+        if (id === meta['current-schema-id']) break;
+        if (!meta.schemas.some((s) => s['schema-id'] === id))
+          throw bad(`Cannot set current schema to unknown schema: ${id}`);
+        meta['current-schema-id'] = id;
+        changed = true;
+        break;
+      }
+      case 'add-sort-order': {
+        // Builder.addSortOrder → addSortOrderInternal: unsorted is order 0; an equal order keeps its id.
+        const fields = parseSortFields(u['sort-order']);
+        let id = 0;
+        if (fields.length) {
+          id = 1;
+          for (const order of meta['sort-orders']) {
+            if (JSON.stringify(order.fields) === JSON.stringify(fields)) {
+              id = order['order-id'];
+              break;
+            }
+            if (id <= order['order-id']) id = order['order-id'] + 1;
+          }
+        }
+        if (meta['sort-orders'].some((o) => o['order-id'] === id)) {
+          lastAddedOrder = lastAddedOrder !== null && addedOrders.has(lastAddedOrder) ? id : null;
+          break;
+        }
+        checkSortOrder(fields, currentSchema(meta));
+        meta['sort-orders'].push({ 'order-id': id, fields });
+        lastAddedOrder = id;
+        addedOrders.add(id);
+        changed = true;
+        break;
+      }
+      case 'set-default-sort-order': {
+        let id = long(u['sort-order-id'], 'sort-order-id');
+        if (id === -1) {
+          if (lastAddedOrder === null)
+            throw invalid('Cannot set last added sort order: no sort order has been added');
+          id = lastAddedOrder;
+        }
+        if (id === meta['default-sort-order-id']) break;
+        // Stricter than the Builder, which fails later (build()) on an unknown order.
+        if (!meta['sort-orders'].some((o) => o['order-id'] === id))
+          throw bad(`Cannot set default sort order to unknown sort order: ${id}`);
+        meta['default-sort-order-id'] = id;
+        changed = true;
+        break;
+      }
       default:
         throw bad(
-          `Unsupported metadata update action: ${String(u.action)} (the emulator serves add-snapshot, set-snapshot-ref, set-properties, remove-properties and assign-uuid)`,
+          `Unsupported metadata update action: ${String(u.action)} (the emulator serves add-snapshot, set-snapshot-ref, set-properties, remove-properties, assign-uuid, add-schema, set-current-schema, add-sort-order and set-default-sort-order)`,
         );
     }
   }
+  // Builder.build: the default sort order must still bind to the current schema.
+  const order = meta['sort-orders'].find((o) => o['order-id'] === meta['default-sort-order-id']);
+  if (changed && order) checkSortOrder(order.fields, currentSchema(meta));
   return { metadata: meta, changed };
 }
 

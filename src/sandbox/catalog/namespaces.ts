@@ -1,5 +1,5 @@
 // The namespace routes, as apache/iceberg CatalogHandlers.java serves them (list with pagination,
-// create, drop), with each flavour's texts.
+// create, drop, update properties), with each flavour's texts.
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { Messages } from './flavours/index.js';
@@ -90,5 +90,41 @@ export function namespaceRoutes(
     empty(res, 204);
   }
 
-  return { listNamespaces, createNamespace, dropNamespace };
+  /**
+   * CatalogHandlers.updateNamespaceProperties (apache-iceberg-1.10.0): UpdateNamespacePropertiesRequest
+   * .validate refuses a key both set and removed (422); removals of absent keys come back as missing.
+   */
+  function updateProperties(res: ServerResponse, levels: string[], request: Record<string, unknown>) {
+    const ns = namespaces.get(nsKey(levels));
+    if (!ns)
+      return icebergError(res, 404, 'NoSuchNamespaceException', messages.namespaceMissing(dotted(levels)));
+    const updates = request.updates ?? {};
+    const removals = request.removals ?? [];
+    if (!isObject(updates) || !Array.isArray(removals))
+      return icebergError(
+        res,
+        400,
+        'BadRequestException',
+        'Invalid namespace properties update: updates must be an object, removals an array',
+      );
+    const removed = removals.map(String);
+    const common = removed.filter((key) => key in updates);
+    if (common.length)
+      return icebergError(
+        res,
+        422,
+        'UnprocessableEntityException',
+        `Invalid namespace update, cannot simultaneously set and remove keys: [${common.join(', ')}]`,
+      );
+    const missing = removed.filter((key) => !(key in ns.properties));
+    for (const [key, value] of Object.entries(updates)) ns.properties[key] = String(value);
+    for (const key of removed) delete ns.properties[key];
+    json(res, 200, {
+      updated: Object.keys(updates),
+      removed: removed.filter((key) => !missing.includes(key)),
+      missing,
+    });
+  }
+
+  return { listNamespaces, createNamespace, dropNamespace, updateProperties };
 }

@@ -1,4 +1,5 @@
 // The catalog emulator's options and handle (emulator.ts starts it).
+import type { SandboxLog } from '../log.js';
 import type { CatalogFault, FaultRoute } from './faults.js';
 import type { CatalogFlavour, Privilege } from './flavours/index.js';
 import type { ObjectStoreOptions } from './store.js';
@@ -9,6 +10,11 @@ import type { AccessKey, ServiceAccount } from './verify.js';
 export type CatalogAuthMode = 'none' | 'bearer' | 'sigv4';
 
 export interface CatalogEmulatorOptions {
+  /**
+   * Where the errors it fails with go (the sandbox's log; its requests are logged at the sandbox's front).
+   * Each such error is also the message of its 500.
+   */
+  log?: SandboxLog;
   /**
    * The real server to model (flavours/); default `rest`, the generic fixture driven by `prefix`,
    * `warehouses`, `defaults` and `overrides`. Other flavours compute the config themselves and
@@ -126,4 +132,6 @@ export const DEFAULT_ENDPOINTS = [
   'HEAD /v1/{prefix}/namespaces/{namespace}/tables/{table}',
   'POST /v1/{prefix}/namespaces/{namespace}/tables/{table}',
   'DELETE /v1/{prefix}/namespaces/{namespace}/tables/{table}',
+  'POST /v1/{prefix}/namespaces/{namespace}/properties',
+  'POST /v1/{prefix}/tables/rename',
 ];

@@ -2,7 +2,9 @@
 // metadata files in an object store: a real S3 endpoint (path style, e.g. the sandbox's s3rver or
 // a Ceph RGW) when the emulator has `objectStore`, else a map in memory (the metadata-location it
 // reports then names an object nobody else can read).
+import { lazy, type S3Sdk } from '../../lazy.js';
 import type { StorageFailure } from './flavours/index.js';
+
 import type { TableMetadata } from './metadata.js';
 
 export interface ObjectStoreOptions {
@@ -53,27 +55,20 @@ function failureOf(error: unknown): StorageFailure {
 
 /** An S3 endpoint through @aws-sdk/client-s3, imported on first use. */
 export function s3ObjectStore(options: ObjectStoreOptions): ObjectStore & { close(): void } {
-  type S3 = typeof import('@aws-sdk/client-s3');
-  let loaded: Promise<{ sdk: S3; client: InstanceType<S3['S3Client']> }> | undefined;
+  let loaded: Promise<{ sdk: S3Sdk; client: InstanceType<S3Sdk['S3Client']> }> | undefined;
   const load = () => {
-    // As storage/client.ts: no SDK warning on stderr (it would land on a screen), and the bundle's
-    // import() of this CommonJS package may expose it only as `default`.
-    process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-    loaded ??= import('@aws-sdk/client-s3').then((module: S3 & { default?: S3 }) => {
-      const sdk = module.default?.S3Client ? module.default : module;
-      return {
-        sdk,
-        client: new sdk.S3Client({
-          endpoint: options.endpoint,
-          region: options.region,
-          forcePathStyle: true,
-          credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey },
-          requestChecksumCalculation: 'WHEN_REQUIRED',
-          responseChecksumValidation: 'WHEN_REQUIRED',
-          maxAttempts: 1,
-        }),
-      };
-    });
+    loaded ??= lazy.s3().then((sdk) => ({
+      sdk,
+      client: new sdk.S3Client({
+        endpoint: options.endpoint,
+        region: options.region,
+        forcePathStyle: true,
+        credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey },
+        requestChecksumCalculation: 'WHEN_REQUIRED',
+        responseChecksumValidation: 'WHEN_REQUIRED',
+        maxAttempts: 1,
+      }),
+    }));
     return loaded;
   };
   return {
@@ -100,7 +95,12 @@ export function s3ObjectStore(options: ObjectStoreOptions): ObjectStore & { clos
       }
     },
     close() {
-      void loaded?.then(({ client }) => client.destroy());
+      // A load that failed was reported by the put or remove that awaited it: nothing to close then,
+      // and no rejection left unhandled (Node would end the process with it, as leaving the demo did).
+      loaded?.then(
+        ({ client }) => client.destroy(),
+        () => {},
+      );
     },
   };
 }

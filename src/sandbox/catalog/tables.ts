@@ -77,6 +77,40 @@ export function routeOf(method: string, rest: string[]): Route | null {
   return null;
 }
 
+/** The endpoints of the namespace-property and rename routes, as /v1/config advertises them. */
+export const PROPERTIES_ENDPOINT = 'POST /v1/{prefix}/namespaces/{namespace}/properties';
+export const RENAME_ENDPOINT = 'POST /v1/{prefix}/tables/rename';
+
+/** A namespace-property update or a table rename (the routes outside routeOf's namespace tree). */
+export type MoreRoute =
+  | { endpoint: typeof PROPERTIES_ENDPOINT; namespace: string[] }
+  | { endpoint: typeof RENAME_ENDPOINT };
+
+export function moreRouteOf(method: string, rest: string[]): MoreRoute | null {
+  if (method !== 'POST') return null;
+  if (rest.length === 3 && rest[0] === 'namespaces' && rest[2] === 'properties' && rest[1])
+    return { endpoint: PROPERTIES_ENDPOINT, namespace: rest[1].split(NAMESPACE_SEPARATOR) };
+  if (rest.length === 2 && rest[0] === 'tables' && rest[1] === 'rename') return { endpoint: RENAME_ENDPOINT };
+  return null;
+}
+
+/** A RenameTableRequest's source or destination: a namespace and a name. */
+function identifier(value: unknown, what: string): { namespace: string[]; name: string } {
+  if (
+    !isObject(value) ||
+    !Array.isArray(value.namespace) ||
+    !value.namespace.every((l) => typeof l === 'string') ||
+    typeof value.name !== 'string' ||
+    !value.name
+  )
+    throw new MetadataError(
+      400,
+      'BadRequestException',
+      `Invalid ${what} table: ${JSON.stringify(value ?? null)}`,
+    );
+  return { namespace: value.namespace as string[], name: value.name };
+}
+
 function parseBody(body: Buffer): Record<string, unknown> {
   let parsed: unknown;
   try {
@@ -92,7 +126,11 @@ function parseBody(body: Buffer): Record<string, unknown> {
 export function tableRoutes(deps: TableRouteDeps) {
   const { rules, namespaces, tables } = deps;
   const messages = rules.messages;
-  const { listNamespaces, createNamespace, dropNamespace } = namespaceRoutes(namespaces, tables, messages);
+  const { listNamespaces, createNamespace, dropNamespace, updateProperties } = namespaceRoutes(
+    namespaces,
+    tables,
+    messages,
+  );
   const fail = (res: ServerResponse, e: FlavourError) => icebergError(res, e.status, e.type, e.message);
   const notFound = (res: ServerResponse, method: string, type: string, message: string) =>
     method === 'HEAD' ? empty(res, 404) : icebergError(res, 404, type, message);
@@ -323,7 +361,47 @@ export function tableRoutes(deps: TableRouteDeps) {
     }
   }
 
-  return { serve };
+  /**
+   * CatalogHandlers.renameTable → the catalog's renameTable, as apache/iceberg JdbcCatalog.renameTable
+   * (apache-iceberg-1.10.0) refuses it: a missing source (404 NoSuchTableException), a missing
+   * destination namespace (404 NoSuchNamespaceException), an existing destination (409
+   * AlreadyExistsException). The table keeps its location; 204 without a body.
+   */
+  function renameTable(res: ServerResponse, request: Record<string, unknown>) {
+    const from = identifier(request.source, 'source');
+    const to = identifier(request.destination, 'destination');
+    const entry = tables.get(tableKey(from.namespace, from.name));
+    const fromName = `${dotted(from.namespace)}.${from.name}`;
+    const toName = `${dotted(to.namespace)}.${to.name}`;
+    if (!entry) return icebergError(res, 404, 'NoSuchTableException', messages.tableMissing(fromName));
+    if (!namespaces.has(nsKey(to.namespace)))
+      return icebergError(
+        res,
+        404,
+        'NoSuchNamespaceException',
+        messages.namespaceMissing(dotted(to.namespace)),
+      );
+    if (tables.has(tableKey(to.namespace, to.name)))
+      return icebergError(res, 409, 'AlreadyExistsException', messages.tableExists(toName));
+    tables.delete(tableKey(from.namespace, from.name));
+    Object.assign(entry, { namespace: to.namespace, name: to.name });
+    tables.set(tableKey(to.namespace, to.name), entry);
+    empty(res, 204);
+  }
+
+  /** Serves a namespace-property update or a rename (not subject to --deny). */
+  async function serveMore(res: ServerResponse, route: MoreRoute, body: Buffer): Promise<void> {
+    try {
+      const request = parseBody(body);
+      if (route.endpoint === PROPERTIES_ENDPOINT) return updateProperties(res, route.namespace, request);
+      return renameTable(res, request);
+    } catch (error) {
+      if (error instanceof MetadataError) return fail(res, error.error);
+      throw error;
+    }
+  }
+
+  return { serve, serveMore };
 }
 
 function safeBody(body: Buffer): Record<string, unknown> {

@@ -7,6 +7,7 @@
 // exception texts inside the gRPC error), loopback only; SigV4 and Google auth are not signed.
 import { randomUUID } from 'node:crypto';
 import { request } from 'undici';
+import { lazy } from '../../lazy.js';
 import { olakeRawSchema, writeDataFile } from '../../write/files.js';
 
 export interface ConnectionCheck {
@@ -192,7 +193,7 @@ async function writeRecord(writer: Record<string, unknown>, location: string): P
   const match = /^s3a?:\/\/([^/]+)\/?(.*)$/.exec(location);
   if (!match)
     return `org.apache.iceberg.exceptions.ValidationException: the emulator writes s3:// locations only, not ${location}`;
-  const { S3Client, PutObjectCommand } = await import('@aws-sdk/client-s3');
+  const { S3Client, PutObjectCommand } = await lazy.s3();
   const endpoint = text(writer.s3_endpoint);
   const key = text(writer.aws_access_key);
   const secret = text(writer.aws_secret_key);

@@ -26,6 +26,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { LogLine } from '../../management/types.js';
 import { answerText, hostileAnswers } from '../hostile.js';
+import { logFailure, logRequests, type SandboxLog } from '../log.js';
 import { type ConnectionCheck, checkIcebergConfig } from './check.js';
 import { logFile, pageLogs } from './logs.js';
 import {
@@ -99,6 +100,8 @@ export interface OlakeUiEmulatorOptions {
   idleTimeoutMs?: number;
   /** What `/telemetry-id` says (default v0.4.6, v0.4.1 for beego, v0.4.3 with a write timeout). */
   uiVersion?: string;
+  /** Where every request and error goes (the sandbox's log). */
+  log?: SandboxLog;
   /** How long after a sync is triggered its run appears in the tasks (default 0). */
   syncStartDelayMs?: number;
 }
@@ -723,10 +726,14 @@ export async function startOlakeUiEmulator(options: OlakeUiEmulatorOptions = {})
             success: false,
             message: error.message,
           });
-        else send(res, 500, { success: false, message: `internal error: ${(error as Error).message}` });
+        else {
+          logFailure(options.log, 'olake-ui', req, error);
+          send(res, 500, { success: false, message: `internal error: ${(error as Error).message}` });
+        }
       }
     })();
   });
+  logRequests(server, 'olake-ui', options.log);
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -1,16 +1,16 @@
 import { Box } from 'ink';
-import { wrappedRows } from './layout.js';
+import { Paragraph, paragraphRows } from './Paragraph.js';
 import { Text } from './Text.js';
 
 export interface Choice {
   label: string;
-  /** One line explaining the choice. */
+  /** floe's own words explaining the choice (line breaks start new rows). */
   help: string;
 }
 
 /** Rows a ChoiceList takes at `width`. */
 export function choiceListRows(choices: readonly Choice[], width: number): number {
-  return choices.reduce((sum, c) => sum + 1 + wrappedRows(c.help, width - 4), 0);
+  return choices.reduce((sum, c) => sum + 1 + paragraphRows(c.help, width - 4, true).length, 0);
 }
 
 /**
@@ -38,14 +38,14 @@ export function ChoiceList({
           </Text>
           {!compact && (
             <Box paddingLeft={4} width={width}>
-              <Text dimColor>{choice.help}</Text>
+              <Paragraph dimColor own text={choice.help} width={width - 4} />
             </Box>
           )}
         </Box>
       ))}
       {compact && choices[selected] && (
         <Box marginTop={1} width={width}>
-          <Text dimColor>{choices[selected].help}</Text>
+          <Paragraph dimColor own text={choices[selected].help} width={width} />
         </Box>
       )}
     </Box>

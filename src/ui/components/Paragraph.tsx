@@ -6,15 +6,24 @@ import { wrapText } from '../../check/text.js';
 import { sanitize } from '../../text/sanitize.js';
 import { Text, type TextProps } from './Text.js';
 
+/**
+ * The rows of `text` wrapped at `width`. Outside text's line breaks show as ^J (it cannot forge a row);
+ * floe's `own` text (help, notes) keeps its line breaks as rows.
+ */
+export function paragraphRows(text: string, width: number, own = false): string[] {
+  const lines = own ? text.split('\n') : [text];
+  return lines.flatMap((line) => wrapText(sanitize(line), Math.max(width, 1)));
+}
+
 export function Paragraph({
   text,
   width,
+  own = false,
   ...style
-}: { text: string; width: number } & Pick<TextProps, 'color' | 'dimColor' | 'bold'>) {
-  // The text's own line breaks show as ^J: the rows are floe's, from the wrapping.
+}: { text: string; width: number; own?: boolean } & Pick<TextProps, 'color' | 'dimColor' | 'bold'>) {
   return (
     <Text multiline {...style}>
-      {wrapText(sanitize(text), Math.max(width, 1)).join('\n')}
+      {paragraphRows(text, width, own).join('\n')}
     </Text>
   );
 }

@@ -36,8 +36,8 @@ export interface HomeProps {
   selected?: string;
   /** Shown first: why the previous command failed. */
   message?: HomeMessage;
-  /** The demo's sandbox facts (addresses, credentials): s shows them. */
-  facts?: string;
+  /** The demo's sandbox facts (addresses, credentials, its log), read each time they are drawn: s shows them. */
+  facts?: () => string;
 }
 
 const LIST_HINTS: Hint[] = [
@@ -58,7 +58,8 @@ const EMPTY_HINTS: Hint[] = [
 ];
 
 const FACTS_HINTS: Hint[] = [
-  ['↑/↓', 'scroll'],
+  ['↑↓ PgUp/Dn', 'scroll'],
+  ['End', 'newest log lines'],
   ['any other key', 'back'],
 ];
 
@@ -93,6 +94,14 @@ function promptLabel(state: HomeState): string {
   return mode.purpose === 'new'
     ? 'New profile name:'
     : `Write "${mode.profile}" as destination.json (with its secrets, mode 0600) to:`;
+}
+
+/** What an edit turning `before` into `after` typed ('' when it deleted). */
+function inserted(before: string, after: string): string {
+  if (after.length <= before.length) return '';
+  let at = 0;
+  while (at < before.length && before[at] === after[at]) at++;
+  return after.slice(at, at + after.length - before.length);
 }
 
 /** Lines under the list: the question or error of the current mode, else where the selected profile's secrets live. */
@@ -176,14 +185,23 @@ export function Home({ ctx, onAction, selected, message, facts }: HomeProps) {
       const line = promptLine(mode.value);
       const edit = editLine(line, key);
       if (!edit) return;
-      caret.current = edit.line;
-      if (edit.line.value === line.value) return redraw();
-      return dispatch({ type: 'input', value: edit.line.value });
+      if (edit.line.value === line.value) {
+        caret.current = edit.line;
+        return redraw();
+      }
+      // The first key that edits floe's suggestion replaces it: typed text stands alone, a deletion empties it.
+      const value = mode.suggested ? inserted(line.value, edit.line.value) : edit.line.value;
+      caret.current = mode.suggested ? lineAtEnd(value) : edit.line;
+      return dispatch({ type: 'input', value });
     }
     if (mode.kind === 'facts') {
-      const max = Math.max((facts ?? '').split('\n').length - factsRows(size.rows, width), 0);
+      const rows = factsRows(size.rows, width);
+      const max = Math.max((facts?.() ?? '').split('\n').length - rows, 0);
       if (key.name === 'up') return dispatch({ type: 'scrollFacts', by: -1, max });
       if (key.name === 'down') return dispatch({ type: 'scrollFacts', by: 1, max });
+      if (key.name === 'pageup') return dispatch({ type: 'scrollFacts', by: -rows, max });
+      if (key.name === 'pagedown') return dispatch({ type: 'scrollFacts', by: rows, max });
+      if (key.name === 'end') return dispatch({ type: 'scrollFacts', by: max, max });
       if (input === 'q' && !facts) return choose({ type: 'quit' });
       return dispatch({ type: 'back' });
     }
@@ -214,7 +232,7 @@ export function Home({ ctx, onAction, selected, message, facts }: HomeProps) {
 
   if (chosen) return null;
   if (state.mode.kind === 'facts' && facts) {
-    const lines = facts.split('\n');
+    const lines = facts().split('\n');
     const rows = factsRows(size.rows, width);
     const first = state.mode.scroll;
     const shown = lines.slice(first, first + rows).map((line, i) => ({ line, row: first + i }));

@@ -16,7 +16,7 @@ export function runHome(
   ctx: Context,
   selected?: string,
   message?: HomeMessage,
-  facts?: string,
+  facts?: () => string,
 ): Promise<HomeAction> {
   return fullScreen(() => home(ctx, selected, message, facts));
 }
@@ -25,7 +25,7 @@ async function home(
   ctx: Context,
   selected?: string,
   message?: HomeMessage,
-  facts?: string,
+  facts?: () => string,
 ): Promise<HomeAction> {
   let action: HomeAction = { type: 'quit' };
   holdKeys();

@@ -98,6 +98,8 @@ export interface Prompt {
   /** The profile exported. */
   profile?: string;
   value: string;
+  /** floe's suggestion (the first profile's name): the first key that edits it replaces it. */
+  suggested?: boolean;
   error?: string;
 }
 
@@ -212,7 +214,10 @@ export function homeReducer(state: HomeState, event: HomeEvent): HomeState {
       return {
         ...state,
         message: undefined,
-        mode: { kind: 'prompt', purpose: 'new', value: state.rows.length === 0 ? 'default' : '' },
+        mode:
+          state.rows.length === 0
+            ? { kind: 'prompt', purpose: 'new', value: 'default', suggested: true }
+            : { kind: 'prompt', purpose: 'new', value: '' },
       };
     case 'startExport': {
       const row = state.rows[state.selected];
@@ -235,7 +240,7 @@ export function homeReducer(state: HomeState, event: HomeEvent): HomeState {
       return { ...state, mode: { kind: 'replace', name: event.name, output: event.output } };
     case 'input':
       return mode.kind === 'prompt'
-        ? { ...state, mode: { ...mode, value: event.value, error: undefined } }
+        ? { ...state, mode: { ...mode, value: event.value, suggested: false, error: undefined } }
         : state;
     case 'promptError':
       return mode.kind === 'prompt' ? { ...state, mode: { ...mode, error: event.error } } : state;

@@ -7,6 +7,7 @@ import { followStep, followTail } from '../../management/follow.js';
 import { readWholeLog } from '../../management/logs.js';
 import type { JobsApi, Task } from '../../management/types.js';
 import { sanitize } from '../../text/sanitize.js';
+import { stateLook } from './format.js';
 import { type Action, detailJob, type JobsState } from './state.js';
 
 /** A diagnosis reads up to this many lines from the end of the run. */
@@ -56,9 +57,11 @@ export function useRunLogs({ api, latest, dispatch, call, pollMs, keep }: RunLog
             dispatch({ type: 'logs-append', task, lines: step.lines, next: step.next, keep });
             if (!ended) return;
             dispatch({ type: 'log-ended', task, status });
+            // A failed end is a ✗, a completed one a ✓; anything else (canceled…) a warning.
+            const color = stateLook(status).color;
             dispatch({
               type: 'notice',
-              tone: 'ok',
+              tone: color === 'green' ? 'ok' : color === 'red' ? 'error' : 'warn',
               text: `Run ended: ${sanitize(status)}; following stopped.`,
             });
           },

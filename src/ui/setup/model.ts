@@ -1,7 +1,7 @@
 // The setup wizard's state and its one reducer (no React). Screens render this state; every field,
 // label, help line and rule comes from the field registry, every check from schema.ts, and where each
 // value came from (typed, suggested, the environment) from origin.ts.
-import { STORAGE_KINDS, type StorageKind, type Values } from '../../destination/fields.js';
+import { AUTH_TYPE_INFO, STORAGE_KINDS, type StorageKind, type Values } from '../../destination/fields.js';
 import { PRESET_IDS, PRESETS, type PresetId } from '../../destination/presets.js';
 import { validate } from '../../destination/schema.js';
 import { own, refill, switchChoice, toSave } from './origin.js';
@@ -65,9 +65,15 @@ function clampFocus(state: WizardState, step: FormStep, focus: number): WizardSt
 
 function go(state: WizardState, step: Step): WizardState {
   const keepNotice = step === 'preset' || step === 'authType' || step === 'fields';
+  // The storage list opens on the values' storage: the one the catalog suggested (BigLake: GCS).
+  const cursor =
+    step === 'storageKind'
+      ? { ...state.cursor, storageKind: Math.max(STORAGE_KINDS.indexOf(state.values.storage), 0) }
+      : state.cursor;
   const next = {
     ...state,
     step,
+    cursor,
     blocked: false,
     reviewIssues: [],
     notice: keepNotice ? state.notice : undefined,
@@ -146,7 +152,12 @@ function choose(state: WizardState, step: ChoiceStep): WizardState {
   if (step === 'preset') {
     const next = withPreset(state, PRESET_IDS[at]!);
     const authAt = Math.max(PRESETS[next.values.preset].authTypes.indexOf(next.values.authType), 0);
-    return go({ ...next, cursor: { ...state.cursor, authType: authAt } }, 'authType');
+    const chosen = { ...next, cursor: { ...state.cursor, authType: authAt } };
+    if (!onlyAuthType(next.values)) return go(chosen, 'authType');
+    // A catalog with one authentication type: chosen, and said on the form instead of asked.
+    const said = `${PRESETS[next.values.preset].label} offers one authentication type, used here: ${AUTH_TYPE_INFO[next.values.authType].label}.`;
+    const notice = next.notice?.includes(said) ? next.notice : [said, next.notice].filter(Boolean).join(' ');
+    return state.editing ? settle({ ...chosen, notice }, 'fields') : go({ ...chosen, notice }, 'fields');
   }
   if (step === 'authType') {
     const authType = PRESETS[state.values.preset].authTypes[at]!;
@@ -161,6 +172,11 @@ function choose(state: WizardState, step: ChoiceStep): WizardState {
   const choice = KEYCHAIN_CHOICES[at];
   if (choice === 'cancel') return go(state, 'cancelled');
   return { ...go(state, 'saving'), storage: choice === 'file' ? 'file' : 'env' };
+}
+
+/** True when the values' catalog offers one authentication type (the wizard does not ask for it). */
+function onlyAuthType(values: Values): boolean {
+  return PRESETS[values.preset].authTypes.length === 1;
 }
 
 /** The auth types offered for these values: the preset's. */
@@ -238,6 +254,7 @@ export function reducer(state: WizardState, action: Action): WizardState {
       if (step === 'saving' || step === 'saved' || step === 'cancelled') return state;
       if (step === 'leave') return { ...go(state, state.leaveFrom ?? 'preset'), quitting: false };
       if (step === 'preset') return quit(state);
+      if (step === 'fields' && onlyAuthType(state.values)) return go(state, 'preset');
       return go(state, previousStep(step));
     }
     case 'edit': {

@@ -125,7 +125,13 @@ export function formNotes(step: FormStep, values: Values): string[] {
       notes.push(
         `${FIELD_BY_ID.dataLocation.label} is empty: the storage check uses the location the catalog's config names, if any.`,
       );
-    if (!filled(values, 'accessKey') && !filled(values, 'secretKey'))
+    if (values.storage === 'gcs')
+      notes.push(
+        filled(values, 'gcpServiceAccountJson')
+          ? `Buckets are read and written with the ${FIELD_BY_ID.gcpServiceAccountJson.label} given with the catalog (the service-account key), as OLake does.`
+          : `${FIELD_BY_ID.gcpServiceAccountJson.label} is empty: the service account then comes from the runtime's default credentials (GOOGLE_APPLICATION_CREDENTIALS, the VM's or pod's service account).`,
+      );
+    else if (!filled(values, 'accessKey') && !filled(values, 'secretKey'))
       notes.push(
         `${FIELD_BY_ID.accessKey.label} and ${FIELD_BY_ID.secretKey.label} are empty: credentials then come from the runtime environment (environment variables, profile, IAM role / instance profile, Kubernetes pod identity).`,
       );

@@ -210,7 +210,8 @@ describe('home screen', () => {
     expect(r.text()).toContain('No profiles yet.');
     expect(r.frame()).toContain('Press n to create one');
     // Issue 19, item 13: the empty home screen mentions the sandbox.
-    expect(r.text()).toMatch(/To try floe on a local catalog first: (npx )?floe sandbox --open/);
+    // The command that runs this floe (cli/invocation.ts): `node <launcher>` here, outside a floe checkout.
+    expect(r.text()).toMatch(/To try floe on a local catalog first: (npx floe|floe|node \S+) sandbox --open/);
     expect(r.frame()).toContain('OLake UI: not logged in (floe login)');
     await r.press('t', KEY.enter);
     expect(onAction).not.toHaveBeenCalled();
@@ -218,6 +219,16 @@ describe('home screen', () => {
     expect(r.text()).toContain('New profile name: › default');
     await r.press(KEY.enter);
     expect(onAction).toHaveBeenCalledExactlyOnceWith({ type: 'new', name: 'default' });
+  });
+
+  // Issue 30, item 6: the suggested name is replaced by the first key, not appended to.
+  it('replaces the suggested name with what is typed first', async () => {
+    const { r, onAction } = await start(testContext());
+    await r.press('n');
+    await r.press('l', 'a', 'k', 'e');
+    expect(r.text()).toContain('New profile name: › lake');
+    await r.press(KEY.enter);
+    expect(onAction).toHaveBeenCalledExactlyOnceWith({ type: 'new', name: 'lake' });
   });
 
   it('scrolls a long profile list within 24 rows', async () => {

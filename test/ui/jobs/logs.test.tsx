@@ -119,7 +119,22 @@ describe('the Logs pane', () => {
     expect(m.frame()).not.toContain('following (f stops)');
     expect(m.frame()).toContain('Sync completed: 120 records');
     expect(m.frame()).toMatch(/Run \S+ Completed/);
-    expect(m.frame()).toContain('Run ended: Completed; following stopped.');
+    expect(m.frame()).toContain('✓ Run ended: Completed; following stopped.');
+  });
+
+  // Issue 30, item 4: a failed end is a ✗, not a ✓.
+  it('ends a failed run with a ✗', async () => {
+    const fake = api();
+    const m = await openRun(fake, 0, { followMs: 5 });
+    await m.press('f');
+    fake.tasks.set(1, [{ ...RUNNING, status: 'Failed' }, FAILED]);
+    for (let i = 0; i < 50 && m.frame().includes('following (f stops)'); i++)
+      await act(async () => {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      });
+    await settle();
+    expect(m.frame()).toContain('✗ Run ended: Failed; following stopped.');
+    expect(m.frame()).not.toContain('✓ Run ended');
   });
 });
 

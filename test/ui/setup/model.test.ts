@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { emptyValues, type Values } from '../../../src/destination/fields.js';
+import { emptyValues, STORAGE_KINDS, type Values } from '../../../src/destination/fields.js';
+import { PRESET_IDS, type PresetId } from '../../../src/destination/presets.js';
 import { listWindow, truncate, wrappedRows } from '../../../src/ui/components/layout.js';
 import { readJsonArgument } from '../../../src/ui/setup/json-file.js';
 import {
@@ -13,6 +14,7 @@ import {
   secretEnvVars,
   type WizardState,
 } from '../../../src/ui/setup/model.js';
+import { formNotes } from '../../../src/ui/setup/rows.js';
 import { sample } from '../../fixtures/samples.js';
 
 function run(state: WizardState, ...actions: Action[]): WizardState {
@@ -204,5 +206,46 @@ describe('@path for the JSON field', () => {
       ok: false,
       message: 'Key: cannot read /tmp (it is a directory)',
     });
+  });
+});
+
+// Issue 30, item 6: defaults follow the choice.
+describe('a catalog that decides the authentication type and suggests the storage', () => {
+  const choosePreset = (id: PresetId) =>
+    run(initialState('p', emptyValues(), 'keychain', 'preset'), {
+      type: 'move',
+      delta: PRESET_IDS.indexOf(id),
+    });
+  /** The storage list as it opens (Esc from the storage form comes back to it). */
+  const storageList = (s: WizardState) => run({ ...s, step: 'storage' }, { type: 'back' });
+
+  it.each([
+    ['biglake', 'Google', 'gcs'],
+    ['r2', 'Bearer token', 's3-compatible'],
+  ] as const)(
+    '%s: the one auth type is chosen and said, and the storage list opens on %s',
+    (id, auth, storage) => {
+      const s = run(choosePreset(id), { type: 'enter' });
+      expect(s.step).toBe('fields');
+      expect(s.notice).toContain(`offers one authentication type, used here: ${auth}.`);
+      const list = storageList(s);
+      expect(list.step).toBe('storageKind');
+      expect(STORAGE_KINDS[list.cursor.storageKind]).toBe(storage);
+      expect(run(list, { type: 'enter' }).values.storage).toBe(storage);
+      expect(run(s, { type: 'back' }).step).toBe('preset');
+    },
+  );
+
+  it('asks for the auth type when the catalog offers several', () => {
+    expect(run(choosePreset('polaris'), { type: 'enter' }).step).toBe('authType');
+  });
+
+  it('talks about the service-account key, not access keys, on the GCS storage form', () => {
+    const gcs: Values = { ...emptyValues(), preset: 'biglake', authType: 'google', storage: 'gcs' };
+    const empty = formNotes('storage', gcs).join(' ');
+    expect(empty).toContain('GCP Service Account JSON is empty');
+    expect(empty).not.toMatch(/Access Key|IAM role/);
+    const given = formNotes('storage', { ...gcs, fields: { gcpServiceAccountJson: '{}' } }).join(' ');
+    expect(given).toContain('(the service-account key)');
   });
 });

@@ -164,6 +164,8 @@ export interface FlavourModel extends TableRules {
   matchPrefix(segments: string[], ctx: FlavourContext): PrefixMatch;
   /** What `{basePath}/v1/oauth/tokens` is: Polaris's own endpoint, Nessie's 501, or not a route. */
   legacyToken: 'polaris' | 'not-implemented' | 'absent';
+  /** Endpoints of the emulator's set the real server does not serve: not advertised, answered 406. */
+  unserved?: readonly string[];
 }
 
 export const FLAVOURS: Record<Exclude<CatalogFlavour, 'rest'>, FlavourModel> = {

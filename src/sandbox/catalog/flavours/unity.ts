@@ -61,6 +61,8 @@ export const unity: FlavourModel = {
     return { consumed: 2, warehouse: segments[1] };
   },
   legacyToken: 'absent',
+  // IcebergRestCatalogService routes neither namespace-property updates nor renames.
+  unserved: ['POST /v1/{prefix}/namespaces/{namespace}/properties', 'POST /v1/{prefix}/tables/rename'],
   // Databricks puts managed tables under the metastore's storage root (__unitystorage/…); not
   // public, so: <storage location>/<schema>/<table>.
   tableLocation: nestedLocation,

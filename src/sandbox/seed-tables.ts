@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { HttpClient, type HttpResponse } from '../catalog/http.js';
 import { type CatalogSession, catalogPath } from '../catalog/session.js';
 import type { Values } from '../destination/fields.js';
+import { lazy } from '../lazy.js';
 import { type OpenedS3, openS3, storageSettings } from '../storage/client.js';
 import { parseS3Path } from '../storage/s3path.js';
 import type { IcebergSchema, ManifestEntryInput, ManifestFileInput, RawRow } from '../write/files.js';
@@ -56,7 +57,7 @@ const POSITION_SCHEMA: IcebergSchema = {
 };
 
 async function positionDeleteFile(dataFile: string, rows: number): Promise<Uint8Array> {
-  const { parquetWriteBuffer } = await import('hyparquet-writer');
+  const { parquetWriteBuffer } = await lazy.hyparquetWriter();
   const buffer = parquetWriteBuffer({
     columnData: [
       { name: 'file_path', data: Array.from({ length: rows }, () => dataFile) },

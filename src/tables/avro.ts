@@ -5,6 +5,8 @@
 // null and deflate (avsc's), snappy (Avro spec: the block compressed, then its CRC-32, big-endian).
 // Decoding is one pass over the bytes; a block that would inflate beyond the caller's cap fails.
 import { Readable } from 'node:stream';
+import { inflateRaw } from 'node:zlib';
+import { lazy } from '../lazy.js';
 
 export type AvroRecord = Record<string, unknown>;
 
@@ -35,15 +37,14 @@ function snappyLength(input: Uint8Array): number {
 type Codec = (block: Buffer, callback: (error: Error | null, out?: Buffer) => void) => void;
 
 async function codecs(maxBlockBytes: number): Promise<Record<string, Codec>> {
-  const avsc = (await import('avsc')).default;
+  const avsc = await lazy.avsc();
   const defaults = avsc.streams.BlockDecoder.defaultCodecs() as Record<string, Codec>;
-  const { inflateRaw } = await import('node:zlib');
   return {
     null: defaults.null!,
     deflate: (block, callback) => inflateRaw(block, { maxOutputLength: maxBlockBytes }, callback),
     snappy: (block, callback) => {
       void (async () => {
-        const { snappyUncompress } = await import('hyparquet');
+        const { snappyUncompress } = await lazy.hyparquet();
         const data = block.subarray(0, block.length - 4);
         const length = snappyLength(data);
         if (length > maxBlockBytes) throw new AvroReadError(`a snappy block inflates to ${length} bytes`);
@@ -74,7 +75,7 @@ export async function readAvro(
   onRecord: (record: AvroRecord) => void,
   options: AvroReadOptions,
 ): Promise<Record<string, string>> {
-  const avsc = (await import('avsc')).default;
+  const avsc = await lazy.avsc();
   const long = avsc.types.LongType.__with({
     fromBuffer: longValue,
     toBuffer: (value: number | string) => {

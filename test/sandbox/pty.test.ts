@@ -49,7 +49,10 @@ describe('floe sandbox --open on a terminal', () => {
         'This run has its own config folder and keychain entries, removed when you quit',
       );
       expect(floe.raw()).toContain('! The OS keychain cannot be used: ');
-      expect(floe.raw()).toContain("its secrets in this run's own file (mode 0600), removed on quit");
+      // Inline lines wrap between words at the terminal's width (cli/output.ts): read them as one text.
+      expect(floe.raw().replace(/\s+/g, ' ')).toContain(
+        "its secrets in this run's own file (mode 0600), removed on quit",
+      );
       expect(floe.raw()).toContain('for this run only (FLOE_PASSWORD is');
       const store = new ConfigStore(join(dir, 'config'));
       expect(store.getProfile('sandbox')).toMatchObject({ secretStorage: 'file' });

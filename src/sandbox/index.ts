@@ -348,7 +348,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   let stopped: Promise<void> | undefined;
   const stopAll = () => {
     stopped ??= (async () => {
-      await Promise.allSettled([...stops].reverse().map((stop) => stop()));
+      // Last started, first stopped, one after the other: the tables' seeding ends before the catalog and
+      // the store it writes to close, and the store before its folder goes.
+      for (const stop of [...stops].reverse()) await stop().catch(() => undefined);
       removeData();
       process.off('exit', removeData);
     })();

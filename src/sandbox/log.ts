@@ -8,7 +8,7 @@ export type SandboxService = 'catalog' | 'olake-ui' | 's3' | 'gcs';
 
 export interface SandboxLog {
   /** Adds a line for `service`. */
-  write(service: SandboxService, text: string): void;
+  add(service: SandboxService, text: string): void;
   /** The latest lines (at most `limit`), oldest first. */
   lines(): string[];
   /** Calls `listener` with each new line; returns the unsubscribe. */
@@ -22,7 +22,7 @@ export function createSandboxLog(limit = 500, clock: () => Date = () => new Date
   const kept: string[] = [];
   const listeners = new Set<(line: string) => void>();
   return {
-    write(service, text) {
+    add(service, text) {
       const line = `${clock().toISOString().slice(11, 23)} ${service.padEnd(8)} ${text}`;
       kept.push(line);
       if (kept.length > limit) kept.splice(0, kept.length - limit);
@@ -92,7 +92,7 @@ export function logRequests(server: Server, service: SandboxService, log: Sandbo
       const status = ended ? String(res.statusCode) : 'closed before an answer';
       const message =
         ended && res.statusCode >= 400 ? answerMessage(Buffer.concat(chunks).toString('utf8')) : undefined;
-      log.write(service, `${req.method} ${path} → ${status} (${ms} ms)${message ? `: ${message}` : ''}`);
+      log.add(service, `${req.method} ${path} → ${status} (${ms} ms)${message ? `: ${message}` : ''}`);
     };
     res.once('finish', () => report(true));
     res.once('close', () => {
@@ -109,5 +109,5 @@ export function logFailure(
   error: unknown,
 ): void {
   const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  log?.write(service, `${req.method} ${(req.url ?? '/').replace(/\?.*$/s, '?…')} failed: ${message}`);
+  log?.add(service, `${req.method} ${(req.url ?? '/').replace(/\?.*$/s, '?…')} failed: ${message}`);
 }

@@ -93,7 +93,7 @@ describe('the sandbox log', () => {
 
   it('keeps the latest lines only', () => {
     const log = createSandboxLog(2, clock);
-    for (const n of [1, 2, 3]) log.write('gcs', `line ${n}`);
+    for (const n of [1, 2, 3]) log.add('gcs', `line ${n}`);
     expect(log.lines()).toEqual(['03:04:05.678 gcs      line 2', '03:04:05.678 gcs      line 3']);
   });
 

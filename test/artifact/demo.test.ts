@@ -59,7 +59,8 @@ describe('the demo (floe sandbox --open) on a terminal', { timeout: 300_000 }, (
           await t.press('s');
           await t.waitFor('Its addresses and credentials');
           await t.press('\u001b[F'); // End: the newest lines
-          await t.waitFor(/catalog +(?:POST|DELETE|GET) \/api\/catalog\/v1\/\S+ → \d{3}/);
+          // The newest lines: the catalog's requests, or the store's while the demo tables are being seeded.
+          await t.waitFor(/(?:catalog|s3) +(?:POST|PUT|DELETE|GET) \/\S+ → \d{3}/);
           await t.press('esc');
           await t.waitFor('Profiles');
 

@@ -866,9 +866,10 @@ function internalError(step: WriteStepId, error: unknown): Diagnosis {
   };
 }
 
+/** Bucket and key of an object URL floe built itself (always a valid object path). */
 function splitUrl(url: string): { bucket: string; key: string } {
-  const match = /^(?:s3a?|gs):\/\/([^/]+)\/(.*)$/.exec(url);
-  return { bucket: match?.[1] ?? '', key: match?.[2] ?? '' };
+  const { bucket, key } = objectPath(url)!;
+  return { bucket, key };
 }
 
 /**

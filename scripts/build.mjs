@@ -132,11 +132,15 @@ function newest(path) {
 }
 
 /** Whether dist/cli.js was written after every input last changed (`npm run demo` then skips the build). */
+/** When the newest of the build's inputs last changed (ms since the epoch). */
+export function newestInput() {
+  return Math.max(...INPUTS.map((input) => newest(join(ROOT, input))));
+}
+
 export function upToDate(dist = join(ROOT, 'dist')) {
   const entry = join(dist, 'cli.js');
   if (!existsSync(entry) || currentBuild(entry) === undefined) return false;
-  const built = statSync(entry).mtimeMs;
-  return INPUTS.every((input) => newest(join(ROOT, input)) < built);
+  return newestInput() < statSync(entry).mtimeMs;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

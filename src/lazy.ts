@@ -8,7 +8,7 @@
 // `default`; the single executable's CommonJS bundle gives the namespace esbuild builds around it. So
 // every package here is taken from whichever of the namespace and its `default` has what floe uses.
 
-import type { IncomingMessage, Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 
 type AnyNamespace = { default?: unknown };
 
@@ -50,6 +50,8 @@ export type S3rverClass = new (
 ) => {
   run(): Promise<{ port: number }>;
   close(): Promise<void>;
+  /** Koa's request handler; s3rver's run() installs what this answers on its HTTP server. */
+  callback(): (req: IncomingMessage, res: ServerResponse) => Promise<unknown>;
   /** s3rver is a Koa application: 'error' carries what a request failed with, and its context. */
   on(
     event: 'error',

@@ -4,6 +4,7 @@
 import crypto from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { createServer } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
 import { lazy, type S3rverClass } from '../lazy.js';
 import { logFailure, logRequests, type SandboxLog } from './log.js';
 
@@ -80,6 +81,9 @@ function probePort(port: number, host: string): Promise<void> {
   });
 }
 
+/** How long close() waits for s3rver's handlers still running (each is a local file write). */
+const HANDLER_GRACE_MS = 1000;
+
 export async function startS3Server(options: S3ServerOptions): Promise<S3Server> {
   const S3rver = await loadS3rver();
   const host = options.host ?? '127.0.0.1';
@@ -95,8 +99,29 @@ export async function startS3Server(options: S3ServerOptions): Promise<S3Server>
   server.on('error', (error: Error & { status?: number }, ctx?: { req: IncomingMessage }) => {
     if ((error.status ?? 500) >= 500 && ctx) logFailure(options.log, 's3', ctx.req, error);
   });
+  // Koa's handler answers a promise per request: close() gives those still running a moment to end, so
+  // s3rver neither writes to its folder after it was removed nor logs after its logger closed. It
+  // closes that logger when its HTTP server closes (s3rver.js run(): on 'close'), as soon as the
+  // connections are gone while a handler may still run; winston then prints "Attempt to write logs
+  // with no transports" to stderr. So those 'close' listeners run here, after the handlers. A PUT whose
+  // client left mid-body never ends (stores/filesystem.js putObject pipes the body without its
+  // errors), and never writes or logs again: hence a grace, not a wait for all.
+  const running = new Set<Promise<unknown>>();
+  const callback = server.callback.bind(server);
+  server.callback = () => {
+    const handle = callback();
+    return (req, res) => {
+      const run = handle(req, res);
+      running.add(run);
+      void run.finally(() => running.delete(run));
+      return run;
+    };
+  };
   const { port } = await server.run();
-  if (server.httpServer) logRequests(server.httpServer, 's3', options.log);
+  const http = server.httpServer;
+  const onClosed = http?.listeners('close') ?? [];
+  http?.removeAllListeners('close');
+  if (http) logRequests(http, 's3', options.log);
   let closed: Promise<void> | undefined;
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
@@ -105,10 +130,13 @@ export async function startS3Server(options: S3ServerOptions): Promise<S3Server>
     accessKey: S3RVER_ACCESS_KEY,
     secretKey: S3RVER_SECRET_KEY,
     close() {
-      if (!closed) {
-        closed = server.close();
-        server.httpServer?.closeAllConnections();
-      }
+      closed ??= (async () => {
+        const stopped = server.close();
+        http?.closeAllConnections();
+        await stopped;
+        await Promise.race([Promise.allSettled(running), delay(HANDLER_GRACE_MS)]);
+        for (const listener of onClosed) listener.call(http);
+      })();
       return closed;
     },
   };

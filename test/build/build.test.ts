@@ -1,11 +1,11 @@
 // scripts/build.mjs never deletes or rewrites a file a running floe may still load: each build has its
 // own folder, dist/cli.js switches atomically, and a superseded build is removed only a day later.
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, utimesSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildDist, currentBuild, PRUNE_AFTER_MS, upToDate } from '../../scripts/build.mjs';
+import { buildDist, currentBuild, newestInput, PRUNE_AFTER_MS, upToDate } from '../../scripts/build.mjs';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
@@ -118,11 +118,12 @@ describe('upToDate (scripts/build.mjs --if-changed)', () => {
     await buildDist({ dist });
     expect(upToDate(dist)).toBe(true);
     const entry = join(dist, 'cli.js');
-    const past = new Date(Date.now() - 60_000);
-    utimesSync(entry, past, past);
-    expect(upToDate(dist)).toBe(statSync(join(ROOT, 'src', 'cli', 'main.ts')).mtimeMs < past.getTime());
-    const long = new Date(0);
-    utimesSync(entry, long, long);
+    // Built a second after the newest input changed: up to date; a second before it: not.
+    const after = new Date(newestInput() + 1000);
+    utimesSync(entry, after, after);
+    expect(upToDate(dist)).toBe(true);
+    const before = new Date(newestInput() - 1000);
+    utimesSync(entry, before, before);
     expect(upToDate(dist)).toBe(false);
   });
 });

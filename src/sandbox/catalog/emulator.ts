@@ -18,6 +18,7 @@ import {
 } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
 import { logFailure } from '../log.js';
 import { authenticator, type IssuedToken } from './auth.js';
 import { applyFault, type CatalogFault, type FaultRoute, spend } from './faults.js';
@@ -84,7 +85,10 @@ export async function startCatalogEmulator(options: CatalogEmulatorOptions = {})
   const faults = new Map<FaultRoute, CatalogFault>();
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
-  const timers = new Set<NodeJS.Timeout>();
+  // Closing aborts the waits of slow faults; close() awaits every handler still running, so none
+  // writes to the object store after the emulator said it stopped.
+  const closing = new AbortController();
+  const running = new Set<Promise<void>>();
   let issued = 0;
   let origin = '';
   const now = () => Date.now() + (options.clockOffsetMs ?? 0);
@@ -244,13 +248,7 @@ export async function startCatalogEmulator(options: CatalogEmulatorOptions = {})
     const faultKey = candidates.find((route) => faults.has(route));
     const fault = faultKey === undefined ? undefined : faults.get(faultKey);
     if (fault?.kind === 'slow') {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
-          timers.delete(timer);
-          resolve();
-        }, fault.delayMs);
-        timers.add(timer);
-      });
+      await delay(fault.delayMs, undefined, { signal: closing.signal });
     }
     if (fault && faultKey && applyFault(fault, faultKey, res, faults, origin)) return;
     // Token endpoints take no bearer token (the spec's getToken has no required security).
@@ -313,7 +311,8 @@ export async function startCatalogEmulator(options: CatalogEmulatorOptions = {})
   }
 
   const listener = (req: IncomingMessage, res: ServerResponse) => {
-    handle(req, res).catch((error: unknown) => {
+    const run = handle(req, res).catch((error: unknown) => {
+      if (closing.signal.aborted) return void res.destroy();
       logFailure(options.log, 'catalog', req, error);
       // As Iceberg's REST servers map an unexpected exception: its class as the type, its message.
       if (!res.headersSent)
@@ -325,6 +324,8 @@ export async function startCatalogEmulator(options: CatalogEmulatorOptions = {})
         );
       else res.destroy();
     });
+    running.add(run);
+    void run.finally(() => running.delete(run));
   };
   const server: Server = options.tls
     ? createHttpsServer({ key: options.tls.key, cert: options.tls.cert }, listener)
@@ -356,11 +357,12 @@ export async function startCatalogEmulator(options: CatalogEmulatorOptions = {})
     setDeny(privileges) {
       deniedPrivileges = new Set(privileges);
     },
-    close() {
-      for (const timer of timers) clearTimeout(timer);
+    async close() {
+      closing.abort();
       for (const socket of sockets) socket.destroy();
       if ('close' in objectStore) objectStore.close();
-      return new Promise((resolve) => server.close(() => resolve()));
+      await Promise.allSettled(running);
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
 }

@@ -56,7 +56,15 @@ function failureOf(error: unknown): StorageFailure {
 /** An S3 endpoint through @aws-sdk/client-s3, imported on first use. */
 export function s3ObjectStore(options: ObjectStoreOptions): ObjectStore & { close(): void } {
   let loaded: Promise<{ sdk: S3Sdk; client: InstanceType<S3Sdk['S3Client']> }> | undefined;
+  // Closing aborts the requests in flight (destroying the client does not end them).
+  const closing = new AbortController();
   const load = () => {
+    if (closing.signal.aborted)
+      throw new StorageError({
+        status: undefined,
+        code: 'Closed',
+        message: 'the catalog emulator is stopping',
+      });
     loaded ??= lazy.s3().then((sdk) => ({
       sdk,
       client: new sdk.S3Client({
@@ -78,6 +86,7 @@ export function s3ObjectStore(options: ObjectStoreOptions): ObjectStore & { clos
       try {
         await client.send(
           new sdk.PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: 'application/json' }),
+          { abortSignal: closing.signal },
         );
       } catch (error) {
         throw new StorageError(failureOf(error));
@@ -88,15 +97,19 @@ export function s3ObjectStore(options: ObjectStoreOptions): ObjectStore & { clos
       for (const uri of uris) {
         try {
           const { bucket, key } = parseS3Uri(uri);
-          await client.send(new sdk.DeleteObjectCommand({ Bucket: bucket, Key: key }));
+          await client.send(new sdk.DeleteObjectCommand({ Bucket: bucket, Key: key }), {
+            abortSignal: closing.signal,
+          });
         } catch {
           // CatalogUtil.dropTableData: "Failed to delete …" is logged, the drop goes on.
         }
       }
     },
     close() {
-      // A load that failed was reported by the put or remove that awaited it: nothing to close then,
-      // and no rejection left unhandled (Node would end the process with it, as leaving the demo did).
+      closing.abort();
+      // A load that failed was reported by the put or
+      // remove that awaited it: nothing to close then, and no rejection left unhandled (Node would end
+      // the process with it, as leaving the demo did).
       loaded?.then(
         ({ client }) => client.destroy(),
         () => {},

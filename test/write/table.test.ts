@@ -7,7 +7,7 @@ import {
   appendCommitRequest,
   createTableRequest,
   parseLossless,
-  parseWithLibrary,
+  parseQuoted,
   parseWithSource,
   readTable,
   type TableFacts,
@@ -30,7 +30,7 @@ const METADATA = {
 
 describe.each([
   ['parseLossless', parseLossless],
-  ['parseWithLibrary (lossless-json, the path on Node 20)', parseWithLibrary],
+  ['parseQuoted (long integers quoted, then JSON.parse: the path on Node 20)', parseQuoted],
   ...(SOURCE_PATH
     ? [['parseWithSource (JSON.parse source access, Node 22+)', parseWithSource] as const]
     : []),
@@ -55,6 +55,30 @@ describe.each([
         // Where no integer of 16 digits or more stands as a value, the two readings agree.
         if (!/[:[,]\s*-?\d{16,}(?![.\deE])|^-?\d{16,}$/.test(text)) expect(parsed).toEqual(JSON.parse(text));
       }),
+    );
+  });
+
+  it('refuses what JSON.parse refuses: quoting never makes a text JSON (property)', () => {
+    expect(() => parse('[012345678901234567890]')).toThrow(SyntaxError);
+    expect(() => parse('{"a": 12345678901234567890"}')).toThrow(SyntaxError);
+    fc.assert(
+      fc.property(
+        fc.jsonValue(),
+        fc.nat(),
+        fc.constantFrom('0', '"', '\\', '-', '12345678901234567890', 'x', ',', '.', 'e'),
+        (value, at, insert) => {
+          const json = JSON.stringify(value);
+          const cut = at % (json.length + 1);
+          const text = `${json.slice(0, cut)}${insert}${json.slice(cut)}`;
+          let valid = true;
+          try {
+            JSON.parse(text);
+          } catch {
+            valid = false;
+          }
+          if (!valid) expect(() => parse(text)).toThrow(SyntaxError);
+        },
+      ),
     );
   });
 

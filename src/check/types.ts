@@ -1,5 +1,6 @@
 // Progress events and diagnoses shared by the catalog client, the storage probe, the orchestrator,
 // the test screen and `floe test --json`.
+import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
 import type { CatalogSession } from '../catalog/session.js';
 import type { WriteJournal } from '../write/journal.js';
@@ -115,6 +116,8 @@ export interface CatalogLocation {
 
 /** What one chain learns that another may need. */
 export interface SharedFacts {
+  /** This run's id: what its chains journal carries it, so one chain's cleanup leaves another's alone. */
+  runId: string;
   /**
    * Resolves once the catalog chain ends: the location its config names (defaults, overrides), else the
    * `location` property of the check namespace, or null.
@@ -144,6 +147,7 @@ export function sharedFacts(): SharedFacts {
   const catalog = settable<CatalogLocation | null>();
   const table = settable<CatalogLocation | null>();
   const facts: SharedFacts = {
+    runId: randomUUID(),
     catalogLocation: catalog.promise,
     setCatalogLocation: catalog.set,
     tableLocation: table.promise,

@@ -39,9 +39,9 @@ export class StepBoard {
   }
 
   /** --read-only: the three writing steps are skipped. */
-  skipWrites(): void {
+  skipWrites(detail = 'read-only'): void {
     for (const id of ['storage.put', 'storage.get', 'storage.delete'] as const)
-      this.update(id, 'skipped', { detail: 'read-only' });
+      this.update(id, 'skipped', { detail });
   }
 
   isRunning(id: StorageStepId): boolean {
@@ -53,7 +53,10 @@ export class StepBoard {
   }
 }
 
+/** The folder of the probe objects, under the data location's prefix. */
+export const PROBE_FOLDER = '.floe-probe';
+
 /** Where a check writes its probe object: under the data location's prefix, never over anything. */
 export function probeKey(prefix: string): string {
-  return `${prefix}.floe-probe/${randomUUID()}`;
+  return `${prefix}${PROBE_FOLDER}/${randomUUID()}`;
 }

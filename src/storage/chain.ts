@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { SecretScrubber } from '../check/scrub.js';
 import type { Chain, ChainOptions, Emit } from '../check/types.js';
 import { maskSecret, type Values } from '../destination/fields.js';
-import { probeKey, STEP_IDS, StepBoard } from './board.js';
+import { PROBE_FOLDER, probeKey, STEP_IDS, StepBoard } from './board.js';
 import {
   openS3,
   probeError,
@@ -22,6 +22,7 @@ import {
   storageDiagnosis,
 } from './diagnoses.js';
 import { diagnoseGcsError, GCS_TITLES } from './gcs-diagnoses.js';
+import { type ProbeJournal, probeJournal, recorded } from './probe-journal.js';
 import { parseS3Path, profileDataLocation, type S3Location } from './s3path.js';
 
 interface Probe extends StorageSettings {
@@ -91,7 +92,9 @@ export const storageChain: Chain = async (values, opts) => {
   else if (probe.compatible && !probe.endpoint) refuse('S3_NO_ENDPOINT');
   else {
     try {
-      await run(probe, source.from, opts, board, emit, baseContext, scrubber);
+      await run(probe, source.from, opts, board, emit, baseContext, scrubber, (url, folder) =>
+        probeJournal(values, opts, url, folder),
+      );
     } catch (error) {
       const step = board.current();
       const diagnosis = diagnoseStorageError(error, baseContext(step));
@@ -147,6 +150,7 @@ async function run(
   emit: Emit,
   baseContext: (step: StorageStepId) => ProbeContext,
   scrubber: SecretScrubber,
+  journalProbe: (url: string, folder: string) => ProbeJournal,
 ): Promise<void> {
   board.update('storage.head', 'running');
   const { sdk, client, lastUrl: latestUrl, forget } = await openS3(probe, emit, scrubber);
@@ -227,6 +231,7 @@ async function run(
     }
   };
 
+  let journaled: ProbeJournal | undefined;
   /**
    * A PutObject that failed or timed out may still have stored the object: try a DeleteObject (its own
    * timeout), and if that fails too (or the test was cancelled) name the key to delete by hand.
@@ -252,7 +257,9 @@ async function run(
         type: 'warning',
         message: `PutObject failed and the DeleteObject that should remove a probe the store may have kept failed too (${errorFacts(error).message}): ${byHand}`,
       });
+      return;
     }
+    await journaled?.gone();
   };
 
   try {
@@ -278,6 +285,8 @@ async function run(
     }
     const key = probeKey(prefix);
     const body = Buffer.from(`floe storage probe ${new Date().toISOString()} ${randomUUID()}\n`);
+    journaled = journalProbe(`s3://${bucket}/${key}`, `s3://${bucket}/${prefix}${PROBE_FOLDER}`);
+    if (!(await recorded(journaled, board, emit))) return;
     const put = await attempt(
       'storage.put',
       (abortSignal) =>
@@ -313,13 +322,14 @@ async function run(
       });
       return;
     }
-    await attempt(
+    const removed = await attempt(
       'storage.delete',
       (abortSignal) =>
         client.send(new sdk.DeleteObjectCommand({ Bucket: bucket, Key: key }), { abortSignal }),
       () => `removed ${key}`,
       key,
     );
+    if (removed.ok) await journaled.gone();
   } finally {
     client.destroy();
   }

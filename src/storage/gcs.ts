@@ -14,7 +14,7 @@ import { type SecretScrubber, safeUrl } from '../check/scrub.js';
 import type { ChainOptions, Emit } from '../check/types.js';
 import type { Values } from '../destination/fields.js';
 import { proxyFor, proxyLabel } from '../net/proxy.js';
-import { probeKey, type StepBoard } from './board.js';
+import { PROBE_FOLDER, probeKey, type StepBoard } from './board.js';
 import type { StorageStepId } from './diagnoses.js';
 import {
   diagnoseGcsError,
@@ -24,6 +24,7 @@ import {
   gcsDiagnosis,
   gcsError,
 } from './gcs-diagnoses.js';
+import { probeJournal, recorded } from './probe-journal.js';
 
 /** What GCSFileIO asks for (and all a read/write probe needs). */
 export const GCS_SCOPE = 'https://www.googleapis.com/auth/devstorage.read_write';
@@ -320,6 +321,13 @@ export async function runGcsCheck(
     }
     const key = probeKey(prefix);
     const body = `floe storage probe ${new Date().toISOString()} ${randomUUID()}\n`;
+    const journaled = probeJournal(
+      values,
+      opts,
+      `gs://${bucket}/${key}`,
+      `gs://${bucket}/${prefix}${PROBE_FOLDER}`,
+    );
+    if (!(await recorded(journaled, board, emit))) return;
     const put = await attempt(
       'storage.put',
       async () =>
@@ -344,15 +352,18 @@ export async function runGcsCheck(
         return;
       }
       // An upload that failed or timed out may still have stored the object.
+      let gone = true;
       try {
         await remove(key);
       } catch (error) {
-        if (!(error instanceof GcsError && error.status === 404))
+        gone = error instanceof GcsError && error.status === 404;
+        if (!gone)
           emit({
             type: 'warning',
             message: `The upload failed and the delete that should remove a probe Cloud Storage may have kept failed too (${(error as Error).message}): ${byHand}`,
           });
       }
+      if (gone) await journaled.gone();
       return;
     }
     await attempt(
@@ -386,7 +397,8 @@ export async function runGcsCheck(
       () => `removed ${key}`,
       key,
     );
-    if (!removed.ok && !opts.signal.aborted)
+    if (removed.ok) await journaled.gone();
+    else if (!opts.signal.aborted)
       emit({ type: 'warning', message: `The probe object was not deleted: ${byHand}` });
   } finally {
     await client.close();

@@ -130,6 +130,7 @@ class WriteRun {
     this.journal = opts.write.journal ?? memoryJournal();
     this.record = {
       id: randomUUID(),
+      ...(opts.shared ? { run: opts.shared.runId } : {}),
       profile: opts.write.profile ?? '',
       host: hostname(),
       pid: process.pid,
@@ -793,7 +794,8 @@ class WriteRun {
     const step: WriteStepId = 'write.cleanup';
     // Another floe still running a check on this catalog has its own cleanup to do.
     const earlier = (await this.journal.pending(this.record.scope)).filter(
-      (r) => r.id !== this.record.id && !stillRunning(r),
+      (r) =>
+        r.id !== this.record.id && (r.run === undefined || r.run !== this.record.run) && !stillRunning(r),
     );
     const own = !this.opts.write.cleanupOnly;
     const made =
@@ -827,7 +829,9 @@ class WriteRun {
       const result = await cleanUp(record, ops);
       const name = record.table
         ? `${record.namespace.join('.')}.${record.table}`
-        : record.namespace.join('.');
+        : record.namespace.length > 0
+          ? record.namespace.join('.')
+          : 'storage probe';
       if (record === this.record) done.push(...result.done);
       else if (result.done.length > 0)
         done.push(`earlier check ${name} (${record.startedAt}): ${result.done.join(', ')}`);

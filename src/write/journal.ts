@@ -18,8 +18,10 @@ export interface WriteScope {
 export type CommitState = 'none' | 'unknown' | 'committed';
 
 export interface WriteRecord {
-  /** This run's id. */
+  /** The record's id. */
   id: string;
+  /** The check run that made it (SharedFacts.runId): that run's cleanup leaves it to the chain that made it. */
+  run?: string;
   /** The profile the run tested (shown; the scope decides who may clean up). */
   profile: string;
   /** The floe that made the record: a run still going is not an earlier run's leftover. */

@@ -146,7 +146,8 @@ export const SOURCE_RULES: FailureRule[] = [
     component: 'source',
     summary:
       'Oracle refused the job’s user a table it reads (ORA-00942 for a table not granted, ORA-01031 insufficient privileges).',
-    example: 'ORA-00942: table or view does not exist\n error occur at position: 14',
+    example:
+      'ORA-00942: table or view does not exist\\n error occur at position: 14 (go-ora; the \\n is a line break)',
     match: /ORA-00942|ORA-01031/,
     facts: sourceFacts,
     what: (f) =>

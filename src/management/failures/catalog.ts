@@ -200,14 +200,15 @@ export const CATALOG_RULES: FailureRule[] = [
     code: 'RUN_UNITY_PERMISSION_DENIED',
     component: 'catalog',
     summary:
-      'Unity Catalog refused an operation (PERMISSION_DENIED, “Access denied.”): a privilege or an ownership is missing.',
+      'Unity Catalog refused the writer (PERMISSION_DENIED, “Access denied.”): its Iceberg REST API admits only the metastore’s owner (OWNER on the metastore).',
     example: 'Forbidden: Access denied.',
     match: /PERMISSION_DENIED|Forbidden: Access denied\./,
-    what: () => 'Unity Catalog refused the writer an operation (PERMISSION_DENIED)',
+    what: () =>
+      'Unity Catalog refused the writer: the privilege it checks is OWNER on the securable metastore',
     cause: () =>
-      'Unity OSS lets a principal create a schema only as the catalog’s owner or with USE CATALOG + CREATE SCHEMA, create a table with USE SCHEMA + CREATE TABLE, and change a table only as its owner, the schema’s owner or the metastore owner.',
+      'Unity OSS authorizes every Iceberg REST call, reads included, with #authorize(#principal, #metastore, OWNER) (IcebergRestCatalogService); “Access denied.” is what any other principal gets. OWNER is not a privilege a permission grant gives: only the metastore’s owner (the server’s admin) passes.',
     remedy: () =>
-      'Grant the privileges, or run the sync as the metastore owner: bin/uc permission create --securable_type schema --name <catalog>.<schema> --principal <user> --privilege "CREATE TABLE" (and "USE SCHEMA"; "USE CATALOG" on the catalog); for table updates make the user the owner of the schema.',
+      'Use the metastore owner’s token for the destination (Unity OSS writes the admin’s to etc/conf/token.txt). Through Unity’s own API a user needs, on the metastore’s objects: bin/uc permission create --securable_type catalog --name <catalog> --principal <user> --privilege "USE CATALOG"; --securable_type schema --name <catalog>.<schema> --privilege "USE SCHEMA" and --privilege "CREATE TABLE"; --securable_type table --name <catalog>.<schema>.<table> --privilege "MODIFY".',
   },
   {
     code: 'RUN_TOKEN_REFRESH_FAILED',

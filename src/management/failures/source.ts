@@ -4,12 +4,19 @@
 // …"); go-sql-driver/mysql errors.go:72 ("Error %d (%s): %s"); mongo-go-driver x/mongo/driver/auth/auth.go
 // ("unable to authenticate using mechanism …") and topology/errors.go ("server selection error: …");
 // OLake's own checks (datazip-inc/olake drivers/postgres/internal/postgres.go:154, drivers/kafka/internal/
-// kafka.go:118); the servers' messages (PostgreSQL, MySQL, MongoDB, Oracle, Kafka).
+// kafka.go:118); the servers' messages (PostgreSQL, MySQL, MongoDB, Oracle, Kafka). Oracle through
+// sijms/go-ora v2.8.24: OracleError.Error() is "<server message> error occur at position: N"
+// (v2/network/oracle_error.go:14-21), its own texts for the listener (oracle_error.go:54-58, refuse_packet.go:69).
+// OLake v0.9.4's Oracle driver has no CDC (drivers/oracle/internal/cdc.go:10), so no LogMiner, supplemental
+// logging or archivelog failure reaches a sync log. Kafka through twmb/franz-go v1.21.1: kerr.Error is
+// "MESSAGE: Description" (pkg/kerr/kerr.go:30-31), a broker's message appended as ": <message>"
+// (pkg/kgo/errors.go:421), "unable to dial: %w" (pkg/kgo/broker.go:730); OLake's offset checks
+// (drivers/kafka/internal/cdc.go:471,476). Network texts are Go's net and crypto/tls errors.
 import { capture, type Facts, type FailureRule, facts, hostOf, or } from './rule.js';
 
 /** A line comes from a source driver. */
 export const SOURCE_TEXT =
-  /SQLSTATE|failed to connect to `user=|failed to ping database|failed to connect to MongoDB|failed to ping kafka|failed in pre cdc run|failed to open change stream|failed to get binlog position|ORA-\d{5}|\bError \d{4} \(|\bERROR \d{4} \(|replication slot|server selection error|SASL_AUTHENTICATION_FAILED|\(AuthenticationFailed\)|\bpq: /;
+  /SQLSTATE|failed to connect to `user=|failed to ping database|failed to connect to MongoDB|failed to ping kafka|failed in pre cdc run|failed to open change stream|failed to get binlog position|ORA-\d{5}|\bError \d{4} \(|\bERROR \d{4} \(|replication slot|server selection error|SASL_AUTHENTICATION_FAILED|\(AuthenticationFailed\)|\bpq: |Kafka CDC sync|UNKNOWN_TOPIC_OR_PARTITION|(?:TOPIC|GROUP|CLUSTER)_AUTHORIZATION_FAILED|OFFSET_OUT_OF_RANGE|partition end offset|ahead of destination metadata offset/;
 
 function sourceFacts(text: string): Facts {
   return facts({
@@ -21,8 +28,24 @@ function sourceFacts(text: string): Facts {
     slot: capture(text, /replication slot ['"]([^'"]{1,100})['"]/),
     database: capture(text, /database '([^']{1,100})'/) ?? capture(text, / database=(\S{1,100})`/),
     sqlstate: capture(text, /SQLSTATE (\w{5})/),
+    topic: capture(text, /\btopic (?!metadata\b)([\w.-]{1,249})/),
+    group: capture(text, /\bgroup ([\w.-]{1,255})/),
+    ora: capture(text, /(ORA-\d{5})/),
   });
 }
+
+/** The host a source's network failure names: the name looked up, else the address dialled. */
+function dialFacts(text: string): Facts {
+  return facts({
+    host:
+      capture(text, /lookup ([\w.-]{1,253}) on /) ??
+      capture(text, /dial tcp ([\w.:[\]-]{1,260}): /) ??
+      capture(text, /: ([\w.-]{1,200}:\d{2,5}) \(/) ??
+      hostOf(text),
+  });
+}
+
+const SOURCE_FIX = 'the source’s host and port in the OLake UI (Sources → the source)';
 
 export const SOURCE_RULES: FailureRule[] = [
   {
@@ -119,6 +142,131 @@ export const SOURCE_RULES: FailureRule[] = [
       'Run MongoDB as a replica set (a single-node one works: --replSet rs0, then rs.initiate()), or sync this job with full refresh.',
   },
   {
+    code: 'SOURCE_ORACLE_NOT_GRANTED',
+    component: 'source',
+    summary:
+      'Oracle refused the job’s user a table it reads (ORA-00942 for a table not granted, ORA-01031 insufficient privileges).',
+    example:
+      'ORA-00942: table or view does not exist\\n error occur at position: 14 (go-ora; the \\n is a line break)',
+    match: /ORA-00942|ORA-01031/,
+    facts: sourceFacts,
+    what: (f) =>
+      `Oracle refused the job’s user ${f.ora === 'ORA-01031' ? 'a privilege it needs' : 'a table it reads'} (${or(f.ora, 'ORA-00942')})`,
+    cause: () =>
+      'Oracle answers ORA-00942 both when a table is missing and when the user may not see it: the sync reads each selected table with SELECT, which needs a grant unless the user owns the table.',
+    remedy: () =>
+      'As the table’s owner or a DBA: GRANT SELECT ON <schema>.<table> TO <user>; for every selected stream (or GRANT SELECT ANY TABLE TO <user>;), then run the sync again; discover the source again if a table was dropped.',
+  },
+  {
+    code: 'SOURCE_ORACLE_LISTENER',
+    component: 'source',
+    summary:
+      'The Oracle listener answered but refused the connection: the service name is unknown to it (ORA-12514) or it refused (ORA-12564, ORA-12506).',
+    example: 'ORA-12514: TNS:listener does not currently know of service requested in connect descriptor',
+    match: /ORA-12514|ORA-12564|ORA-12506|ORA-12505/,
+    facts: sourceFacts,
+    what: (f) => `The Oracle listener refused the connection (${or(f.ora, 'ORA-12514')})`,
+    cause: (f) =>
+      f.ora === 'ORA-12514' || f.ora === 'ORA-12505'
+        ? 'The listener is up but serves no database under the service name (or SID) the source names.'
+        : 'The listener is up but refused the worker (its access list, or no handler for the service).',
+    remedy: () =>
+      'Set the source’s service name (or SID) to one the listener serves (lsnrctl services on the database host lists them) in the OLake UI, then test the source.',
+  },
+  {
+    code: 'SOURCE_KAFKA_UNKNOWN_TOPIC',
+    component: 'source',
+    summary: 'A topic the job reads does not exist on the Kafka cluster (UNKNOWN_TOPIC_OR_PARTITION).',
+    example: 'UNKNOWN_TOPIC_OR_PARTITION: This server does not host this topic-partition.',
+    match: /UNKNOWN_TOPIC_OR_PARTITION|UNKNOWN_TOPIC_ID|topic [\w.-]{1,249} not found in metadata/,
+    facts: sourceFacts,
+    what: (f) => `Kafka does not host the topic${f.topic ? ` ${f.topic}` : ' the job reads'}`,
+    cause: () =>
+      'The topic was deleted or renamed after the job’s streams were discovered, or the brokers are another cluster than the one discovered.',
+    remedy: (f) =>
+      `Create the topic (kafka-topics.sh --create --topic ${or(f.topic, '<topic>')}) or discover the source again and drop the stream from the job, then run the sync again.`,
+  },
+  {
+    code: 'SOURCE_KAFKA_NOT_AUTHORIZED',
+    component: 'source',
+    summary:
+      'Kafka’s ACLs refused the job’s principal a topic or its consumer group (TOPIC_AUTHORIZATION_FAILED, GROUP_AUTHORIZATION_FAILED).',
+    example: 'GROUP_AUTHORIZATION_FAILED: Not authorized to access group: Group authorization failed.',
+    match: /(?:TOPIC|GROUP|CLUSTER)_AUTHORIZATION_FAILED/,
+    facts: (text) =>
+      facts({
+        ...sourceFacts(text),
+        kind: capture(text, /\b(TOPIC|GROUP|CLUSTER)_AUTHORIZATION_FAILED/)?.toLowerCase(),
+      }),
+    what: (f) => `Kafka refused the job’s principal access to its ${or(f.kind, 'topic')}`,
+    cause: (f) =>
+      f.kind === 'group'
+        ? 'The sync reads as a consumer group (OLake commits its offsets there); the principal has no Read ACL on that group.'
+        : 'The principal the source logs in as has no Read / Describe ACL on the topic.',
+    remedy: (f) =>
+      f.kind === 'group'
+        ? `kafka-acls.sh --bootstrap-server <broker> --add --allow-principal User:<user> --operation Read --group ${or(f.group, '<consumer group id>')} (the consumer group id is in the job’s source settings or its state).`
+        : `kafka-acls.sh --bootstrap-server <broker> --add --allow-principal User:<user> --operation Read --operation Describe --topic ${or(f.topic, '<topic>')}`,
+  },
+  {
+    code: 'SOURCE_KAFKA_OFFSETS',
+    component: 'source',
+    summary:
+      'The offsets the job resumes from are not on the partition any more (OFFSET_OUT_OF_RANGE, or OLake’s own check against the partition end).',
+    example:
+      'failed with non retryable error: stream[topics.orders] topic orders partition 0 metadata offset: 1500 exceeds partition end offset: 1200, run clear destination and restart',
+    match: /OFFSET_OUT_OF_RANGE|exceeds partition end offset|ahead of destination metadata offset/,
+    facts: sourceFacts,
+    what: (f) =>
+      `The Kafka offsets the job resumes from do not match ${f.topic ? `topic ${f.topic}` : 'the topic'} any more`,
+    cause: () =>
+      'The topic was recreated or truncated, retention deleted the messages the state points at, or the consumer group’s offsets moved outside OLake.',
+    remedy: () =>
+      'Clear the destination and the job’s state in the OLake UI (Jobs → the job → Clear destination) and run the sync again; it reads the topic from its start offsets.',
+  },
+  {
+    code: 'SOURCE_DNS',
+    component: 'source',
+    only: 'source',
+    summary: 'The source database’s host name does not resolve from the OLake worker (no such host).',
+    example: 'failed to ping database: dial tcp: lookup oracle.db.internal on 127.0.0.11:53: no such host',
+    match: /no such host|Name or service not known|Temporary failure in name resolution/,
+    facts: dialFacts,
+    what: (f) =>
+      f.host
+        ? `The source’s host name ${f.host} does not resolve`
+        : 'The source’s host name does not resolve',
+    cause: () =>
+      'The host name is misspelt, or resolves only on another network than the OLake worker’s (a Docker service name, a private DNS zone).',
+    remedy: () => `Use a host name or address the OLake worker resolves for ${SOURCE_FIX}.`,
+  },
+  {
+    code: 'SOURCE_TLS',
+    component: 'source',
+    only: 'source',
+    summary:
+      'The TLS handshake with the source failed: its certificate is not trusted, or TLS is on at one end only.',
+    example: 'tls: failed to verify certificate: x509: certificate signed by unknown authority',
+    match: /tls: |x509: |plaintext connection speaking to a tls endpoint/,
+    facts: (text) =>
+      facts({
+        ...dialFacts(text),
+        plaintext: /plaintext connection speaking to a tls endpoint/.test(text) ? 'yes' : undefined,
+      }),
+    what: (f) =>
+      f.plaintext
+        ? 'The source speaks TLS but the job connects in plain text'
+        : 'The source’s TLS certificate was not accepted',
+    cause: (f) =>
+      f.plaintext
+        ? 'The brokers’ listener expects TLS (SSL or SASL_SSL) and the source’s security protocol is PLAINTEXT or SASL_PLAINTEXT.'
+        : 'The certificate is signed by a CA the worker does not trust, has expired, or does not name the host the source connects to.',
+    remedy: (f) =>
+      f.plaintext
+        ? 'Set the source’s security protocol to SSL or SASL_SSL (with the brokers’ CA certificate) in the OLake UI.'
+        : 'Give the source the server’s CA certificate (or its ssl mode / server CA field), or connect by the host name the certificate names.',
+  },
+  {
     code: 'SOURCE_CONNECTION_REFUSED',
     component: 'source',
     summary: 'Nothing listened at the source database’s host and port (connection refused).',
@@ -132,6 +280,20 @@ export const SOURCE_RULES: FailureRule[] = [
       'The source is down, or the host/port in the source is not reachable from the OLake worker (localhost inside a container?).',
     remedy: (f) =>
       `Check the source is up and ${f.host ? `that ${f.host}` : 'its host and port'} is reachable from the OLake worker, then run the sync again.`,
+  },
+  {
+    code: 'SOURCE_TIMEOUT',
+    component: 'source',
+    only: 'source',
+    summary: 'The source database did not answer in time (i/o timeout, context deadline exceeded).',
+    example: 'failed to ping kafka brokers: unable to dial: dial tcp 10.0.0.9:9092: i/o timeout',
+    match: /i\/o timeout|context deadline exceeded|[Tt]imed out/,
+    facts: dialFacts,
+    what: (f) => `The source${f.host ? ` at ${f.host}` : ''} did not answer in time`,
+    cause: () =>
+      'A firewall or security group drops the worker’s packets, or the address is one the worker cannot route to.',
+    remedy: (f) =>
+      `Open the path from the OLake worker to ${or(f.host, 'the source’s host and port')} (security group, firewall, VPC peering), or fix ${SOURCE_FIX}.`,
   },
   {
     code: 'SOURCE_FAILED',

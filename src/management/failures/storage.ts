@@ -3,7 +3,10 @@
 // core/aws-core/…/awscore/exception/AwsServiceException.java getMessage; no error code in the text), the
 // v1 AmazonS3Exception ("(Service: Amazon S3; Status Code: 403; Error Code: AccessDenied; …)"), and Google
 // Cloud Storage's StorageException. The S3 messages are S3's own (docs.aws.amazon.com/AmazonS3/latest/API/
-// ErrorResponses.html). Codes shared with `floe test` mean the same failure.
+// ErrorResponses.html). Codes shared with `floe test` mean the same failure. GCS through Iceberg's GCSFileIO:
+// google-cloud-storage's StorageException carries the JSON API's message; token errors are
+// google-auth-library-java's ("Error getting access token for service account: %s, iss: %s",
+// oauth2_http/…/ServiceAccountCredentials.java:568).
 import { capture, type Facts, type FailureRule, facts, hostOf, or } from './rule.js';
 
 /** The text is an S3 answer (SDK v2 or v1 exception, or an S3 error code). */
@@ -22,6 +25,15 @@ function s3Facts(text: string): Facts {
     region: capture(text, /expecting '([\w-]{1,40})'/) ?? capture(text, /x-amz-bucket-region: ([\w-]{1,40})/),
     wrongRegion: capture(text, /the region '([\w-]{1,40})' is wrong/),
     host: hostOf(text),
+  });
+}
+
+function gcsFacts(text: string): Facts {
+  return facts({
+    bucket: capture(text, /gs:\/\/([a-z0-9][a-z0-9._-]{1,221})/),
+    permission: capture(text, /(storage\.\w{1,20}\.\w{1,20})/),
+    issuer: capture(text, /iss: ([\w.@-]{1,200})/),
+    requesterPays: /requester pays/.test(text) ? 'yes' : undefined,
   });
 }
 
@@ -86,6 +98,19 @@ export const STORAGE_RULES: FailureRule[] = [
       'S3 answers 301 (or 400 AuthorizationHeaderMalformed) when a bucket is addressed in the wrong region.',
     remedy: (f) =>
       `Set the destination’s AWS region to ${or(f.region, 'the bucket’s region (aws s3api get-bucket-location --bucket <bucket>)')} in the OLake UI.`,
+  },
+  {
+    code: 'GCS_NO_SUCH_BUCKET',
+    component: 'storage',
+    summary: 'The Cloud Storage bucket the table data goes to does not exist (404 notFound).',
+    example: 'com.google.cloud.storage.StorageException: The specified bucket does not exist.',
+    match: /The specified bucket does not exist\.(?! \(Service)/,
+    facts: gcsFacts,
+    what: (f) => `Cloud Storage has no bucket ${f.bucket ? `"${f.bucket}"` : 'by the warehouse’s name'}`,
+    cause: () =>
+      'The warehouse path (gs://…) or the catalog’s table location names a bucket that is missing, or lives in a project the writer’s account cannot see.',
+    remedy: (f) =>
+      `Create it (gcloud storage buckets create gs://${or(f.bucket, '<bucket>')} --location=<region>) or fix the destination’s warehouse path, then run the sync again.`,
   },
   {
     code: 'S3_NO_SUCH_BUCKET',
@@ -170,6 +195,57 @@ export const STORAGE_RULES: FailureRule[] = [
       'A HEAD answer has no body, so S3 cannot say why: the keys lack s3:GetObject / s3:ListBucket there, or the secret key is wrong.',
     remedy: () =>
       'Run "floe jobs test ID" (it reads the error body of a GET) to tell a wrong key from a missing permission, then fix the destination in the OLake UI.',
+  },
+  {
+    code: 'GCS_ANONYMOUS',
+    component: 'storage',
+    summary:
+      'Cloud Storage saw no credentials at all (401 “Anonymous caller”): the writer found no service account key.',
+    example:
+      "Anonymous caller does not have storage.objects.create access to the Google Cloud Storage object. Permission 'storage.objects.create' denied on resource (or it may not exist).",
+    match: /Anonymous caller does not have storage\./,
+    facts: gcsFacts,
+    what: (f) => `Cloud Storage refused an anonymous ${or(f.permission, 'request')} from the writer`,
+    cause: () =>
+      'The writer found no Google credentials (google-cloud-core’s ServiceOptions falls back to none when Application Default Credentials cannot be loaded), so its requests carried no token.',
+    remedy: () =>
+      'Give the OLake worker a service account key: mount the JSON key and set GOOGLE_APPLICATION_CREDENTIALS to its path in the worker’s environment (or run it with an attached service account), then run the sync again.',
+  },
+  {
+    code: 'GCS_CREDENTIALS_REJECTED',
+    component: 'storage',
+    only: 'storage',
+    summary:
+      'Google’s token endpoint refused the writer’s service account key (invalid_grant: Invalid JWT Signature, account not found).',
+    example:
+      'com.google.cloud.storage.StorageException: Error getting access token for service account: 400 Bad Request',
+    match: /Error getting access token for service account|Invalid JWT Signature|invalid_grant/,
+    facts: gcsFacts,
+    what: (f) =>
+      `Google refused the service account key${f.issuer ? ` of ${f.issuer}` : ''} the writer signs with`,
+    cause: () =>
+      'The key was deleted or disabled, belongs to a deleted service account, or the machine’s clock is far off (the signed token is rejected).',
+    remedy: (f) =>
+      `Create a new key (gcloud iam service-accounts keys create key.json --iam-account=${or(f.issuer, '<account>')}), give it to the OLake worker (GOOGLE_APPLICATION_CREDENTIALS), and check the worker’s clock (NTP).`,
+  },
+  {
+    code: 'GCS_BILLING',
+    component: 'storage',
+    summary:
+      'Cloud Storage refused the request for billing: a requester-pays bucket with no user project, or a project whose billing is disabled.',
+    example: 'Bucket is a requester pays bucket but no user project provided.',
+    match:
+      /requester pays bucket but no user project provided|billing account for the owning project is disabled|[Bb]illing account for project \S{1,100} is disabled/,
+    facts: gcsFacts,
+    what: () => 'Cloud Storage refused the writer’s request for billing',
+    cause: (f) =>
+      f.requesterPays
+        ? 'The bucket is requester-pays: every request must name a project to bill (userProject), and the writer names none.'
+        : 'The billing account of the project that owns the bucket is disabled or missing.',
+    remedy: (f) =>
+      f.requesterPays
+        ? `Turn requester pays off on the bucket (gcloud storage buckets update gs://${or(f.bucket, '<bucket>')} --no-requester-pays), or use a bucket without it for the warehouse.`
+        : 'Link the project to an active billing account (gcloud billing projects link <project> --billing-account=<id>), then run the sync again.',
   },
   {
     code: 'GCS_PERMISSION_DENIED',

@@ -110,4 +110,25 @@ export const SEED_FAILURES: { id: string; failure: FailureText }[] = [
       text: 'error occurred while reading records: thread[public.orders_0]: failed to flatten and clean data: unsupported value at key payload',
     },
   },
+  {
+    id: 'oracle-service-unknown',
+    failure: {
+      origin: 'go',
+      text: 'failed to ping database: ORA-12514: TNS:listener does not currently know of service requested in connect descriptor error occur at position: 0',
+    },
+  },
+  {
+    id: 'kafka-group-acl',
+    failure: {
+      origin: 'go',
+      text: 'failed in pre cdc run for driver[kafka]: failed to remove existing consumers: describe groups error: GROUP_AUTHORIZATION_FAILED: Not authorized to access group: Group authorization failed.',
+    },
+  },
+  {
+    id: 'gcs-anonymous',
+    failure: {
+      origin: 'java',
+      text: "com.google.cloud.storage.StorageException: Anonymous caller does not have storage.objects.create access to the Google Cloud Storage object. Permission 'storage.objects.create' denied on resource (or it may not exist).",
+    },
+  },
 ];

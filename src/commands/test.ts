@@ -41,8 +41,8 @@ catalog named for that table only if they lie under the table's own metadata/
 folder. Nothing else, whatever a server answers. It writes nothing into a new
 table's location that already holds objects (WRITE_LOCATION_NOT_EMPTY). When a
 commit's outcome is unknown and the table cannot be dropped, it keeps the table
-and its files. What it makes is recorded first in write-journal.json in the
-config folder; whatever a cleanup could not remove (a refused drop, a killed
+and its files. What it makes (and the storage check's probe object) is recorded
+first in write-journal.json in the config folder; whatever a cleanup could not remove (a refused drop, a killed
 floe) is named with how to remove it, and the next --write run of the same
 catalog and store, or --cleanup, removes it.
 

@@ -232,8 +232,8 @@ export function banner(sandbox: Sandbox, jobs: number): string {
     ...catalogLines(sandbox),
     ...(sandbox.gcs
       ? [
-          `Cloud Storage  ${sandbox.gcs.url} (the JSON API; floe finds it through ${STORAGE_EMULATOR_ENV})`,
-          `  bucket       "${SANDBOX.bucket}": the catalog's data, with the service-account key above`,
+          `GCS            ${sandbox.gcs.url} (as ${STORAGE_EMULATOR_ENV})`,
+          `  bucket       "${SANDBOX.bucket}", the catalog's data (the key above reads it)`,
         ]
       : []),
     `Object store   ${s3.url} (s3rver, path style)`,

@@ -76,7 +76,9 @@ describe.each(CATALOG_FLAVOURS)('floe sandbox --catalog %s', (flavour) => {
       expect(printed.includes('signing name')).toBe(facts.auth === 'sigv4' || flavour === 'rest');
       if (facts.signingName) expect(printed).toContain(`signing name ${facts.signingName}`);
       expect(printed.includes('service-account key file')).toBe(flavour === 'rest' || flavour === 'biglake');
-      expect(printed.includes(`GCS            ${sandbox.gcs?.url} (as STORAGE_EMULATOR_HOST)`)).toBe(flavour === 'biglake');
+      expect(printed.includes(`GCS            ${sandbox.gcs?.url} (as STORAGE_EMULATOR_HOST)`)).toBe(
+        flavour === 'biglake',
+      );
       // 80 columns: the banner and the lines to paste fit, whatever the flavour, but for a single word
       // longer than that (a URL) on a line of its own.
       for (const line of `${printed}\n${usageLines(sandbox, 'npx floe')}`.split('\n'))

@@ -9,7 +9,7 @@ import { floeCommand } from '../cli/invocation.js';
 import { canPrompt, EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
 import { block, err, out, printHelp } from '../cli/output.js';
 import { saveProfile } from '../cli/profiles.js';
-import { applicableFields, type Values } from '../destination/fields.js';
+import { applicableFields, type FieldId, type Values } from '../destination/fields.js';
 import { PRESETS } from '../destination/presets.js';
 import { ManagementClient } from '../management/client.js';
 import type { SessionStorage } from '../management/session.js';
@@ -17,6 +17,7 @@ import { jarText, storeLogin } from '../management/session.js';
 import {
   CATALOG_FLAVOURS,
   type CatalogFlavour,
+  DEFAULT_GCS_PORT,
   DEFAULT_JOBS,
   DEFAULT_PORTS,
   PortBusyError,
@@ -30,6 +31,7 @@ import {
 import { sandboxProfile } from '../sandbox/profile.js';
 import { keychainBackend, noSessionBus } from '../secrets/keychain.js';
 import { KeychainUnavailableError, type SecretBackend } from '../secrets/store.js';
+import { STORAGE_EMULATOR_ENV } from '../storage/gcs.js';
 import { reflow } from '../text/reflow.js';
 
 export const PROFILE = 'sandbox';
@@ -51,8 +53,10 @@ with goes to the sandbox's log: the home screen shows it (s, with --open), --ver
 The catalog behaves like one real server, as strict as it is: Apache Polaris by default (warehouse
 = catalog name, OAuth2 with scope PRINCIPAL_ROLE:ALL). --catalog picks another: lakekeeper, nessie
 (OAuth2 through an identity-provider token URL), unity (bearer token), glue, s3tables (SigV4 with
-the object store's keys), or rest, a generic catalog that takes OAuth2, a bearer token, SigV4 and a
-Google service-account key file it writes. s3rver does not verify signatures: its access key is
+the object store's keys), biglake (a Google service-account key file it writes; the data in a
+Cloud Storage emulator, port ${DEFAULT_GCS_PORT}, that floe reaches through STORAGE_EMULATOR_HOST), or
+rest, a generic catalog that takes OAuth2, a bearer token, SigV4 and a Google service-account key
+file it writes. s3rver does not verify signatures: its access key is
 S3RVER, and any secret key works. Tables created through the catalog get their metadata files in
 the object store's bucket.
 
@@ -83,16 +87,26 @@ removes its temporary data. Exit codes: 0 ok (--open: the home screen was left),
 
 /** The sandbox as a profile: the catalog's flavour as the preset, with its facts; s3rver as the store. */
 export function sandboxValues(sandbox: Sandbox): Values {
-  const { flavour, facts, url, tokenUrl } = sandbox.catalog;
-  return sandboxProfile({ flavour, facts, catalogUrl: url, tokenUrl, s3: sandbox.s3 });
+  const { flavour, facts, url, tokenUrl, serviceAccountFile } = sandbox.catalog;
+  return sandboxProfile({
+    flavour,
+    facts,
+    catalogUrl: url,
+    tokenUrl,
+    s3: sandbox.s3,
+    ...(serviceAccountFile === undefined ? {} : { serviceAccountFile }),
+  });
 }
 
-/** The profile's secrets as the FLOE_* variables floe reads at run time. */
-export function sandboxSecretEnv(sandbox: Sandbox): Record<string, string> {
+/**
+ * The profile's secrets as the FLOE_* variables floe reads at run time; with BigLake's Cloud Storage
+ * emulator, also STORAGE_EMULATOR_HOST (where floe's GCS client then goes).
+ */
+export function sandboxSecretEnv(sandbox: Sandbox, omit: FieldId[] = []): Record<string, string> {
   const values = sandboxValues(sandbox);
-  const env: Record<string, string> = {};
+  const env: Record<string, string> = sandbox.gcs ? { [STORAGE_EMULATOR_ENV]: sandbox.gcs.url } : {};
   for (const def of applicableFields(values))
-    if (def.secret && def.env && typeof values.fields[def.id] === 'string')
+    if (def.secret && def.env && !omit.includes(def.id) && typeof values.fields[def.id] === 'string')
       env[def.env] = values.fields[def.id] as string;
   return env;
 }
@@ -199,6 +213,7 @@ function catalogLines(sandbox: Sandbox): string[] {
     lines.push(`  Bearer       token ${SANDBOX.token}`);
   if (catalog.serviceAccountFile !== undefined)
     lines.push(`  Google       service-account key file ${catalog.serviceAccountFile}`);
+  if (facts.auth === 'google') lines.push(`               project ${SANDBOX.google.projectId}`);
   if (catalog.flavour === 'rest' || facts.auth === 'sigv4')
     lines.push(
       `  SigV4        signing name ${facts.signingName ?? SANDBOX.sigv4.signingName}, signing region ${SANDBOX.region}`,
@@ -215,6 +230,12 @@ export function banner(sandbox: Sandbox, jobs: number): string {
     ...sandbox.notices.map((notice) => `! ${notice}`),
     '',
     ...catalogLines(sandbox),
+    ...(sandbox.gcs
+      ? [
+          `GCS            ${sandbox.gcs.url} (as ${STORAGE_EMULATOR_ENV})`,
+          `  bucket       "${SANDBOX.bucket}", the catalog's data (the key above reads it)`,
+        ]
+      : []),
     `Object store   ${s3.url} (s3rver, path style)`,
     `  bucket       "${s3.bucket}", region ${SANDBOX.region}`,
     `  keys         access key ${s3.accessKey}, secret key ${s3.secretKey}`,
@@ -275,13 +296,23 @@ export function noKeychain(env: NodeJS.ProcessEnv = process.env, platform = proc
  * `keychain` whether this host has one (else the setup line stores the credentials in a 0600 file).
  */
 export function usageLines(sandbox: Sandbox, floe: string = floeCommand(), keychain = !noKeychain()): string {
-  const env = sandboxSecretEnv(sandbox);
-  const assignments = Object.entries(env).map(([k, v]) => `${k}=${quote(v)}`);
-  const args = [...setupArgs(sandbox), ...(keychain ? [] : ['--insecure-storage'])];
+  // BigLake's key goes in as its file (a JSON of many lines), and every floe needs STORAGE_EMULATOR_HOST.
+  const keyFile = sandbox.catalog.facts.auth === 'google' ? sandbox.catalog.serviceAccountFile : undefined;
+  const env = sandboxSecretEnv(sandbox, keyFile ? ['gcpServiceAccountJson'] : []);
+  const assignments = Object.entries(env)
+    .filter(([k]) => k !== STORAGE_EMULATOR_ENV)
+    .map(([k, v]) => `${k}=${quote(v)}`);
+  const args = [
+    ...setupArgs(sandbox),
+    ...(keyFile ? ['--gcp-service-account-file', keyFile] : []),
+    ...(keychain ? [] : ['--insecure-storage']),
+  ];
+  const setup = `${assignments.length ? '    ' : '  '}${floe} setup `;
   return [
     'Point floe at it (from another terminal):',
-    `  ${wrapArgs(assignments, 2)} \\`,
-    `    ${floe} setup ${wrapArgs(args.map(quote), 6, `    ${floe} setup `.length)}`,
+    ...(sandbox.gcs ? [`  export ${STORAGE_EMULATOR_ENV}=${sandbox.gcs.url}`] : []),
+    ...(assignments.length ? [`  ${wrapArgs(assignments, 2)} \\`] : []),
+    `${setup}${wrapArgs(args.map(quote), 6, setup.length)}`,
     `  ${floe} test --profile ${PROFILE}`,
     `  ${floe} login --url ${sandbox.olake.url}${keychain ? '        ' : ' --insecure-storage '}(password: ${SANDBOX.olake.password})`,
     `  ${floe} jobs`,
@@ -416,6 +447,9 @@ export async function run(argv: string[]): Promise<number> {
     void sandbox.tables?.done.then(({ error }) => {
       if (error !== undefined) err`! The demo tables could not be seeded: ${error}`;
     });
+    // BigLake's data is in the Cloud Storage emulator: this process's floe (--open's home screen, the
+    // OLake UI emulator's destination test) goes there too.
+    if (sandbox.gcs) process.env[STORAGE_EMULATOR_ENV] = sandbox.gcs.url;
     if (!flags.open) {
       out`${block(usageLines(sandbox))}`;
       return await new Promise<never>(() => {});

@@ -1,8 +1,10 @@
 // The sandbox's fixed credentials and names: printed and typed as they are; none of them is a real secret.
 export const SANDBOX = {
   bucket: 'warehouse',
-  /** s3rver's bucket, where every flavour's data lives. */
+  /** s3rver's bucket, where every flavour's data lives but BigLake's. */
   dataLocation: 's3://warehouse',
+  /** BigLake's: the Cloud Storage emulator's bucket of the same name. */
+  gcsLocation: 'gs://warehouse',
   region: 'us-east-1',
   namespaces: [['default'], ['olake'], ['olake', 'staging']],
   oauth: { clientId: 'floe-sandbox', clientSecret: 'sandbox-client-secret', scope: 'catalog' },
@@ -12,6 +14,8 @@ export const SANDBOX = {
   olake: { username: 'admin', password: 'password', project: '123' },
   google: {
     clientEmail: 'floe-sandbox@sandbox-project.iam.gserviceaccount.com',
+    /** The BigLake catalog's own account, which writes its metadata files to Cloud Storage. */
+    catalogEmail: 'biglake-catalog@sandbox-project.iam.gserviceaccount.com',
     projectId: 'sandbox-project',
   },
 } as const;

@@ -46,6 +46,8 @@ export interface GcsEmulatorOptions {
   closedBillingProjects?: string[];
   /** Token lifetime in seconds. */
   ttl?: number;
+  /** 0 (default) picks a free port. */
+  port?: number;
   now?: () => number;
   /** Where every request and error goes. */
   log?: SandboxLog;
@@ -63,6 +65,7 @@ export interface GcsRequestLog {
 export interface GcsEmulator {
   /** The base for STORAGE_EMULATOR_HOST, e.g. http://127.0.0.1:40123. */
   url: string;
+  port: number;
   /** The token endpoint, for the key file's token_uri. */
   tokenUrl: string;
   requests: GcsRequestLog[];
@@ -359,12 +362,19 @@ export async function startGcsEmulator(options: GcsEmulatorOptions): Promise<Gcs
     });
   });
   logRequests(server, 'gcs', options.log);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
   tokenUrl = `${url}/token`;
   return {
     url,
+    port,
     tokenUrl,
     requests,
     objects: (bucket) =>

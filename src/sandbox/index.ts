@@ -10,7 +10,10 @@
 // service-account key file written into the sandbox's temporary directory. Other flavours run one
 // emulator behind the front. Headers pass through unchanged, so signatures over Host still verify.
 // The catalog writes table metadata files into s3rver's bucket; in `rest` each of the two emulators
-// keeps its own namespaces and tables, so a client sees those made with its own auth type.
+// keeps its own namespaces and tables, so a client sees those made with its own auth type. `biglake`
+// keeps its data in Cloud Storage instead: the GCS emulator (gcs.ts), whose token endpoint issues the
+// tokens both it and the catalog take (Google's one token endpoint), for a service-account key file the
+// sandbox writes; the catalog writes its metadata files there with a service account of its own.
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import {
@@ -35,6 +38,7 @@ import {
   startCatalogEmulator,
 } from './catalog/index.js';
 import { SANDBOX } from './credentials.js';
+import { type GcsEmulator, startGcsEmulator } from './gcs.js';
 import { createSandboxLog, logRequests, type SandboxLog } from './log.js';
 import { type OlakeUiEmulator, seedJobs, startOlakeUiEmulator } from './olake-ui/index.js';
 import { type SandboxCatalogFacts, sandboxProfile } from './profile.js';
@@ -46,6 +50,8 @@ import { S3RVER_ACCESS_KEY, S3RVER_SECRET_KEY, type S3Server, startS3Server } fr
 
 /** The S3 port is s3rver's own default, so a saved sandbox profile still points at it after a restart. */
 export const DEFAULT_PORTS = { catalog: 8181, olake: 8000, s3: 4568 } as const;
+/** Cloud Storage's (`biglake` only): fake-gcs-server's default, so a saved profile's key file still reaches it. */
+export const DEFAULT_GCS_PORT = 4443;
 export const DEFAULT_JOBS = 50;
 /** How many ports after a busy preferred one are tried before any free port. */
 const PORT_ATTEMPTS = 10;
@@ -129,6 +135,14 @@ export const SANDBOX_CATALOGS: Record<CatalogFlavour, SandboxCatalogFacts> = {
     signingName: 's3tables',
     prefix: `defaults.prefix "${encodeURIComponent(S3TABLES_ARN)}"`,
   },
+  biglake: {
+    title: 'Google BigLake metastore (a Cloud Storage bucket catalog)',
+    basePath: '/iceberg/v1/restcatalog',
+    warehouse: SANDBOX.gcsLocation,
+    dataLocation: SANDBOX.gcsLocation,
+    auth: 'google',
+    prefix: `overrides.prefix "projects/${SANDBOX.google.projectId}/catalogs/${SANDBOX.bucket}"`,
+  },
 };
 
 export interface SandboxPorts {
@@ -136,6 +150,8 @@ export interface SandboxPorts {
   catalog?: number;
   olake?: number;
   s3?: number;
+  /** Cloud Storage (`biglake` only); default DEFAULT_GCS_PORT. */
+  gcs?: number;
   /** These services take exactly their port, or the start fails (the user named it: no silent move). */
   exact?: ('catalog' | 'olake' | 's3')[];
 }
@@ -200,8 +216,9 @@ export interface SandboxCatalog {
    */
   tokenUrl: string;
   /**
-   * `rest` only: a Google service-account key file (JSON, mode 0600) the catalog accepts for the
-   * Google auth type; its token_uri is the bearer emulator's own token endpoint, the audience it checks.
+   * `rest` and `biglake`: a Google service-account key file (JSON, mode 0600) the catalog accepts for
+   * the Google auth type; its token_uri is the bearer emulator's own token endpoint (`rest`) or the GCS
+   * emulator's (`biglake`, whose storage takes the same key).
    */
   serviceAccountFile?: string;
   /**
@@ -223,6 +240,8 @@ export interface Sandbox {
   directory: string;
   catalog: SandboxCatalog;
   s3: S3Server;
+  /** `biglake`: Cloud Storage (its url is what STORAGE_EMULATOR_HOST names). */
+  gcs?: GcsEmulator;
   olake: SandboxOlake;
   /** One sentence per service moved off its preferred port, e.g. "8181 is busy; the catalog is on 8182". */
   notices: string[];
@@ -263,6 +282,27 @@ function seedInBackground(values: Values, stops: (() => Promise<void>)[]): Sandb
     await done;
   });
   return { namespace: SANDBOX_TABLE_NAMESPACE, seeded, done };
+}
+
+/** A new service account's key: its public half, and its key file's JSON for a token endpoint. */
+function serviceAccountKey(clientEmail: string) {
+  const key = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  return {
+    clientEmail,
+    publicKey: key.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+    json: (tokenUri: string) =>
+      JSON.stringify(
+        {
+          type: 'service_account',
+          project_id: SANDBOX.google.projectId,
+          client_email: clientEmail,
+          private_key: key.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+          token_uri: tokenUri,
+        },
+        null,
+        2,
+      ),
+  };
 }
 
 const isAddressInUse = (error: unknown) => (error as { code?: unknown }).code === 'EADDRINUSE';
@@ -408,39 +448,53 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     let bearer: CatalogEmulator;
     let sigv4: CatalogEmulator;
     let serviceAccountFile: string | undefined;
+    let gcs: GcsEmulator | undefined;
+    /**
+     * BigLake: Cloud Storage with the user's service account and the catalog's own (its metadata
+     * writes), the key file for the user's; the catalog takes the tokens Cloud Storage's endpoint issues.
+     */
+    const googleCatalog = async (flavoured: CatalogEmulatorOptions): Promise<CatalogEmulatorOptions> => {
+      const user = serviceAccountKey(SANDBOX.google.clientEmail);
+      const agent = serviceAccountKey(SANDBOX.google.catalogEmail);
+      const store = await onFreePort(
+        'Cloud Storage emulator',
+        ports.gcs ?? DEFAULT_GCS_PORT,
+        (port) =>
+          startGcsEmulator({
+            port,
+            serviceAccounts: [user, agent],
+            buckets: [{ name: SANDBOX.bucket, location: 'US' }],
+            projects: [SANDBOX.google.projectId],
+            log,
+          }),
+        notices,
+      );
+      gcs = store;
+      stops.push(() => store.close());
+      serviceAccountFile = join(directory, 'gcp-service-account.json');
+      writeFileSync(serviceAccountFile, user.json(store.tokenUrl), { mode: 0o600 });
+      return {
+        ...flavoured,
+        auth: 'bearer',
+        trustedTokens: store.principalOf,
+        gcpProject: SANDBOX.google.projectId,
+        objectStore: { kind: 'gcs', base: store.url, serviceAccountJson: agent.json(store.tokenUrl) },
+      };
+    };
     if (flavour === 'rest') {
       const rest = { ...common, warehouses: [SANDBOX.dataLocation], prefix: SANDBOX.bucket };
-      const google = generateKeyPairSync('rsa', { modulusLength: 2048 });
+      const google = serviceAccountKey(SANDBOX.google.clientEmail);
       bearer = await startCatalogEmulator({
         ...rest,
         auth: 'bearer',
         tokens: [SANDBOX.token],
         clients: [oauthClient],
         tokenPath: facts.tokenPath,
-        serviceAccounts: [
-          {
-            clientEmail: SANDBOX.google.clientEmail,
-            publicKey: google.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-          },
-        ],
+        serviceAccounts: [google],
       });
       stops.push(() => bearer.close());
       serviceAccountFile = join(directory, 'gcp-service-account.json');
-      writeFileSync(
-        serviceAccountFile,
-        JSON.stringify(
-          {
-            type: 'service_account',
-            project_id: SANDBOX.google.projectId,
-            client_email: SANDBOX.google.clientEmail,
-            private_key: google.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-            token_uri: bearer.tokenUrl,
-          },
-          null,
-          2,
-        ),
-        { mode: 0o600 },
-      );
+      writeFileSync(serviceAccountFile, google.json(bearer.tokenUrl), { mode: 0o600 });
       sigv4 = await startCatalogEmulator({ ...rest, ...sigv4Options });
       stops.push(() => sigv4.close());
     } else {
@@ -458,7 +512,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           ? { ...flavoured, ...sigv4Options }
           : facts.auth === 'token'
             ? { ...flavoured, auth: 'bearer', tokens: [SANDBOX.token] }
-            : { ...flavoured, auth: 'bearer', clients: [oauthClient], tokenPath: facts.tokenPath },
+            : facts.auth === 'google'
+              ? await googleCatalog(flavoured)
+              : { ...flavoured, auth: 'bearer', clients: [oauthClient], tokenPath: facts.tokenPath },
       );
       stops.push(() => emulator.close());
       bearer = emulator;
@@ -493,15 +549,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const origin = `http://${HOST}:${front.port}`;
     const catalogUrl = `${origin}${facts.basePath}`;
     const tokenUrl = facts.tokenPath ? `${origin}${facts.tokenPath}` : `${catalogUrl}/v1/oauth/tokens`;
-    // The seeded jobs write to this sandbox (its catalog flavour, s3rver), so testing their destination passes.
-    const destination = JSON.stringify(
-      toDestinationJson(sandboxProfile({ flavour, facts, catalogUrl, tokenUrl, s3 })),
-    );
+    const profile = sandboxProfile({
+      flavour,
+      facts,
+      catalogUrl,
+      tokenUrl,
+      s3,
+      ...(serviceAccountFile === undefined ? {} : { serviceAccountFile }),
+    });
+    // The seeded jobs write to this sandbox (its catalog flavour, its store), so testing their destination passes.
+    const destination = JSON.stringify(toDestinationJson(profile));
     for (const job of emulator.jobs) job.destination.config = destination;
     for (const record of emulator.destinations) record.config = destination;
-    const tables = options.tables
-      ? seedInBackground(sandboxProfile({ flavour, facts, catalogUrl, tokenUrl, s3 }), stops)
-      : undefined;
+    // The demo tables are written through S3 (seed-tables.ts): BigLake's Cloud Storage gets none.
+    const tables = options.tables && !gcs ? seedInBackground(profile, stops) : undefined;
     return {
       directory,
       catalog: {
@@ -516,6 +577,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         sigv4,
       },
       s3,
+      ...(gcs ? { gcs } : {}),
       olake: { url: emulator.url, port: emulator.port, emulator },
       notices,
       ...(tables ? { tables } : {}),

@@ -1,6 +1,7 @@
 // The sandbox as a destination profile: the catalog's flavour as the preset, with the flavour's facts
 // (warehouse, auth, token URL, signing name), and s3rver as the object store. Used for the `sandbox`
 // profile (`floe sandbox --open`, the banner's `floe setup` line) and the seeded OLake UI jobs' destination.
+import { readFileSync } from 'node:fs';
 import type { Values } from '../destination/fields.js';
 import { fillFromPreset } from '../destination/presets.js';
 import { normalize } from '../destination/schema.js';
@@ -17,8 +18,8 @@ export interface SandboxCatalogFacts {
   warehouse: string;
   /** Where the data goes: s3rver's bucket; Polaris and Nessie also report it in their config. */
   dataLocation: string;
-  /** The auth type a profile uses. */
-  auth: 'oauth2' | 'token' | 'sigv4';
+  /** The auth type a profile uses (google: the sandbox's service-account key file, storage on GCS). */
+  auth: 'oauth2' | 'token' | 'sigv4' | 'google';
   /** oauth2: the token endpoint's path on the catalog's origin. */
   tokenPath?: string;
   /** oauth2: the scope to request. */
@@ -35,9 +36,27 @@ export interface SandboxEndpoints {
   catalogUrl: string;
   tokenUrl: string;
   s3: { url: string; accessKey: string; secretKey: string };
+  /** The service-account key file (Sandbox catalog.serviceAccountFile): what a google profile holds. */
+  serviceAccountFile?: string;
 }
 
-export function sandboxProfile({ flavour, facts, catalogUrl, tokenUrl, s3 }: SandboxEndpoints): Values {
+export function sandboxProfile(endpoints: SandboxEndpoints): Values {
+  const { flavour, facts, catalogUrl, tokenUrl, s3 } = endpoints;
+  if (facts.auth === 'google')
+    return normalize(
+      fillFromPreset({
+        preset: flavour,
+        authType: 'google',
+        storage: 'gcs',
+        targetVersion: 'latest',
+        fields: {
+          catalogUrl,
+          warehouse: facts.warehouse,
+          gcpServiceAccountJson: readFileSync(String(endpoints.serviceAccountFile), 'utf8'),
+          gcpProjectId: SANDBOX.google.projectId,
+        },
+      }),
+    );
   const auth: Values['fields'] =
     facts.auth === 'oauth2'
       ? {

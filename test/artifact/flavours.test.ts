@@ -28,7 +28,16 @@ const FLAVOURS = flavours();
 const TARGETS = targets();
 
 it('the sandbox offers the flavours this suite runs', () => {
-  expect(FLAVOURS).toEqual(['rest', 'polaris', 'lakekeeper', 'nessie', 'unity', 'glue', 's3tables']);
+  expect(FLAVOURS).toEqual([
+    'rest',
+    'polaris',
+    'lakekeeper',
+    'nessie',
+    'unity',
+    'glue',
+    's3tables',
+    'biglake',
+  ]);
 });
 
 describe.each(FLAVOURS)('floe sandbox --catalog %s', { timeout: 240_000 }, (flavour) => {
@@ -62,14 +71,14 @@ describe.each(FLAVOURS)('floe sandbox --catalog %s', { timeout: 240_000 }, (flav
         const setup = await floe(
           command,
           ['setup', ...sandbox.printed.setup],
-          userEnv({ FLOE_CONFIG_DIR: config, ...sandbox.printed.env }),
+          userEnv({ FLOE_CONFIG_DIR: config, ...sandbox.printed.exported, ...sandbox.printed.env }),
         );
         expect(setup.code, setup.stderr).toBe(0);
         expectOnlyFloeOutput(setup.stdout + setup.stderr, 'setup');
         const test = await floe(
           command,
           ['test', '--write', '--json', '--profile', 'sandbox'],
-          userEnv({ FLOE_CONFIG_DIR: config }),
+          userEnv({ FLOE_CONFIG_DIR: config, ...sandbox.printed.exported }),
         );
         expectOnlyFloeOutput(test.stderr, 'test --write');
         const report = JSON.parse(test.stdout) as {

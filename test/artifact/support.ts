@@ -76,6 +76,8 @@ export function shellWords(line: string): string[] {
 export interface PrintedSandbox {
   /** The FLOE_* assignments before `floe setup`. */
   env: Record<string, string>;
+  /** The `export NAME=value` lines before it (BigLake's STORAGE_EMULATOR_HOST): every floe needs them. */
+  exported: Record<string, string>;
   /** The arguments after `setup`. */
   setup: string[];
   olakeUrl: string;
@@ -87,6 +89,12 @@ export function readBanner(stdout: string): PrintedSandbox {
   const block = /^Point floe at it \(from another terminal\):\n([\s\S]*?)\n\n/m.exec(stdout)?.[1];
   if (!block) throw new Error(`no "Point floe at it" block in:\n${stdout}`);
   const lines = block.replace(/ \\\n\s*/g, ' ').split('\n');
+  const exported: Record<string, string> = {};
+  for (let match = /^\s*export ([A-Z_][A-Z0-9_]*)=(\S+)$/.exec(lines[0] ?? ''); match; ) {
+    exported[match[1]!] = match[2]!;
+    lines.shift();
+    match = /^\s*export ([A-Z_][A-Z0-9_]*)=(\S+)$/.exec(lines[0] ?? '');
+  }
   const words = shellWords(lines[0]?.trim() ?? '');
   const env: Record<string, string> = {};
   while (/^[A-Z_][A-Z0-9_]*=/.test(words[0] ?? '')) {
@@ -102,6 +110,7 @@ export function readBanner(stdout: string): PrintedSandbox {
   };
   return {
     env,
+    exported,
     setup: words.slice(setupAt + 1),
     olakeUrl: field(/ login --url (\S+)/),
     catalogUrl: field(/^REST catalog +(\S+)/m),

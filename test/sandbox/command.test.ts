@@ -137,7 +137,7 @@ describe('floe sandbox', () => {
     const run = await floe(['sandbox', '--catalog', 'hive'], { configDir: tempConfigDir() });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(
-      '--catalog must be one of rest, polaris, lakekeeper, nessie, unity, glue, s3tables, not "hive"',
+      '--catalog must be one of rest, polaris, lakekeeper, nessie, unity, glue, s3tables, biglake, not "hive"',
     );
     expect(run.stdout).toBe('');
   });
@@ -159,7 +159,7 @@ describe('floe sandbox', () => {
     });
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toContain(
-      '--deny must be a comma-separated list of create-namespace, create-table, write-data, drop-table, drop-namespace, read, not "delete-everything" (e.g. --deny create-table,write-data)',
+      '--deny must be a comma-separated list of create-namespace, create-table, write-data, drop-table, drop-namespace, read, update-namespace, not "delete-everything" (e.g. --deny create-table,write-data)',
     );
     expect(wrong.stdout).toBe('');
   });

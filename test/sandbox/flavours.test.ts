@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { banner, usageLines } from '../../src/commands/sandbox.js';
 import { CATALOG_FLAVOURS, SANDBOX, SANDBOX_CATALOGS, startSandbox } from '../../src/sandbox/index.js';
 import { S3RVER_ACCESS_KEY, S3RVER_SECRET_KEY } from '../../src/sandbox/s3.js';
-import { type Answer, errorOf, send } from './support.js';
+import { type Answer, authHeaders, errorOf, send } from './support.js';
 
 interface Config {
   defaults: Record<string, string>;
@@ -15,12 +15,16 @@ interface Config {
 
 describe.each(CATALOG_FLAVOURS)('floe sandbox --catalog %s', (flavour) => {
   it('accepts its own facts and lists the namespaces under the advertised prefix', async () => {
-    const sandbox = await startSandbox({ ports: { catalog: 0, olake: 0, s3: 0 }, jobs: 0, catalog: flavour });
+    const sandbox = await startSandbox({
+      ports: { catalog: 0, olake: 0, s3: 0, gcs: 0 },
+      jobs: 0,
+      catalog: flavour,
+    });
     try {
       const facts = SANDBOX_CATALOGS[flavour];
       expect(sandbox.catalog.flavour).toBe(flavour);
       expect(sandbox.catalog.url).toBe(`http://127.0.0.1:${sandbox.catalog.port}${facts.basePath}`);
-      expect(facts.dataLocation).toBe(`s3://${sandbox.s3.bucket}`);
+      expect(facts.dataLocation).toBe(`${flavour === 'biglake' ? 'gs' : 's3'}://${sandbox.s3.bucket}`);
       const sign =
         facts.auth === 'sigv4'
           ? {
@@ -32,6 +36,7 @@ describe.each(CATALOG_FLAVOURS)('floe sandbox --catalog %s', (flavour) => {
           : undefined;
       let headers: Record<string, string> = {};
       if (facts.auth === 'token') headers = { authorization: `Bearer ${SANDBOX.token}` };
+      if (facts.auth === 'google') headers = await authHeaders(sandbox, flavour);
       if (facts.auth === 'oauth2') {
         expect(sandbox.catalog.tokenUrl).toBe(`http://127.0.0.1:${sandbox.catalog.port}${facts.tokenPath}`);
         const token = await send('POST', sandbox.catalog.tokenUrl, {
@@ -70,7 +75,10 @@ describe.each(CATALOG_FLAVOURS)('floe sandbox --catalog %s', (flavour) => {
       expect(printed.includes(`token ${SANDBOX.token}`)).toBe(facts.auth === 'token' || flavour === 'rest');
       expect(printed.includes('signing name')).toBe(facts.auth === 'sigv4' || flavour === 'rest');
       if (facts.signingName) expect(printed).toContain(`signing name ${facts.signingName}`);
-      expect(printed.includes('service-account key file')).toBe(flavour === 'rest');
+      expect(printed.includes('service-account key file')).toBe(flavour === 'rest' || flavour === 'biglake');
+      expect(printed.includes(`GCS            ${sandbox.gcs?.url} (as STORAGE_EMULATOR_HOST)`)).toBe(
+        flavour === 'biglake',
+      );
       // 80 columns: the banner and the lines to paste fit, whatever the flavour, but for a single word
       // longer than that (a URL) on a line of its own.
       for (const line of `${printed}\n${usageLines(sandbox, 'npx floe')}`.split('\n'))

@@ -1,7 +1,9 @@
 // Issue 29, item 1: a profile imported from the destination.json OLake holds for each sandbox flavour
 // (the seeded jobs' destination: no data-location key, a warehouse that is a name for Lakekeeper, Unity,
 // Glue and S3 Tables) passes `floe test` and `floe test --write`: the storage probe finds its location in
-// the catalog (config, namespace) or, under --write, at the table the catalog creates.
+// the catalog (config, namespace) or, under --write, at the table the catalog creates. BigLake's
+// warehouse is its gs:// bucket: the GCS probe checks it (through the sandbox's Cloud Storage emulator,
+// STORAGE_EMULATOR_HOST from sandboxSecretEnv), and the write check writes its table there.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CheckReport, checkReportSchema } from '../../src/check/types.js';
 import { sandboxSecretEnv, sandboxValues } from '../../src/commands/sandbox.js';
@@ -31,7 +33,11 @@ describe.each(FLAVOURS)('a profile imported from the %s sandbox’s OLake destin
   let env: Record<string, string>;
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ ports: { catalog: 0, olake: 0, s3: 0 }, jobs: 1, catalog: flavour });
+    sandbox = await startSandbox({
+      ports: { catalog: 0, olake: 0, s3: 0, gcs: 0 },
+      jobs: 1,
+      catalog: flavour,
+    });
     configDir = tempConfigDir();
     env = sandboxSecretEnv(sandbox);
     const destination = toDestinationJson(sandboxValues(sandbox));
@@ -52,6 +58,10 @@ describe.each(FLAVOURS)('a profile imported from the %s sandbox’s OLake destin
     expect(run.code, run.stdout).toBe(0);
     expect(report.diagnoses).toEqual([]);
     const head = report.steps.find((s) => s.id === 'storage.head');
+    if (flavour === 'biglake') {
+      expect(head?.detail).toMatch(/^bucket "warehouse" exists in US \(from the Warehouse\); signed in as /);
+      return;
+    }
     const source = PLAIN_SOURCE[flavour];
     if (source) expect(head?.detail).toMatch(/\(probing s3:\/\/\S+ from /);
     if (source) expect(head?.detail?.endsWith(`from ${source})`)).toBe(true);
@@ -72,6 +82,14 @@ describe.each(FLAVOURS)('a profile imported from the %s sandbox’s OLake destin
     expect(report.steps.find((s) => s.id === 'storage.put')?.state).toBe('ok');
     expect(report.steps.find((s) => s.id === 'write.cleanup')?.state).toBe('ok');
     const head = report.steps.find((s) => s.id === 'storage.head')?.detail ?? '';
+    if (flavour === 'biglake') {
+      // The table at the catalog's gs:// location, its data file written and read back through GCS.
+      expect(report.steps.find((s) => s.id === 'write.data')?.detail).toMatch(
+        /^gs:\/\/warehouse\/test_olake\/floe_check_\w+\/data\/\S+\.parquet \(\d+ bytes, 1 record\)$/,
+      );
+      expect(head).toContain('(from the Warehouse)');
+      return;
+    }
     const table = /\sat (s3:\/\/\S+)$/.exec(report.steps.find((s) => s.id === 'write.table')?.detail ?? '');
     expect(head).toContain(
       PLAIN_SOURCE[flavour] ??

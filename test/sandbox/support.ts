@@ -1,9 +1,12 @@
 // Requests to a catalog emulator as a client sends them: plain, with a bearer token, or SigV4-signed.
+
+import { readFileSync } from 'node:fs';
 import { Sha256 } from '@aws-crypto/sha256-js';
 import { HttpRequest } from '@smithy/protocol-http';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { IcebergRestCatalog } from 'iceberg-js';
 import { expect } from 'vitest';
+import { googleAssertion, JWT_BEARER_GRANT } from '../../src/catalog/auth.js';
 import { type CatalogFlavour, SANDBOX, SANDBOX_CATALOGS, type Sandbox } from '../../src/sandbox/index.js';
 import { S3RVER_ACCESS_KEY, S3RVER_SECRET_KEY } from '../../src/sandbox/s3.js';
 
@@ -141,6 +144,17 @@ export async function authHeaders(
 ): Promise<Record<string, string>> {
   const facts = SANDBOX_CATALOGS[flavour];
   if (facts.auth === 'token') return { authorization: `Bearer ${SANDBOX.token}` };
+  if (facts.auth === 'google') {
+    // Google's jwt-bearer grant with the sandbox's key file, at the token endpoint it names.
+    const signed = googleAssertion(readFileSync(String(sandbox.catalog.serviceAccountFile), 'utf8'), [
+      'https://www.googleapis.com/auth/cloud-platform',
+    ]);
+    const answer = await send('POST', signed.tokenUri, {
+      form: { grant_type: JWT_BEARER_GRANT, assertion: signed.assertion },
+    });
+    expect(answer.status, answer.text).toBe(200);
+    return { authorization: `Bearer ${(answer.body as { access_token: string }).access_token}` };
+  }
   if (facts.auth !== 'oauth2') return {};
   const answer = await send('POST', sandbox.catalog.tokenUrl, {
     form: {

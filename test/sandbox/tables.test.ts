@@ -2,7 +2,9 @@
 // client (bearer tokens; a SigV4-signing fetch for Glue and S3 Tables): create a namespace and a
 // table, load it, commit an append (add-snapshot + set-snapshot-ref), load it back with the
 // snapshot current, drop it with purge; the metadata files appear in s3rver and go with the purge.
-// Then each denied privilege answered in the flavour's real shape, and the commit-conflict fault.
+// BigLake's metadata files go to the sandbox's Cloud Storage emulator instead, through its JSON API.
+// Then each denied privilege answered in the flavour's real shape (the namespace-property and rename
+// routes too), and the commit-conflict fault.
 import { ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { IcebergError } from 'iceberg-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,25 +18,48 @@ import {
   startSandbox,
 } from '../../src/sandbox/index.js';
 import { S3RVER_ACCESS_KEY, S3RVER_SECRET_KEY } from '../../src/sandbox/s3.js';
-import { type Answer, authHeaders, client, RAW_SCHEMA, send, signingKey } from './support.js';
+import { type Answer, authHeaders, client, errorOf, RAW_SCHEMA, send, signingKey } from './support.js';
 
 const NS = ['test_olake'];
 
-function s3(sandbox: Sandbox): S3Client {
-  return new S3Client({
+/** The sandbox bucket where the flavour's data goes: s3rver's, or (BigLake) the Cloud Storage emulator's. */
+interface Bucket {
+  scheme: 's3' | 'gs';
+  keys(prefix: string): Promise<string[]>;
+  put(key: string, body: string): Promise<void>;
+  close(): void;
+}
+
+function bucketOf(sandbox: Sandbox): Bucket {
+  const { gcs } = sandbox;
+  if (gcs)
+    return {
+      scheme: 'gs',
+      keys: async (prefix) =>
+        [...gcs.objects(SANDBOX.bucket).keys()].filter((k) => k.startsWith(prefix)).sort(),
+      put: async (key, body) => gcs.seed(SANDBOX.bucket, key, body),
+      close: () => {},
+    };
+  const client = new S3Client({
     endpoint: sandbox.s3.url,
     region: SANDBOX.region,
     forcePathStyle: true,
     credentials: { accessKeyId: S3RVER_ACCESS_KEY, secretAccessKey: S3RVER_SECRET_KEY },
   });
+  return {
+    scheme: 's3',
+    async keys(prefix) {
+      const listed = await client.send(new ListObjectsV2Command({ Bucket: SANDBOX.bucket, Prefix: prefix }));
+      return (listed.Contents ?? []).map((o) => o.Key ?? '').sort();
+    },
+    async put(key, body) {
+      await client.send(new PutObjectCommand({ Bucket: SANDBOX.bucket, Key: key, Body: body }));
+    },
+    close: () => client.destroy(),
+  };
 }
 
-async function keys(client: S3Client, prefix: string): Promise<string[]> {
-  const listed = await client.send(new ListObjectsV2Command({ Bucket: SANDBOX.bucket, Prefix: prefix }));
-  return (listed.Contents ?? []).map((o) => o.Key ?? '').sort();
-}
-
-const keyOf = (uri: string) => uri.replace(`s3://${SANDBOX.bucket}/`, '');
+const keyOf = (uri: string) => uri.replace(/^(s3|gs):\/\/[^/]+\//, '');
 
 /** An append: the requirements and updates Java's SnapshotProducer sends for a first commit. */
 function append(uuid: string, location: string, parent: number | null, sequence: number, id: number) {
@@ -64,14 +89,18 @@ function append(uuid: string, location: string, parent: number | null, sequence:
 describe.each(CATALOG_FLAVOURS)('floe sandbox --catalog %s: the write path', (flavour) => {
   let sandbox: Sandbox;
   let headers: Record<string, string>;
-  let bucket: S3Client;
+  let bucket: Bucket;
   beforeAll(async () => {
-    sandbox = await startSandbox({ ports: { catalog: 0, olake: 0, s3: 0 }, jobs: 0, catalog: flavour });
+    sandbox = await startSandbox({
+      ports: { catalog: 0, olake: 0, s3: 0, gcs: 0 },
+      jobs: 0,
+      catalog: flavour,
+    });
     headers = await authHeaders(sandbox, flavour);
-    bucket = s3(sandbox);
+    bucket = bucketOf(sandbox);
   });
   afterAll(async () => {
-    bucket.destroy();
+    bucket.close();
     await sandbox.stop();
   });
 
@@ -93,11 +122,11 @@ describe.each(CATALOG_FLAVOURS)('floe sandbox --catalog %s: the write path', (fl
     expect(metadata['format-version']).toBe(2);
     expect(metadata.schemas[0]?.fields.map((f) => f.id)).toEqual([1, 2, 3, 4, 5]);
     expect(metadata['last-column-id']).toBe(5);
-    expect(location.startsWith(`s3://${SANDBOX.bucket}/`)).toBe(true);
+    expect(location.startsWith(`${bucket.scheme}://${SANDBOX.bucket}/`)).toBe(true);
     const first = String(created['metadata-location']);
     expect(first).toMatch(new RegExp(`^${location}/metadata/00000-[0-9a-f-]{36}\\.metadata\\.json$`));
     const metadataDir = `${keyOf(location)}/metadata/`;
-    expect(await keys(bucket, metadataDir)).toEqual([keyOf(first)]);
+    expect(await bucket.keys(metadataDir)).toEqual([keyOf(first)]);
     expect((await catalog.listTables({ namespace: NS })).identifiers).toEqual([
       { namespace: NS, name: 'test_olake' },
     ]);
@@ -109,9 +138,7 @@ describe.each(CATALOG_FLAVOURS)('floe sandbox --catalog %s: the write path', (fl
     const snapshotId = 4242424242;
     const commit = append(String(uuid), location, null, 1, snapshotId);
     const manifestList = String(commit.updates[0]?.snapshot?.['manifest-list']);
-    await bucket.send(
-      new PutObjectCommand({ Bucket: SANDBOX.bucket, Key: keyOf(manifestList), Body: 'avro' }),
-    );
+    await bucket.put(keyOf(manifestList), 'avro');
     const committed = await catalog.commitTable(id, commit as never);
     expect(committed['metadata-location']).toMatch(/\/metadata\/00001-[0-9a-f-]{36}\.metadata\.json$/);
 
@@ -123,12 +150,12 @@ describe.each(CATALOG_FLAVOURS)('floe sandbox --catalog %s: the write path', (fl
     expect(after?.['metadata-log']).toEqual([
       { 'timestamp-ms': metadata['last-updated-ms'], 'metadata-file': first },
     ]);
-    expect(await keys(bucket, metadataDir)).toEqual(
+    expect(await bucket.keys(metadataDir)).toEqual(
       [keyOf(first), keyOf(committed['metadata-location']), keyOf(manifestList)].sort(),
     );
 
     await catalog.dropTable(id, { purge: true });
-    expect(await keys(bucket, metadataDir)).toEqual([]);
+    expect(await bucket.keys(metadataDir)).toEqual([]);
     expect(await catalog.tableExists(id)).toBe(false);
     await catalog.dropNamespace({ namespace: NS });
     expect(await catalog.namespaceExists({ namespace: NS })).toBe(false);
@@ -170,7 +197,7 @@ describe.each(CATALOG_FLAVOURS)('floe sandbox --catalog %s: the write path', (fl
         ...(sign ? { sign } : {}),
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
-    const attempts: [Privilege, () => Promise<Answer>][] = [
+    const attempts: [Exclude<Privilege, 'update-namespace'>, () => Promise<Answer>][] = [
       ['create-namespace', () => call('POST', base, { namespace: ['other'] })],
       ['create-table', () => call('POST', `${base}/guarded/tables`, { name: 'u', schema: RAW_SCHEMA })],
       [
@@ -199,6 +226,61 @@ describe.each(CATALOG_FLAVOURS)('floe sandbox --catalog %s: the write path', (fl
     await catalog.dropTable({ namespace: ['guarded'], name: 't' }, { purge: true });
     await catalog.dropNamespace({ namespace: ['guarded'] });
   });
+
+  it('namespace-property updates and renames are refused as the real server refuses them, and go through once allowed', async () => {
+    const catalog = client(sandbox, flavour, headers);
+    await catalog.createNamespace({ namespace: ['fenced'] });
+    await catalog.createTable({ namespace: ['fenced'] }, { name: 't', schema: RAW_SCHEMA });
+    const sign = SANDBOX_CATALOGS[flavour].auth === 'sigv4' ? signingKey(flavour) : undefined;
+    const prefix = await catalog.loadConfig().then((c) => c.overrides?.prefix ?? c.defaults?.prefix);
+    const base = `${sandbox.catalog.url}/v1/${prefix}`;
+    const post = (path: string, body: unknown): Promise<Answer> =>
+      send('POST', `${base}${path}`, {
+        headers: { ...headers, 'content-type': 'application/json' },
+        ...(sign ? { sign } : {}),
+        body: JSON.stringify(body),
+      });
+    const properties = () => post('/namespaces/fenced/properties', { updates: { owner: 'olake' } });
+    const rename = () =>
+      post('/tables/rename', {
+        source: { namespace: ['fenced'], name: 't' },
+        destination: { namespace: ['fenced'], name: 'renamed' },
+      });
+    const attempts: [Privilege, 'properties' | 'renameDrop' | 'renameCreate', () => Promise<Answer>][] = [
+      ['update-namespace', 'properties', properties],
+      ['drop-table', 'renameDrop', rename],
+      ['create-table', 'renameCreate', rename],
+    ];
+    try {
+      for (const [privilege, which, attempt] of attempts) {
+        emulator().setDeny([privilege]);
+        const answer = await attempt();
+        if (flavour === 'unity') {
+          // Unity serves neither route: 406 whatever is granted.
+          expect([answer.status, errorOf(answer).type], answer.text).toEqual([
+            406,
+            'UnsupportedOperationException',
+          ]);
+          continue;
+        }
+        expect(answer.status, `${privilege}: ${answer.text}`).toBe(403);
+        expect(refusal(flavour, answer), `${privilege} (${which})`).toMatch(EXPECTED_MORE[flavour][which]);
+      }
+    } finally {
+      emulator().setDeny([]);
+    }
+    if (flavour !== 'unity') {
+      expect((await properties()).status).toBe(200);
+      expect((await rename()).status).toBe(204);
+      expect((await catalog.loadNamespaceMetadata({ namespace: ['fenced'] })).properties).toEqual({
+        owner: 'olake',
+      });
+      expect(await catalog.tableExists({ namespace: ['fenced'], name: 'renamed' })).toBe(true);
+    }
+    const left = flavour === 'unity' ? 't' : 'renamed';
+    await catalog.dropTable({ namespace: ['fenced'], name: left }, { purge: true });
+    await catalog.dropNamespace({ namespace: ['fenced'] });
+  });
 });
 
 /** The refusal as one line: the AWS error type and message, or the Iceberg error's type and message. */
@@ -221,7 +303,12 @@ const aws = (action: string, resource: string) =>
 const GLUE = 'arn:aws:glue:us-east-1:123456789012';
 const BUCKET = 'arn:aws:s3tables:us-east-1:123456789012:bucket/warehouse';
 
-const EXPECTED_REFUSAL: Record<CatalogFlavour, Record<Privilege, RegExp>> = {
+const BIGLAKE = (permission: string, resource: string) =>
+  new RegExp(
+    `^PERMISSION_DENIED: Permission '${permission.replaceAll('.', '\\.')}' denied on resource '//biglake\\.googleapis\\.com/projects/sandbox-project/catalogs/warehouse${resource.replaceAll('.', '\\.')}' \\(or it may not exist\\)\\.$`,
+  );
+
+const EXPECTED_REFUSAL: Record<CatalogFlavour, Record<Exclude<Privilege, 'update-namespace'>, RegExp>> = {
   rest: {
     'create-namespace': /^ForbiddenException: Forbidden: floe-sandbox may not create-namespace other/,
     'create-table': /^ForbiddenException: Forbidden: floe-sandbox may not create-table guarded\.u/,
@@ -289,6 +376,69 @@ const EXPECTED_REFUSAL: Record<CatalogFlavour, Record<Privilege, RegExp>> = {
     'drop-table': aws('s3tables:DeleteTable', `${BUCKET}/table/[0-9a-f-]{36}`),
     'drop-namespace': aws('s3tables:DeleteNamespace', BUCKET),
     read: aws('s3tables:GetTableMetadataLocation', `${BUCKET}/table/[0-9a-f-]{36}`),
+  },
+  biglake: {
+    'create-namespace': BIGLAKE('biglake.namespaces.create', '/namespaces/other'),
+    'create-table': BIGLAKE('biglake.tables.create', '/namespaces/guarded/tables/u'),
+    'write-data': BIGLAKE('biglake.tables.update', '/namespaces/guarded/tables/t'),
+    'drop-table': BIGLAKE('biglake.tables.delete', '/namespaces/guarded/tables/t'),
+    'drop-namespace': BIGLAKE('biglake.namespaces.delete', '/namespaces/guarded'),
+    read: BIGLAKE('biglake.tables.get', '/namespaces/guarded/tables/t'),
+  },
+};
+
+/**
+ * The refusals of a namespace-property update and of a rename without dropping the source or without
+ * creating the destination. Polaris: PolarisAuthorizerImpl.java line 949 (apache/polaris 4b42186), the
+ * ops UPDATE_NAMESPACE_PROPERTIES and RENAME_TABLE (PolarisAuthorizableOperation.java lines 28, 48).
+ */
+const EXPECTED_MORE: Record<
+  Exclude<CatalogFlavour, 'unity'>,
+  Record<'properties' | 'renameDrop' | 'renameCreate', RegExp>
+> = {
+  rest: {
+    properties:
+      /^ForbiddenException: Forbidden: floe-sandbox may not update-namespace-properties fenced \(update-namespace denied\)$/,
+    renameDrop:
+      /^ForbiddenException: Forbidden: floe-sandbox may not rename-table fenced\.t \(drop-table denied\)$/,
+    renameCreate:
+      /^ForbiddenException: Forbidden: floe-sandbox may not rename-table fenced\.t \(create-table denied\)$/,
+  },
+  polaris: {
+    properties: POLARIS('UPDATE_NAMESPACE_PROPERTIES'),
+    renameDrop: POLARIS('RENAME_TABLE'),
+    renameCreate: POLARIS('RENAME_TABLE'),
+  },
+  lakekeeper: {
+    properties:
+      /^NamespaceActionForbidden: Namespace action `update_properties` forbidden on namespace with name 'fenced' in warehouse `[0-9a-f-]{36}`$/,
+    renameDrop:
+      /^TableActionForbidden: Table action `rename` forbidden on table name 'fenced\.t' in warehouse `[0-9a-f-]{36}`$/,
+    renameCreate:
+      /^NamespaceActionForbidden: Namespace action `create_table\(name=renamed\)` forbidden on namespace with name 'fenced'/,
+  },
+  nessie: {
+    properties:
+      /^NotAuthorizedException: 'UPDATE_ENTITY' is not allowed for role 'floe-sandbox' on content 'fenced'$/,
+    renameDrop:
+      /^NotAuthorizedException: 'DELETE_ENTITY' is not allowed for role 'floe-sandbox' on content 'fenced\.t'$/,
+    renameCreate:
+      /^NotAuthorizedException: 'CREATE_ENTITY' is not allowed for role 'floe-sandbox' on content 'fenced\.renamed'$/,
+  },
+  glue: {
+    properties: aws('glue:UpdateDatabase', `${GLUE}:database/fenced`),
+    renameDrop: aws('glue:DeleteTable', `${GLUE}:table/fenced/t`),
+    renameCreate: aws('glue:CreateTable', `${GLUE}:table/fenced/renamed`),
+  },
+  s3tables: {
+    properties: aws('s3tables:CreateNamespace', BUCKET),
+    renameDrop: aws('s3tables:RenameTable', `${BUCKET}/table/[0-9a-f-]{36}`),
+    renameCreate: aws('s3tables:RenameTable', `${BUCKET}/table/[0-9a-f-]{36}`),
+  },
+  biglake: {
+    properties: BIGLAKE('biglake.namespaces.update', '/namespaces/fenced'),
+    renameDrop: BIGLAKE('biglake.tables.delete', '/namespaces/fenced/tables/t'),
+    renameCreate: BIGLAKE('biglake.tables.create', '/namespaces/fenced/tables/renamed'),
   },
 };
 

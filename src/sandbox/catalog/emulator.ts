@@ -37,7 +37,14 @@ import {
   DEFAULT_ENDPOINTS,
   type RecordedRequest,
 } from './options.js';
-import { memoryObjectStore, type NamespaceEntry, nsKey, s3ObjectStore, type TableEntry } from './store.js';
+import {
+  gcsObjectStore,
+  memoryObjectStore,
+  type NamespaceEntry,
+  nsKey,
+  s3ObjectStore,
+  type TableEntry,
+} from './store.js';
 import { moreRouteOf, routeOf, tableRoutes } from './tables.js';
 import { tokenEndpoints } from './tokens.js';
 
@@ -50,11 +57,12 @@ export {
   DEFAULT_ENDPOINTS,
   type RecordedRequest,
 } from './options.js';
-export type { ObjectStoreOptions } from './store.js';
+export type { GcsStoreOptions, ObjectStoreOptions } from './store.js';
 export type { OAuthClient } from './tokens.js';
 export type { AccessKey, ServiceAccount } from './verify.js';
 
 const DEFAULT_ACCOUNT = '123456789012';
+const DEFAULT_GCP_PROJECT = 'floe-emulator';
 
 export async function startCatalogEmulator(options: CatalogEmulatorOptions = {}): Promise<CatalogEmulator> {
   const basePath = (options.basePath ?? '').replace(/\/+$/, '');
@@ -81,7 +89,12 @@ export async function startCatalogEmulator(options: CatalogEmulatorOptions = {})
     ]),
   );
   const tables = new Map<string, TableEntry>();
-  const objectStore = options.objectStore ? s3ObjectStore(options.objectStore) : memoryObjectStore();
+  const objectStore =
+    options.objectStore === undefined
+      ? memoryObjectStore()
+      : 'kind' in options.objectStore
+        ? gcsObjectStore(options.objectStore)
+        : s3ObjectStore(options.objectStore);
   const faults = new Map<FaultRoute, CatalogFault>();
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
@@ -112,6 +125,7 @@ export async function startCatalogEmulator(options: CatalogEmulatorOptions = {})
     dataLocation,
     callerAccount,
     catalogProperties: options.catalogProperties ?? {},
+    project: options.gcpProject ?? DEFAULT_GCP_PROJECT,
   };
   const routes = tableRoutes({
     rules: model ?? REST_RULES,
@@ -278,8 +292,18 @@ export async function startCatalogEmulator(options: CatalogEmulatorOptions = {})
         'NotAuthorizedException',
         `Principal ${principal} may not list namespaces`,
       );
+    const key = authMode === 'sigv4' ? keys.get(principal) : undefined;
+    const caller = {
+      // A static token is a secret: a refusal names the root principal instead (Polaris's bootstrap one).
+      principal: staticTokens.has(principal) ? 'root' : principal,
+      warehouse: match.warehouse,
+      callerArn: key?.arn ?? `arn:aws:iam::${callerAccount}:user/${principal}`,
+      region: options.sigv4?.region ?? 'us-east-1',
+      account: callerAccount,
+      delegation: req.headers['x-iceberg-access-delegation'] !== undefined,
+    };
     const more = moreRouteOf(method, v1.slice(match.consumed));
-    if (more && !model?.unserved?.includes(more.endpoint)) return routes.serveMore(res, more, body);
+    if (more && !model?.unserved?.includes(more.endpoint)) return routes.serveMore(res, more, body, caller);
     const route = routeOf(method, v1.slice(match.consumed));
     if (route === null)
       return icebergError(
@@ -290,24 +314,7 @@ export async function startCatalogEmulator(options: CatalogEmulatorOptions = {})
       );
     const conflict = fault?.kind === 'commit-conflict' && route.operation === 'update-table';
     if (conflict && faultKey) spend(faults, faultKey, fault);
-    const key = authMode === 'sigv4' ? keys.get(principal) : undefined;
-    return routes.serve(
-      req,
-      res,
-      url,
-      route,
-      body,
-      {
-        // A static token is a secret: a refusal names the root principal instead (Polaris's bootstrap one).
-        principal: staticTokens.has(principal) ? 'root' : principal,
-        warehouse: match.warehouse,
-        callerArn: key?.arn ?? `arn:aws:iam::${callerAccount}:user/${principal}`,
-        region: options.sigv4?.region ?? 'us-east-1',
-        account: callerAccount,
-        delegation: req.headers['x-iceberg-access-delegation'] !== undefined,
-      },
-      conflict,
-    );
+    return routes.serve(req, res, url, route, body, caller, conflict);
   }
 
   const listener = (req: IncomingMessage, res: ServerResponse) => {

@@ -8,6 +8,7 @@ export {
   type CatalogFlavour,
   DEFAULT_ENDPOINTS,
   type FaultRoute,
+  type GcsStoreOptions,
   type OAuthClient,
   type ObjectStoreOptions,
   type Privilege,

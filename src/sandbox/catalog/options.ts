@@ -2,7 +2,7 @@
 import type { SandboxLog } from '../log.js';
 import type { CatalogFault, FaultRoute } from './faults.js';
 import type { CatalogFlavour, Privilege } from './flavours/index.js';
-import type { ObjectStoreOptions } from './store.js';
+import type { GcsStoreOptions, ObjectStoreOptions } from './store.js';
 import type { OAuthClient } from './tokens.js';
 import type { AccessKey, ServiceAccount } from './verify.js';
 
@@ -26,12 +26,15 @@ export interface CatalogEmulatorOptions {
   /** Overrides the base of every new table's default location (the flavour's rule still applies below it). */
   tableLocationBase?: string;
   /**
-   * Where table metadata files are written (S3, path style). Without it they are kept in memory
-   * and `metadata-location` names an object no one else can read.
+   * Where table metadata files are written: S3 (path style), or Cloud Storage's JSON API (gs://
+   * locations, as BigLake writes them). Without it they are kept in memory and `metadata-location`
+   * names an object no one else can read.
    */
-  objectStore?: ObjectStoreOptions;
+  objectStore?: ObjectStoreOptions | GcsStoreOptions;
   /** Privileges the caller lacks: those operations get the flavour's refusal (see setDeny). */
   deny?: Privilege[];
+  /** BigLake: the Google Cloud project whose catalogs the prefix names (projects/<project>/catalogs/<bucket>). */
+  gcpProject?: string;
   /** Polaris: the catalog's properties, reported in config defaults (e.g. polaris.config.drop-with-purge.enabled). */
   catalogProperties?: Record<string, string>;
   /**
@@ -77,7 +80,7 @@ export interface CatalogEmulatorOptions {
   /**
    * Known warehouses. `rest`: when set, any other `?warehouse=` gets 404 NoSuchWarehouseException.
    * Flavours: catalog names (Polaris, Unity), warehouse names (Lakekeeper, Nessie), account ids
-   * (Glue), table-bucket ARNs (S3 Tables); default the flavour's one (DEFAULT_WAREHOUSES).
+   * (Glue), table-bucket ARNs (S3 Tables), gs:// buckets (BigLake); default the flavour's one (DEFAULT_WAREHOUSES).
    */
   warehouses?: string[];
   /** The prefix returned in overrides; null for none. Default `main`. */

@@ -1,8 +1,11 @@
 // Where the emulator keeps what clients create: namespaces and tables in memory, and the table
 // metadata files in an object store: a real S3 endpoint (path style, e.g. the sandbox's s3rver or
-// a Ceph RGW) when the emulator has `objectStore`, else a map in memory (the metadata-location it
-// reports then names an object nobody else can read).
+// a Ceph RGW) or Cloud Storage's JSON API (BigLake's, e.g. the sandbox's GCS emulator) when the
+// emulator has `objectStore`, else a map in memory (the metadata-location it reports then names an
+// object nobody else can read).
+import { googleAssertion, JWT_BEARER_GRANT } from '../../catalog/auth.js';
 import { lazy, type S3Sdk } from '../../lazy.js';
+import { GCS_SCOPE } from '../../storage/gcs.js';
 import type { StorageFailure } from './flavours/index.js';
 
 import type { TableMetadata } from './metadata.js';
@@ -13,6 +16,17 @@ export interface ObjectStoreOptions {
   accessKeyId: string;
   secretAccessKey: string;
 }
+
+/** Cloud Storage, as BigLake writes a table's metadata files: the JSON API with its own service account. */
+export interface GcsStoreOptions {
+  kind: 'gcs';
+  /** The JSON API's base, e.g. the GCS emulator's http://127.0.0.1:4443. */
+  base: string;
+  /** The service-account key (JSON) it signs in with; its token_uri is the token endpoint. */
+  serviceAccountJson: string;
+}
+
+const GCS_TIMEOUT_MS = 10_000;
 
 export interface ObjectStore {
   /** Writes the object; rejects with a StorageError. */
@@ -114,6 +128,88 @@ export function s3ObjectStore(options: ObjectStoreOptions): ObjectStore & { clos
         ({ client }) => client.destroy(),
         () => {},
       );
+    },
+  };
+}
+
+/** A gs://bucket/name URI's parts. */
+function parseGsUri(uri: string): { bucket: string; name: string } {
+  const m = /^gs:\/\/([^/]+)\/(.+)$/.exec(uri);
+  if (!m) throw new StorageError({ status: undefined, code: 'invalid', message: `Invalid GCS URI: ${uri}` });
+  return { bucket: m[1]!, name: m[2]! };
+}
+
+/** Cloud Storage's JSON API: one access token from the key's token endpoint, then uploads and deletes. */
+export function gcsObjectStore(options: GcsStoreOptions): ObjectStore & { close(): void } {
+  const closing = new AbortController();
+  let token: Promise<string> | undefined;
+  const signal = () => AbortSignal.any([closing.signal, AbortSignal.timeout(GCS_TIMEOUT_MS)]);
+  /** The answer, or a StorageError with Google's reason and message. */
+  async function call(url: string, init: RequestInit): Promise<Response> {
+    let res: Response;
+    try {
+      res = await fetch(url, { ...init, signal: signal() });
+    } catch (error) {
+      throw new StorageError({ status: undefined, code: 'network', message: (error as Error).message });
+    }
+    if (res.ok) return res;
+    const text = await res.text();
+    let error: { message?: string; errors?: { reason?: string }[] } | string | undefined;
+    try {
+      error = (JSON.parse(text) as { error?: typeof error }).error;
+    } catch {
+      error = undefined;
+    }
+    throw new StorageError({
+      status: res.status,
+      code: typeof error === 'object' ? (error.errors?.[0]?.reason ?? 'error') : (error ?? 'error'),
+      message: typeof error === 'object' ? (error.message ?? text) : text,
+    });
+  }
+  const signIn = async () => {
+    const signed = googleAssertion(options.serviceAccountJson, [GCS_SCOPE]);
+    const res = await call(signed.tokenUri, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: JWT_BEARER_GRANT, assertion: signed.assertion }).toString(),
+    });
+    return String(((await res.json()) as { access_token?: unknown }).access_token);
+  };
+  const authorization = async () => {
+    token ??= signIn();
+    token.catch(() => {
+      token = undefined;
+    });
+    return { authorization: `Bearer ${await token}` };
+  };
+  const base = options.base.replace(/\/+$/, '');
+  return {
+    async put(uri, body) {
+      const { bucket, name } = parseGsUri(uri);
+      const url = new URL(`${base}/upload/storage/v1/b/${encodeURIComponent(bucket)}/o`);
+      url.searchParams.set('uploadType', 'media');
+      url.searchParams.set('name', name);
+      await call(url.toString(), {
+        method: 'POST',
+        headers: { ...(await authorization()), 'content-type': 'application/json' },
+        body,
+      });
+    },
+    async remove(uris) {
+      for (const uri of uris) {
+        try {
+          const { bucket, name } = parseGsUri(uri);
+          await call(`${base}/storage/v1/b/${encodeURIComponent(bucket)}/o/${encodeURIComponent(name)}`, {
+            method: 'DELETE',
+            headers: await authorization(),
+          });
+        } catch {
+          // As CatalogUtil.dropTableData: a file that cannot be deleted is logged, the drop goes on.
+        }
+      }
+    },
+    close() {
+      closing.abort();
     },
   };
 }

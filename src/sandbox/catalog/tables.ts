@@ -8,7 +8,7 @@ import {
   type FlavourContext,
   type FlavourError,
   type Operation,
-  PRIVILEGE_OF,
+  PRIVILEGES_OF,
   type Privilege,
   type TableRules,
 } from './flavours/index.js';
@@ -95,7 +95,12 @@ export function moreRouteOf(method: string, rest: string[]): MoreRoute | null {
 }
 
 /** A RenameTableRequest's source or destination: a namespace and a name. */
-function identifier(value: unknown, what: string): { namespace: string[]; name: string } {
+interface Identifier {
+  namespace: string[];
+  name: string;
+}
+
+function identifier(value: unknown, what: string): Identifier {
   if (
     !isObject(value) ||
     !Array.isArray(value.namespace) ||
@@ -134,6 +139,8 @@ export function tableRoutes(deps: TableRouteDeps) {
   const fail = (res: ServerResponse, e: FlavourError) => icebergError(res, e.status, e.type, e.message);
   const notFound = (res: ServerResponse, method: string, type: string, message: string) =>
     method === 'HEAD' ? empty(res, 404) : icebergError(res, 404, type, message);
+  /** The first privilege the operation needs that the caller lacks. */
+  const deniedOf = (operation: Operation) => PRIVILEGES_OF[operation].find((p) => deps.denied().has(p));
 
   /** Writes a metadata version; false once the storage failure was answered. */
   async function write(res: ServerResponse, location: string, content: unknown): Promise<boolean> {
@@ -279,8 +286,8 @@ export function tableRoutes(deps: TableRouteDeps) {
     const method = req.method ?? 'GET';
     const levels = route.namespace ?? [];
     const entry = route.table === undefined ? undefined : tables.get(tableKey(levels, route.table));
-    const privilege = PRIVILEGE_OF[route.operation];
-    if (deps.denied().has(privilege)) {
+    const privilege = deniedOf(route.operation);
+    if (privilege) {
       const request =
         route.operation === 'create-table' || route.operation === 'create-namespace' ? safeBody(body) : {};
       const namespace =
@@ -367,9 +374,7 @@ export function tableRoutes(deps: TableRouteDeps) {
    * destination namespace (404 NoSuchNamespaceException), an existing destination (409
    * AlreadyExistsException). The table keeps its location; 204 without a body.
    */
-  function renameTable(res: ServerResponse, request: Record<string, unknown>) {
-    const from = identifier(request.source, 'source');
-    const to = identifier(request.destination, 'destination');
+  function renameTable(res: ServerResponse, from: Identifier, to: Identifier) {
     const entry = tables.get(tableKey(from.namespace, from.name));
     const fromName = `${dotted(from.namespace)}.${from.name}`;
     const toName = `${dotted(to.namespace)}.${to.name}`;
@@ -389,12 +394,34 @@ export function tableRoutes(deps: TableRouteDeps) {
     empty(res, 204);
   }
 
-  /** Serves a namespace-property update or a rename (not subject to --deny). */
-  async function serveMore(res: ServerResponse, route: MoreRoute, body: Buffer): Promise<void> {
+  /** Serves a namespace-property update or a rename; a denied privilege gets the flavour's refusal. */
+  async function serveMore(
+    res: ServerResponse,
+    route: MoreRoute,
+    body: Buffer,
+    caller: Caller,
+  ): Promise<void> {
     try {
       const request = parseBody(body);
-      if (route.endpoint === PROPERTIES_ENDPOINT) return updateProperties(res, route.namespace, request);
-      return renameTable(res, request);
+      const refusal = (operation: Operation, namespace: string[], more: Partial<Denial> = {}) => {
+        const privilege = deniedOf(operation);
+        return privilege
+          ? deps.rules.deny({ ...caller, operation, privilege, namespace, purge: false, ...more })
+          : null;
+      };
+      if (route.endpoint === PROPERTIES_ENDPOINT) {
+        const refused = refusal('update-namespace-properties', route.namespace);
+        return refused ? refuse(res, refused) : updateProperties(res, route.namespace, request);
+      }
+      const from = identifier(request.source, 'source');
+      const to = identifier(request.destination, 'destination');
+      const entry = tables.get(tableKey(from.namespace, from.name));
+      const refused = refusal('rename-table', from.namespace, {
+        table: from.name,
+        destination: { namespace: to.namespace, table: to.name },
+        ...(entry ? { tableUuid: entry.metadata['table-uuid'] } : {}),
+      });
+      return refused ? refuse(res, refused) : renameTable(res, from, to);
     } catch (error) {
       if (error instanceof MetadataError) return fail(res, error.error);
       throw error;

@@ -26,6 +26,15 @@ function deny(denial: Denial) {
     'table-exists': ['glue:GetTable', `${arn}:table/${database}/${denial.table}`],
     'update-table': ['glue:UpdateTable', `${arn}:table/${database}/${denial.table}`],
     'drop-table': ['glue:DeleteTable', `${arn}:table/${database}/${denial.table}`],
+    'update-namespace-properties': ['glue:UpdateDatabase', `${arn}:database/${database}`],
+    // Glue has no rename action: the endpoint creates the new table and deletes the old one.
+    'rename-table':
+      denial.privilege === 'drop-table'
+        ? ['glue:DeleteTable', `${arn}:table/${database}/${denial.table}`]
+        : [
+            'glue:CreateTable',
+            `${arn}:table/${denial.destination?.namespace.join('.')}/${denial.destination?.table}`,
+          ],
   };
   const [action, resource] = need[denial.operation];
   return awsAccessDenied(denial.callerArn, action, resource);

@@ -3,6 +3,7 @@
 // refuses a denied privilege and how it answers a failed metadata write. `rest` (rest.ts) is the
 // generic fixture: its config and prefix come from the emulator's options.
 import type { Refusal } from '../http.js';
+import { biglake } from './biglake.js';
 import { glue } from './glue.js';
 import { lakekeeper } from './lakekeeper.js';
 import { nessie } from './nessie.js';
@@ -21,6 +22,7 @@ export const CATALOG_FLAVOURS = [
   'unity',
   'glue',
   's3tables',
+  'biglake',
 ] as const;
 export type CatalogFlavour = (typeof CATALOG_FLAVOURS)[number];
 
@@ -32,6 +34,7 @@ export const PRIVILEGES = [
   'drop-table',
   'drop-namespace',
   'read',
+  'update-namespace',
 ] as const;
 export type Privilege = (typeof PRIVILEGES)[number];
 
@@ -47,21 +50,30 @@ export type Operation =
   | 'load-table'
   | 'table-exists'
   | 'update-table'
-  | 'drop-table';
+  | 'drop-table'
+  | 'update-namespace-properties'
+  | 'rename-table';
 
-/** The privilege each operation needs. */
-export const PRIVILEGE_OF: Record<Operation, Privilege> = {
-  'list-namespaces': 'read',
-  'create-namespace': 'create-namespace',
-  'load-namespace': 'read',
-  'namespace-exists': 'read',
-  'drop-namespace': 'drop-namespace',
-  'list-tables': 'read',
-  'create-table': 'create-table',
-  'load-table': 'read',
-  'table-exists': 'read',
-  'update-table': 'write-data',
-  'drop-table': 'drop-table',
+/**
+ * The privileges each operation needs (the first one denied is the refusal's). A rename needs both
+ * dropping the source and creating the destination, as apache/polaris RbacOperationSemantics registers
+ * RENAME_TABLE (TABLE_DROP on the table, TABLE_CREATE on the namespace) and lakekeeper's rename_table
+ * checks CanRename on the table, then CanCreateTable on the namespace.
+ */
+export const PRIVILEGES_OF: Record<Operation, readonly Privilege[]> = {
+  'list-namespaces': ['read'],
+  'create-namespace': ['create-namespace'],
+  'load-namespace': ['read'],
+  'namespace-exists': ['read'],
+  'drop-namespace': ['drop-namespace'],
+  'list-tables': ['read'],
+  'create-table': ['create-table'],
+  'load-table': ['read'],
+  'table-exists': ['read'],
+  'update-table': ['write-data'],
+  'drop-table': ['drop-table'],
+  'update-namespace-properties': ['update-namespace'],
+  'rename-table': ['drop-table', 'create-table'],
 };
 
 /** An Iceberg error the flavour answers with (`{"error":{message,type,code}}`). */
@@ -87,6 +99,8 @@ export interface FlavourContext {
   callerAccount: string;
   /** Polaris: the catalog's properties beyond default-base-location (reported in config defaults). */
   catalogProperties: Record<string, string>;
+  /** BigLake: the Google Cloud project whose catalogs the prefix names. */
+  project: string;
 }
 
 /**
@@ -114,6 +128,8 @@ export interface Denial {
   account: string;
   /** X-Iceberg-Access-Delegation was sent (Polaris's *_WITH_*_DELEGATION ops). */
   delegation: boolean;
+  /** rename-table: where the table was to go. */
+  destination?: { namespace: string[]; table: string };
 }
 
 /** Where a table without a requested location goes. */
@@ -175,6 +191,7 @@ export const FLAVOURS: Record<Exclude<CatalogFlavour, 'rest'>, FlavourModel> = {
   unity,
   glue,
   s3tables,
+  biglake,
 };
 
 /** The warehouse a flavour's sandbox and tests use when none is given. */
@@ -185,4 +202,5 @@ export const DEFAULT_WAREHOUSES: Record<Exclude<CatalogFlavour, 'rest'>, string>
   unity: 'unity',
   glue: '123456789012',
   s3tables: 'arn:aws:s3tables:us-east-1:123456789012:bucket/warehouse',
+  biglake: 'gs://warehouse',
 };

@@ -74,6 +74,15 @@ function deny(denial: Denial) {
       return onTable('commit');
     case 'drop-table':
       return onTable(denial.purge ? 'drop(purge=true)' : 'drop');
+    // catalog_rest namespace update_namespace_properties: CatalogNamespaceAction::CanUpdateProperties.
+    case 'update-namespace-properties':
+      return onNamespace('update_properties', ns);
+    // catalog_rest tables.rs rename_table: CanRename on the source table, then CanCreateTable on the
+    // source's namespace ("We need to be allowed to delete the old table and create the new one").
+    case 'rename-table':
+      return denial.privilege === 'drop-table'
+        ? onTable('rename')
+        : onNamespace(`create_table(name=${denial.destination?.table})`, ns);
   }
 }
 

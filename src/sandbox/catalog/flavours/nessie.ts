@@ -27,7 +27,12 @@ function nessieWarehouse(given: string, ctx: FlavourContext): string | undefined
  * answers (ErrorCode FORBIDDEN) as 403 NotAuthorizedException.
  */
 function deny(denial: Denial) {
-  const key = [...denial.namespace, ...(denial.table === undefined ? [] : [denial.table])].join('.');
+  const creating = denial.operation === 'rename-table' && denial.privilege !== 'drop-table';
+  const target =
+    creating && denial.destination
+      ? [...denial.destination.namespace, denial.destination.table]
+      : [...denial.namespace, ...(denial.table === undefined ? [] : [denial.table])];
+  const key = target.join('.');
   const check: Record<Denial['operation'], string> = {
     'list-namespaces': 'READ_ENTRIES',
     'create-namespace': 'CREATE_ENTITY',
@@ -40,6 +45,10 @@ function deny(denial: Denial) {
     'table-exists': 'READ_ENTITY_VALUE',
     'update-table': 'UPDATE_ENTITY',
     'drop-table': 'DELETE_ENTITY',
+    // A property update commits the namespace again (UPDATE_ENTITY); a rename commits a Delete of the
+    // source and a Put of the destination (DELETE_ENTITY, then CREATE_ENTITY on the new key).
+    'update-namespace-properties': 'UPDATE_ENTITY',
+    'rename-table': denial.privilege === 'drop-table' ? 'DELETE_ENTITY' : 'CREATE_ENTITY',
   };
   const on =
     denial.operation === 'list-namespaces' || denial.operation === 'list-tables'

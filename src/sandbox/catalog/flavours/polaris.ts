@@ -29,6 +29,10 @@ function polarisOp(denial: Denial): string {
     'table-exists': 'TABLE_EXISTS',
     'update-table': 'UPDATE_TABLE',
     'drop-table': denial.purge ? 'DROP_TABLE_WITH_PURGE' : 'DROP_TABLE_WITHOUT_PURGE',
+    // IcebergCatalogHandler.updateNamespaceProperties / renameTable (RbacOperationSemantics:
+    // NAMESPACE_WRITE_PROPERTIES; TABLE_DROP on the source, TABLE_LIST and TABLE_CREATE on the target).
+    'update-namespace-properties': 'UPDATE_NAMESPACE_PROPERTIES',
+    'rename-table': 'RENAME_TABLE',
   };
   return ops[denial.operation];
 }
@@ -97,7 +101,9 @@ export const polaris: FlavourModel = {
   },
   legacyToken: 'polaris',
   tableLocation,
-  // PolarisAuthorizerImpl.authorizeOrThrow: ForbiddenException (403 through IcebergExceptionMapper).
+  // PolarisAuthorizerImpl.authorizeOrThrow: ForbiddenException (403 through IcebergExceptionMapper),
+  // polaris-core/src/main/java/org/apache/polaris/core/auth/PolarisAuthorizerImpl.java line 949 at
+  // apache/polaris 4b42186.
   // The principal roles and grants are those of a root principal's token, as a real answer shows them.
   deny(denial) {
     return icebergRefusal(

@@ -28,6 +28,10 @@ function deny(denial: Denial) {
     'table-exists': ['s3tables:GetTable', table],
     'update-table': ['s3tables:UpdateTableMetadataLocation', table],
     'drop-table': ['s3tables:DeleteTable', table],
+    // "Actions defined by Amazon S3 Tables" has none for namespace properties: the emulator names the
+    // bucket's CreateNamespace (not checked against AWS). A rename is s3tables:RenameTable.
+    'update-namespace-properties': ['s3tables:CreateNamespace', bucket],
+    'rename-table': ['s3tables:RenameTable', table],
   };
   const [action, resource] = need[denial.operation];
   return awsAccessDenied(denial.callerArn, action, resource);

@@ -35,6 +35,9 @@ function deny(denial: Denial) {
     'table-exists': ['SELECT', `Table '${table}'`],
     'update-table': ['MODIFY', `Table '${table}'`],
     'drop-table': ['MANAGE', `Table '${table}'`],
+    // Never reached: both routes are unserved (406 before any privilege is looked at).
+    'update-namespace-properties': ['MANAGE', `Schema '${schema}'`],
+    'rename-table': ['MANAGE', `Table '${table}'`],
   };
   const [privilege, securable] = need[denial.operation];
   return icebergRefusal(

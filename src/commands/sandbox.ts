@@ -26,9 +26,9 @@ import {
   SANDBOX,
   type Sandbox,
   type SandboxPorts,
+  sandboxValues,
   startSandbox,
 } from '../sandbox/index.js';
-import { sandboxProfile } from '../sandbox/profile.js';
 import { keychainBackend, noSessionBus } from '../secrets/keychain.js';
 import { KeychainUnavailableError, type SecretBackend } from '../secrets/store.js';
 import { STORAGE_EMULATOR_ENV } from '../storage/gcs.js';
@@ -84,19 +84,6 @@ Flags:
 Without --open it serves until Ctrl-C (exit code 130; 143 on SIGTERM). Stopping it in any way
 removes its temporary data. Exit codes: 0 ok (--open: the home screen was left), 1 failure,
 2 usage, 130 interrupted.`;
-
-/** The sandbox as a profile: the catalog's flavour as the preset, with its facts; s3rver as the store. */
-export function sandboxValues(sandbox: Sandbox): Values {
-  const { flavour, facts, url, tokenUrl, serviceAccountFile } = sandbox.catalog;
-  return sandboxProfile({
-    flavour,
-    facts,
-    catalogUrl: url,
-    tokenUrl,
-    s3: sandbox.s3,
-    ...(serviceAccountFile === undefined ? {} : { serviceAccountFile }),
-  });
-}
 
 /**
  * The profile's secrets as the FLOE_* variables floe reads at run time; with BigLake's Cloud Storage

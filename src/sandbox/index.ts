@@ -589,3 +589,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     throw error;
   }
 }
+
+/** The sandbox as a profile: the catalog's flavour as the preset, with its facts; s3rver as the store. */
+export function sandboxValues(sandbox: Sandbox): Values {
+  const { flavour, facts, url, tokenUrl, serviceAccountFile } = sandbox.catalog;
+  return sandboxProfile({
+    flavour,
+    facts,
+    catalogUrl: url,
+    tokenUrl,
+    s3: sandbox.s3,
+    ...(serviceAccountFile === undefined ? {} : { serviceAccountFile }),
+  });
+}

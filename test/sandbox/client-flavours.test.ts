@@ -10,6 +10,7 @@ import {
   SANDBOX,
   SANDBOX_CATALOGS,
   type Sandbox,
+  sandboxValues,
   startSandbox,
 } from '../../src/sandbox/index.js';
 import { S3RVER_ACCESS_KEY, S3RVER_SECRET_KEY } from '../../src/sandbox/s3.js';
@@ -29,6 +30,10 @@ function profile(sandbox: Sandbox, flavour: CatalogFlavour, warehouse: string): 
       scope: String(facts.scope),
     });
   if (facts.auth === 'token') return values('token', { ...common, token: SANDBOX.token });
+  if (facts.auth === 'google') {
+    const google = sandboxValues(sandbox);
+    return { ...google, fields: { ...google.fields, ...common } };
+  }
   return values('sigv4', {
     ...common,
     signingName: String(facts.signingName),
@@ -48,7 +53,8 @@ describe.each(CATALOG_FLAVOURS)('floe test against floe sandbox --catalog %s', (
       expect(right.diagnoses).toEqual([]);
       expect(right.step('catalog.namespaces').state).toBe('ok');
       const location = await runChain(profile(sandbox, flavour, SANDBOX_CATALOGS[flavour].dataLocation));
-      if (TAKES_A_LOCATION.includes(flavour)) expect(location.diagnoses).toEqual([]);
+      // BigLake's warehouse is its gs:// location itself.
+      if (TAKES_A_LOCATION.includes(flavour) || flavour === 'biglake') expect(location.diagnoses).toEqual([]);
       else expect(location.diagnoses.map((d) => d.code)).toEqual(['CATALOG_WAREHOUSE_NOT_FOUND']);
     } finally {
       await sandbox.stop();

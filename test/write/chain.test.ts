@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runCheck } from '../../src/check/run.js';
 import type { CheckReport, WriteOptions } from '../../src/check/types.js';
 import type { Values } from '../../src/destination/fields.js';
@@ -19,29 +19,26 @@ import {
   type CatalogFlavour,
   SANDBOX,
   type Sandbox,
+  sandboxValues,
   startSandbox,
 } from '../../src/sandbox/index.js';
 import { sandboxProfile } from '../../src/sandbox/profile.js';
 import { startS3Server } from '../../src/sandbox/s3.js';
+import { STORAGE_EMULATOR_ENV } from '../../src/storage/gcs.js';
 
 const WRITE: WriteOptions = { namespace: ['test_olake'], keep: false };
 let sandbox: Sandbox | undefined;
 afterEach(async () => {
+  vi.unstubAllEnvs();
   await sandbox?.stop();
   sandbox = undefined;
 });
 
 async function world(flavour: CatalogFlavour): Promise<{ sandbox: Sandbox; values: Values }> {
   sandbox = await startSandbox({ catalog: flavour, jobs: 0, ports: { catalog: 0, olake: 0, s3: 0 } });
-  const { catalog, s3 } = sandbox;
-  const values = sandboxProfile({
-    flavour,
-    facts: catalog.facts,
-    catalogUrl: catalog.url,
-    tokenUrl: catalog.tokenUrl,
-    s3,
-  });
-  return { sandbox, values };
+  // BigLake's storage is the sandbox's GCS emulator, reached as the floe sandbox process reaches it.
+  if (sandbox.gcs) vi.stubEnv(STORAGE_EMULATOR_ENV, sandbox.gcs.url);
+  return { sandbox, values: sandboxValues(sandbox) };
 }
 
 /** Every object key in the sandbox's bucket. */

@@ -11,17 +11,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type ClassifyContext, diagnoseFailure, diagnoseResponse, readJson } from '../catalog/classify.js';
 import { HttpClient, type HttpRequest, type HttpResponse, NetworkFailure } from '../catalog/http.js';
 import { type CatalogSession, catalogPath, serves } from '../catalog/session.js';
+import type { Chain, ChainOptions, WriteOptions } from '../check/chain.js';
 import type { SecretScrubber } from '../check/scrub.js';
-import type {
-  Chain,
-  ChainOptions,
-  Diagnosis,
-  Emit,
-  Leftover,
-  Step,
-  StepState,
-  WriteOptions,
-} from '../check/types.js';
+import type { Diagnosis, Emit, Leftover, Step, StepState } from '../check/types.js';
 import type { Values } from '../destination/fields.js';
 import { untilAborted } from '../storage/client.js';
 import { parseGsPath } from '../storage/gcs.js';

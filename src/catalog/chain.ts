@@ -1,7 +1,8 @@
 // The catalog half of the connection test: connect, get a token, read /v1/config, list namespaces.
 
+import type { CatalogLocation, Chain, ChainOptions } from '../check/chain.js';
 import { SecretScrubber, safeUrl } from '../check/scrub.js';
-import type { CatalogLocation, Chain, ChainOptions, Diagnosis, Step } from '../check/types.js';
+import type { Diagnosis, Step } from '../check/types.js';
 import {
   AUTH_TYPE_INFO,
   DEFAULT_GCP_SCOPES,

@@ -1,10 +1,11 @@
 // floe jobs test: floe's own connection test on the destination config the OLake UI holds for a job,
 // without saving it anywhere. Secrets the server's copy lacks come from a local profile of the same
 // catalog URL, or are asked for; they are never printed.
+
+import type { WriteOptions } from '../check/chain.js';
 import { isFinal } from '../check/reducer.js';
 import { runCheck } from '../check/run.js';
 import { reportText, stepLine } from '../check/text.js';
-import type { WriteOptions } from '../check/types.js';
 import { openContext } from '../cli/context.js';
 import { canPrompt, EXIT, FloeError } from '../cli/io.js';
 import { err, line, out, printJson } from '../cli/output.js';

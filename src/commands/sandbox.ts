@@ -9,7 +9,7 @@ import { floeCommand } from '../cli/invocation.js';
 import { canPrompt, EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
 import { block, err, out, printHelp } from '../cli/output.js';
 import { saveProfile } from '../cli/profiles.js';
-import { applicableFields, type FieldId, type Values } from '../destination/fields.js';
+import { applicableFields, type FieldId } from '../destination/fields.js';
 import { PRESETS } from '../destination/presets.js';
 import { ManagementClient } from '../management/client.js';
 import type { SessionStorage } from '../management/session.js';

@@ -1,10 +1,11 @@
 // `floe test`: the connection test of a profile, as a live screen on a terminal, plain lines when
 // piped, or one JSON document with --json.
 
+import type { WriteOptions } from '../check/chain.js';
 import { isFinal } from '../check/reducer.js';
 import { runCheck } from '../check/run.js';
 import { reportText, stepLine, summaryLine, writeLines } from '../check/text.js';
-import type { CheckEvent, WriteOptions } from '../check/types.js';
+import type { CheckEvent } from '../check/types.js';
 import { openContext } from '../cli/context.js';
 import { finishGuarded, guarded } from '../cli/interrupt.js';
 import { canPrompt, EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';

@@ -1,8 +1,8 @@
 // The stack's two files: compose.yaml and .env (mode 0600, the only place its secrets are written).
 import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FloeError } from '../cli/io.js';
 import { ensurePrivateDir } from '../config/files.js';
+import { FloeError } from '../errors.js';
 import { renderCompose } from './compose.js';
 import { ENV, type StackPlan } from './plan.js';
 

@@ -1,8 +1,8 @@
 // What a local test stack needs, taken from a profile where it has the value and made up otherwise:
 // the warehouse (the profile's data location) and its bucket, the region, and the object-store keys.
 import { randomBytes } from 'node:crypto';
-import { FloeError } from '../cli/io.js';
 import type { Values } from '../destination/fields.js';
+import { FloeError } from '../errors.js';
 import { parseS3Path, profileDataLocation } from '../storage/s3path.js';
 
 export const DEFAULTS = { bucket: 'warehouse', region: 'us-east-1' } as const;

@@ -1,8 +1,9 @@
 // The storage half of the connection test: HeadBucket → ListObjectsV2 → PutObject → GetObject →
 // DeleteObject against the destination's bucket. The AWS SDK is loaded only when the chain runs.
 import { randomUUID } from 'node:crypto';
+import type { Chain, ChainOptions } from '../check/chain.js';
 import { SecretScrubber } from '../check/scrub.js';
-import type { Chain, ChainOptions, Emit } from '../check/types.js';
+import type { Emit } from '../check/types.js';
 import { maskSecret, type Values } from '../destination/fields.js';
 import { PROBE_FOLDER, probeKey, STEP_IDS, StepBoard } from './board.js';
 import {

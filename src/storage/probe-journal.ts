@@ -5,7 +5,8 @@
 // location, here the probe's own folder).
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { ChainOptions, Emit, SharedFacts } from '../check/types.js';
+import type { ChainOptions, SharedFacts } from '../check/chain.js';
+import type { Emit } from '../check/types.js';
 import type { Values } from '../destination/fields.js';
 import { type WriteRecord, writeScope } from '../write/journal.js';
 import type { StepBoard } from './board.js';

@@ -2,7 +2,8 @@
 // token, config, namespaces) run alone, so every auth type, prefix, separator, proxy and signing rule
 // of `floe test` applies unchanged; when it fails, its diagnoses say why, as `floe test` would.
 import type { CatalogSession } from '../catalog/session.js';
-import { type Chain, type CheckEvent, type Diagnosis, sharedFacts } from '../check/types.js';
+import { type Chain, sharedFacts } from '../check/chain.js';
+import type { CheckEvent, Diagnosis } from '../check/types.js';
 import type { Values } from '../destination/fields.js';
 
 export interface SessionOptions {

@@ -6,7 +6,7 @@
 // nested records named r<field id>) are core/.../avro/TypeToSchema.java and format/spec.md
 // Appendix A "Avro".
 import { lazy } from '../lazy.js';
-import type { DataFileFacts, IcebergSchema } from './files.js';
+import type { DataFileFacts, IcebergSchema } from './iceberg.js';
 
 export interface ManifestInput {
   schema: IcebergSchema;

@@ -5,7 +5,7 @@
 // settings; the manifest, the manifest list and an append commit (409 → reload and retry, as
 // Iceberg clients do); the table loaded back and the record read back; then the table dropped with
 // purge and every object floe wrote removed. A failure or Ctrl-C still cleans up what was made.
-import type { Chain } from '../check/types.js';
+import type { Chain } from '../check/chain.js';
 import { WRITE_STEPS, WriteRun, type WriteSteps } from './run.js';
 import { cleanup } from './step-cleanup.js';
 import { commit } from './step-commit.js';

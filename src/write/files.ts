@@ -1,9 +1,10 @@
 // The files `floe test --write` puts in a table, as pure functions (no network): OLake's raw schema,
 // the Parquet data file holding one record and the Iceberg stats of that file. The Avro manifest and
-// manifest list are in avro.ts and re-exported here. hyparquet and hyparquet-writer are imported
-// inside the functions, so importing this module loads neither.
+// manifest list are in avro.ts, the shapes both share in iceberg.ts; both are re-exported here.
+// hyparquet and hyparquet-writer are imported inside the functions, so importing this module loads neither.
 import type { parquetWriteBuffer } from 'hyparquet-writer';
 import { lazy } from '../lazy.js';
+import type { DataFileFacts, IcebergField, IcebergSchema } from './iceberg.js';
 
 /** hyparquet-writer's SchemaElement (it pins its own hyparquet, whose types differ from floe's copy). */
 type SchemaElement = NonNullable<Parameters<typeof parquetWriteBuffer>[0]['schema']>[number];
@@ -20,20 +21,7 @@ export {
   writeManifestList,
   writeManifestListFiles,
 } from './avro.js';
-
-export interface IcebergField {
-  id: number;
-  name: string;
-  required: boolean;
-  type: string;
-  doc?: string;
-}
-export interface IcebergSchema {
-  type: 'struct';
-  'schema-id': number;
-  fields: IcebergField[];
-  'identifier-field-ids'?: number[];
-}
+export type { DataFileFacts, IcebergField, IcebergSchema } from './iceberg.js';
 
 /**
  * OLake's raw schema (datazip-inc/olake types/data_types.go RawSchema; Java SchemaConvertor: the
@@ -65,19 +53,6 @@ export type RawRow = {
   _cdc_timestamp: Date;
   data: string;
 };
-
-export interface DataFileFacts {
-  /** The whole Parquet file. */
-  bytes: Uint8Array;
-  recordCount: number;
-  /** Per field id, as Iceberg's data_file stats: */
-  columnSizes: Map<number, number>;
-  valueCounts: Map<number, number>;
-  nullValueCounts: Map<number, number>;
-  /** Single-value serialization (format/spec.md Appendix D). */
-  lowerBounds: Map<number, Uint8Array>;
-  upperBounds: Map<number, Uint8Array>;
-}
 
 /**
  * String bounds keep this many code points, as Java's default metrics mode `truncate(16)`

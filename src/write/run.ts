@@ -7,16 +7,9 @@ import { hostname } from 'node:os';
 import { type ClassifyContext, diagnoseFailure, diagnoseResponse, readJson } from '../catalog/classify.js';
 import { HttpClient, type HttpRequest, type HttpResponse, NetworkFailure } from '../catalog/http.js';
 import { type CatalogSession, serves } from '../catalog/session.js';
+import type { ChainOptions, WriteOptions } from '../check/chain.js';
 import type { SecretScrubber } from '../check/scrub.js';
-import type {
-  ChainOptions,
-  Diagnosis,
-  Emit,
-  Leftover,
-  Step,
-  StepState,
-  WriteOptions,
-} from '../check/types.js';
+import type { Diagnosis, Emit, Leftover, Step, StepState } from '../check/types.js';
 import type { Values } from '../destination/fields.js';
 import { operationText, privilegeAdvice, type WriteOperation, writeDiagnosis } from './diagnoses.js';
 import type { DataFileFacts, RawRow } from './files.js';

@@ -1,7 +1,7 @@
 // Runs the catalog chain and collects what it emitted.
 import { catalogChain } from '../../src/catalog/index.js';
+import type { Chain } from '../../src/check/chain.js';
 import {
-  type Chain,
   type CheckEvent,
   type Diagnosis,
   diagnosisSchema,

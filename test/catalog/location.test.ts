@@ -3,7 +3,7 @@
 // (an unreachable catalog says it was not reached, not that its config named nothing).
 import { afterEach, describe, expect, it } from 'vitest';
 import { catalogChain } from '../../src/catalog/index.js';
-import { type SharedFacts, sharedFacts } from '../../src/check/types.js';
+import { type SharedFacts, sharedFacts } from '../../src/check/chain.js';
 import { type CatalogEmulator, startCatalogEmulator } from '../../src/sandbox/catalog/index.js';
 import { values } from './helpers.js';
 

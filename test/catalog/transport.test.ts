@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createCatalogChain } from '../../src/catalog/index.js';
 import { cleartextWarning, cleartextWarnings, judgeUriOverride } from '../../src/catalog/transport.js';
-import type { Chain } from '../../src/check/types.js';
+import type { Chain } from '../../src/check/chain.js';
 import {
   type CatalogEmulator,
   type CatalogEmulatorOptions,

@@ -1,6 +1,7 @@
 // Fake catalog and storage chains that follow the Chain contract: announce every step as pending,
 // run them in order, diagnose failures, and end the unfinished steps `cancelled` on abort.
-import type { Chain, ChainOptions, Diagnosis, Step, TraceEntry } from '../../src/check/types.js';
+import type { Chain, ChainOptions } from '../../src/check/chain.js';
+import type { Diagnosis, Step, TraceEntry } from '../../src/check/types.js';
 import type { Values } from '../../src/destination/fields.js';
 
 export interface Deferred {

@@ -2,7 +2,7 @@
 // location the catalog names (its config's default-base-location, the check namespace's location),
 // else, under --write, the location the catalog gives the write check's table; else a warning.
 import { afterEach, describe, expect, it } from 'vitest';
-import { type SharedFacts, sharedFacts } from '../../src/check/types.js';
+import { type SharedFacts, sharedFacts } from '../../src/check/chain.js';
 import type { Values } from '../../src/destination/fields.js';
 import { storageChain } from '../../src/storage/chain.js';
 import { EMPTY_LIST, type FakeS3, fakeS3, xml } from './fake-s3.js';

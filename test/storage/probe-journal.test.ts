@@ -5,8 +5,8 @@
 import { hostname } from 'node:os';
 import { DeleteObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Chain } from '../../src/check/chain.js';
 import { loadChains, runCheck } from '../../src/check/run.js';
-import type { Chain } from '../../src/check/types.js';
 import type { Values } from '../../src/destination/fields.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { sandboxProfile } from '../../src/sandbox/profile.js';

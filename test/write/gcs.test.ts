@@ -6,8 +6,9 @@
 // nothing written).
 import { generateKeyPairSync } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { WriteOptions } from '../../src/check/chain.js';
 import { runCheck } from '../../src/check/run.js';
-import type { CheckReport, WriteOptions } from '../../src/check/types.js';
+import type { CheckReport } from '../../src/check/types.js';
 import type { Values } from '../../src/destination/fields.js';
 import { type CatalogEmulator, startCatalogEmulator } from '../../src/sandbox/catalog/index.js';
 import { type GcsEmulator, startGcsEmulator } from '../../src/sandbox/gcs.js';

@@ -10,8 +10,9 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { WriteOptions } from '../../src/check/chain.js';
 import { runCheck } from '../../src/check/run.js';
-import type { CheckReport, WriteOptions } from '../../src/check/types.js';
+import type { CheckReport } from '../../src/check/types.js';
 import type { Values } from '../../src/destination/fields.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { sandboxProfile } from '../../src/sandbox/profile.js';

@@ -24,6 +24,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type ManagementRoute, ROUTES } from '../../management/routes.js';
 import type { LogLine } from '../../management/types.js';
 import { answerText, hostileAnswers } from '../hostile.js';
 import { logFailure, logRequests, type SandboxLog } from '../log.js';
@@ -149,6 +150,61 @@ class HttpError extends Error {
   }
 }
 
+interface Session {
+  username: string;
+  expires: number;
+  seen: number;
+}
+
+type RouteName = keyof typeof ROUTES;
+
+/** What a route's handler gets: the request, the route's `:name` parameters (decoded) and the session. */
+interface Call {
+  req: IncomingMessage;
+  res: ServerResponse;
+  url: URL;
+  params: Record<string, string>;
+  session: Session | undefined;
+  /** The path's `:project` ('' outside /api/), and whether it is the emulator's project. */
+  projectId: string;
+  mine: boolean;
+}
+type Handler = (call: Call) => void | Promise<void>;
+
+const ROUTE_LIST = Object.entries(ROUTES) as [RouteName, ManagementRoute][];
+/** Routes outside /api/, matched on the exact path (`/login`, `/auth/check`, `/telemetry-id`). */
+const TOP_ROUTES = ROUTE_LIST.filter(([, route]) => !route.path.startsWith('/api/'));
+const API_ROUTES = ROUTE_LIST.filter(([, route]) => route.path.startsWith('/api/'));
+/** Path words an `:id` never is: the real router's static routes there win (`destinations/versions`). */
+const NOT_IDS = ['versions', 'test', 'spec'];
+
+/** The /api/ route `parts` (the path's decoded, non-empty segments) names, with its parameters. */
+function matchApiRoute(
+  method: string,
+  parts: string[],
+): { name: RouteName; params: Record<string, string> } | undefined {
+  for (const [name, route] of API_ROUTES) {
+    const segments = route.path.split('/').filter(Boolean);
+    if (route.method !== method || segments.length !== parts.length) continue;
+    const params: Record<string, string> = {};
+    const fits = segments.every((segment, i) => {
+      const part = parts[i] as string;
+      if (!segment.startsWith(':')) return segment === part;
+      if (segment === ':id' && NOT_IDS.includes(part)) return false;
+      params[segment.slice(1)] = part;
+      return true;
+    });
+    if (fits) return { name, params };
+  }
+  return undefined;
+}
+
+/** Handlers that need a user id (GetCurrentUserID); with sessions off there is none. */
+function userOf(session: Session | undefined): string {
+  if (!session) throw new HttpError(401, 'Not authenticated');
+  return session.username;
+}
+
 /** Responses that must be finished by then, or the connection closes unanswered (a write timeout). */
 const deadlines = new WeakMap<ServerResponse, number>();
 
@@ -269,7 +325,7 @@ export async function startOlakeUiEmulator(options: OlakeUiEmulatorOptions = {})
   const idleMs = options.idleTimeoutMs ?? 3_600_000;
   const uiVersion =
     options.uiVersion ?? (beego ? 'v0.4.1' : options.writeTimeoutMs !== undefined ? 'v0.4.3' : 'v0.4.6');
-  const sessions = new Map<string, { username: string; expires: number; seen: number }>();
+  const sessions = new Map<string, Session>();
   const requests: RecordedRequest[] = [];
   /** Runs started through the API: file_path → when they end by themselves. */
   const liveRuns = new Map<string, number>();
@@ -366,11 +422,9 @@ export async function startOlakeUiEmulator(options: OlakeUiEmulatorOptions = {})
     );
   }
 
-  async function route(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-    const method = req.method ?? 'GET';
-    const path = url.pathname;
-    if (path === '/health' && method === 'GET' && !beego) return send(res, 200, { status: 'ok' });
-    if (path === '/login' && method === 'POST') {
+  /** Every route of the client's table (management/routes.ts), answered as the OLake UI answers it. */
+  const handlers: { [Name in RouteName]: Handler } = {
+    login: async ({ req, res }) => {
       const body = await readBody(req);
       if (
         !isObject(body) ||
@@ -397,239 +451,239 @@ export async function startOlakeUiEmulator(options: OlakeUiEmulatorOptions = {})
         `olake-session=${id}; Path=/; Max-Age=${THIRTY_DAYS_S}; HttpOnly${secure}; SameSite=Lax`,
       );
       return ok(res, 'login successful', { username: body.username });
-    }
-    if (path === '/signup' && method === 'POST') {
+    },
+    authCheck: ({ req, res }) => {
+      if (!sessionOf(req)) throw new HttpError(401, 'Not authenticated');
+      return ok(res, 'authenticated successfully');
+    },
+    telemetry: ({ res }) => ok(res, 'telemetry id retrieved', { user_id: 'emulator', version: uiVersion }),
+    listJobs: ({ res, mine }) =>
+      ok(
+        res,
+        'jobs listed successfully',
+        (mine ? jobs : []).map((j) => publicJob(j, false, true)),
+      ),
+    getJob: ({ res, params, mine }) =>
+      ok(res, `job '${params.id}' retrieved successfully`, publicJob(findJob(params.id), true, mine)),
+    listTasks: ({ res, params, mine }) => {
+      const job = findJob(params.id);
+      settle(job);
+      // `var tasks []dto.JobTask` stays nil when Temporal lists nothing: `"data": null`.
+      const tasks = mine && job.tasks.length > 0 ? job.tasks.map(({ logs, partial, ...t }) => t) : null;
+      return ok(res, `job '${job.id}' tasks listed successfully`, tasks);
+    },
+    taskLogs: async ({ req, res, url, params }) => {
+      const job = findJob(params.id);
+      const body = await readBody(req);
+      if (!isObject(body) || typeof body.file_path !== 'string' || !body.file_path)
+        throw new HttpError(400, 'failed to validate request: file_path is required');
+      settle(job);
+      const task = findTask(body.file_path);
+      if (!task)
+        throw new HttpError(
+          500,
+          `failed to get task logs: logs directory not found: /tmp/olake-config/${body.file_path}`,
+        );
+      return ok(
+        res,
+        'task logs retrieved successfully',
+        pageLogs(logFile(task.logs, task.partial), url.searchParams),
+      );
+    },
+    syncNow: ({ res, params, projectId, mine }) => {
+      const job = findJob(params.id);
+      if (!job.activate)
+        throw new HttpError(500, 'failed to trigger sync: job is paused, please unpause to run sync');
+      if (!mine)
+        throw new HttpError(
+          500,
+          `failed to trigger sync: failed to trigger sync: schedule not found: schedule-sync-${projectId}-${job.id}`,
+        );
+      settle(job);
+      const running = job.tasks[0]?.status === 'Running' || pendingStarts.has(job.id);
+      if (!running) {
+        const delay = options.syncStartDelayMs ?? 0;
+        if (delay > 0) pendingStarts.set(job.id, Date.now() + delay);
+        else startRun(job, Date.now());
+      }
+      return ok(res, `sync triggered successfully for job_id[${job.id}]`, {
+        message: 'sync triggered successfully',
+      });
+    },
+    setActive: async ({ req, res, params, session }) => {
+      const username = userOf(session);
+      const job = findJob(params.id);
+      const body = await readBody(req);
+      if (!isObject(body))
+        throw new HttpError(
+          400,
+          `failed to validate request: ${body === undefined ? 'EOF' : 'json: cannot unmarshal into Go value of type dto.JobStatusRequest'}`,
+        );
+      // `Activate bool` has no binding: `{}` is false, and pauses the job.
+      const activate = body.activate === true;
+      if (job.activate !== activate) {
+        job.activate = activate;
+        job.updated_at = iso();
+        job.updated_by = username;
+      }
+      return ok(res, `job ${job.id} ${activate ? 'resumed' : 'paused'} successfully`);
+    },
+    cancelRun: ({ res, params, mine }) => {
+      const job = findJob(params.id);
+      settle(job);
+      const running = mine ? job.tasks.find((t) => t.status === 'Running') : undefined;
+      if (running) {
+        running.status = 'Canceled';
+        running.runtime = `${Math.max(1, Math.round((Date.now() - Date.parse(running.start_time)) / 1000))}s`;
+        running.logs.push({
+          level: 'warn',
+          time: iso(),
+          message: 'Workflow cancellation requested; stopping writers',
+        });
+        liveRuns.delete(running.file_path);
+        job.last_run_state = job.tasks[0]?.status;
+      }
+      return ok(res, `job workflow cancel requested successfully for job_id[${job.id}]`);
+    },
+    listDestinations: ({ res, projectId }) =>
+      ok(
+        res,
+        'destinations listed successfully',
+        destinations.filter((d) => d.project_id === projectId).map((d) => destinationItem(d)),
+      ),
+    destinationVersions: ({ res, url }) => {
+      const type = url.searchParams.get('type');
+      if (type !== 'iceberg' && type !== 'parquet')
+        throw new HttpError(400, 'failed to validate request: type is required');
+      return ok(res, 'destination versions retrieved successfully', { version: versions });
+    },
+    getDestination: ({ res, params }) => {
+      const dest = destinations.find((d) => String(d.id) === params.id);
+      if (!dest)
+        throw new HttpError(404, `failed to get destination: destination not found: id ${params.id}`);
+      return ok(res, `destination '${dest.id}' retrieved successfully`, destinationItem(dest));
+    },
+    testDestination: async ({ req, res }) => {
+      const body = await readBody(req);
+      if (!isObject(body) || !body.type || !body.version || typeof body.config !== 'string')
+        throw new HttpError(400, 'failed to validate request: type, version and config are required');
+      let config: unknown;
+      try {
+        config = JSON.parse(body.config);
+      } catch {
+        throw new HttpError(
+          400,
+          'failed to verify driver credentials: connection test failed: invalid config JSON',
+        );
+      }
+      const result = await check(config);
+      const version = String(body.version);
+      if (result.status === 'FAILED' && exitsOnFailedCheck(version))
+        throw new HttpError(400, `failed to verify driver credentials: ${containerLog(version, result)}`);
+      const logs: LogLine[] = [
+        { level: 'info', time: iso(), message: `Running check for destination ${body.type} ${version}` },
+        result.status === 'SUCCEEDED'
+          ? { level: 'info', time: iso(), message: 'Connection check succeeded' }
+          : { level: 'error', time: iso(), message: result.message },
+      ];
+      return ok(res, `destination ${body.type} connection tested successfully`, {
+        connection_result: result,
+        logs,
+      });
+    },
+    createDestination: async ({ req, res, session, projectId }) => {
+      const username = userOf(session);
       const body = await readBody(req);
       if (
         !isObject(body) ||
-        !body.username ||
-        !body.password ||
-        typeof body.email !== 'string' ||
-        !body.email.includes('@')
+        !body.name ||
+        !body.type ||
+        !body.version ||
+        typeof body.config !== 'string' ||
+        !body.config
       )
-        throw new HttpError(400, 'Invalid request format');
-      if (users.has(String(body.username)))
-        throw new HttpError(409, 'Username already exists: user already exists');
-      users.set(String(body.username), String(body.password));
-      return ok(res, 'user created successfully', { email: body.email, username: body.username });
-    }
-    if (path === '/auth/check' && method === 'GET') {
-      if (!sessionOf(req)) throw new HttpError(401, 'Not authenticated');
-      return ok(res, 'authenticated successfully');
-    }
-    if (path === '/telemetry-id' && method === 'GET')
-      return ok(res, 'telemetry id retrieved', { user_id: 'emulator', version: uiVersion });
+        throw new HttpError(400, 'failed to validate request: name, type, version and config are required');
+      if (body.type !== 'iceberg' && body.type !== 'parquet')
+        throw new HttpError(
+          400,
+          `failed to validate request: invalid destination type '${body.type}', supported destinations are: [parquet iceberg]`,
+        );
+      if (destinations.some((d) => d.name === body.name && d.project_id === projectId))
+        throw new HttpError(
+          500,
+          `failed to create destination: destination name '${body.name}' is not unique`,
+        );
+      const now = iso();
+      destinations.push({
+        id: destinations.reduce((m, d) => Math.max(m, d.id), 0) + 1,
+        name: String(body.name),
+        type: String(body.type),
+        version: String(body.version),
+        config: body.config,
+        created_at: now,
+        updated_at: now,
+        created_by: username,
+        updated_by: username,
+        project_id: projectId,
+      });
+      return ok(res, `destination ${body.name} created successfully`, body);
+    },
+    checkUnique: async ({ req, res, projectId, mine }) => {
+      const body = await readBody(req);
+      if (
+        !isObject(body) ||
+        !body.name ||
+        !['job', 'source', 'destination'].includes(String(body.entity_type))
+      )
+        throw new HttpError(400, 'failed to validate request: name and entity_type are required');
+      const scoped = mine ? jobs : [];
+      const names =
+        body.entity_type === 'destination'
+          ? destinations.filter((d) => d.project_id === projectId).map((d) => d.name)
+          : body.entity_type === 'job'
+            ? scoped.map((j) => j.name)
+            : scoped.map((j) => j.source.name);
+      if (names.includes(String(body.name)))
+        throw new HttpError(409, `${body.entity_type} name '${body.name}' is not unique`);
+      return ok(res, 'name is unique', { unique: true });
+    },
+  };
+
+  /** Routes the emulator serves beyond the client's table: docker compose's signup-init. */
+  async function signup(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const body = await readBody(req);
+    if (
+      !isObject(body) ||
+      !body.username ||
+      !body.password ||
+      typeof body.email !== 'string' ||
+      !body.email.includes('@')
+    )
+      throw new HttpError(400, 'Invalid request format');
+    if (users.has(String(body.username)))
+      throw new HttpError(409, 'Username already exists: user already exists');
+    users.set(String(body.username), String(body.password));
+    return ok(res, 'user created successfully', { email: body.email, username: body.username });
+  }
+
+  async function route(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const method = req.method ?? 'GET';
+    const path = url.pathname;
+    if (path === '/health' && method === 'GET' && !beego) return send(res, 200, { status: 'ok' });
+    if (path === '/signup' && method === 'POST') return signup(req, res);
+    const top = TOP_ROUTES.find(([, r]) => r.method === method && r.path === path);
+    if (top)
+      return handlers[top[0]]({ req, res, url, params: {}, session: undefined, projectId: '', mine: false });
     if (!path.startsWith('/api/') && !path.startsWith('/internal/')) return spa(res);
     const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
     if (parts[0] !== 'api' || parts[1] !== 'v1') throw new HttpError(404, 'not found');
     const session = sessionOf(req);
     if (!session && sessionsOn) throw new HttpError(401, 'Unauthorized, try login again');
-    /** Handlers that need a user id (GetCurrentUserID); with sessions off there is none. */
-    const user = () => {
-      if (!session) throw new HttpError(401, 'Not authenticated');
-      return session.username;
-    };
-    if (parts[2] !== 'project' || parts[3] === undefined) throw new HttpError(404, 'not found');
-    const rest = parts.slice(4);
-    const projectId = parts[3];
-    const mine = projectId === project;
-    const named = ['versions', 'test', 'spec'];
-    const key = `${method} ${rest.map((p, i) => ((i === 1 && !named.includes(p)) || i === 3 ? ':id' : p)).join('/')}`;
-
-    switch (key) {
-      case 'GET jobs':
-        return ok(
-          res,
-          'jobs listed successfully',
-          (mine ? jobs : []).map((j) => publicJob(j, false, true)),
-        );
-      case 'GET jobs/:id':
-        return ok(res, `job '${rest[1]}' retrieved successfully`, publicJob(findJob(rest[1]), true, mine));
-      case 'POST jobs/:id/sync': {
-        const job = findJob(rest[1]);
-        if (!job.activate)
-          throw new HttpError(500, 'failed to trigger sync: job is paused, please unpause to run sync');
-        if (!mine)
-          throw new HttpError(
-            500,
-            `failed to trigger sync: failed to trigger sync: schedule not found: schedule-sync-${projectId}-${job.id}`,
-          );
-        settle(job);
-        const running = job.tasks[0]?.status === 'Running' || pendingStarts.has(job.id);
-        if (!running) {
-          const delay = options.syncStartDelayMs ?? 0;
-          if (delay > 0) pendingStarts.set(job.id, Date.now() + delay);
-          else startRun(job, Date.now());
-        }
-        return ok(res, `sync triggered successfully for job_id[${job.id}]`, {
-          message: 'sync triggered successfully',
-        });
-      }
-      case 'POST jobs/:id/activate': {
-        const username = user();
-        const job = findJob(rest[1]);
-        const body = await readBody(req);
-        if (!isObject(body))
-          throw new HttpError(
-            400,
-            `failed to validate request: ${body === undefined ? 'EOF' : 'json: cannot unmarshal into Go value of type dto.JobStatusRequest'}`,
-          );
-        // `Activate bool` has no binding: `{}` is false, and pauses the job.
-        const activate = body.activate === true;
-        if (job.activate !== activate) {
-          job.activate = activate;
-          job.updated_at = iso();
-          job.updated_by = username;
-        }
-        return ok(res, `job ${job.id} ${activate ? 'resumed' : 'paused'} successfully`);
-      }
-      case 'GET jobs/:id/cancel': {
-        const job = findJob(rest[1]);
-        settle(job);
-        const running = mine ? job.tasks.find((t) => t.status === 'Running') : undefined;
-        if (running) {
-          running.status = 'Canceled';
-          running.runtime = `${Math.max(1, Math.round((Date.now() - Date.parse(running.start_time)) / 1000))}s`;
-          running.logs.push({
-            level: 'warn',
-            time: iso(),
-            message: 'Workflow cancellation requested; stopping writers',
-          });
-          liveRuns.delete(running.file_path);
-          job.last_run_state = job.tasks[0]?.status;
-        }
-        return ok(res, `job workflow cancel requested successfully for job_id[${job.id}]`);
-      }
-      case 'GET jobs/:id/tasks': {
-        const job = findJob(rest[1]);
-        settle(job);
-        // `var tasks []dto.JobTask` stays nil when Temporal lists nothing: `"data": null`.
-        const tasks = mine && job.tasks.length > 0 ? job.tasks.map(({ logs, partial, ...t }) => t) : null;
-        return ok(res, `job '${job.id}' tasks listed successfully`, tasks);
-      }
-      case 'POST jobs/:id/tasks/:id/logs': {
-        const job = findJob(rest[1]);
-        const body = await readBody(req);
-        if (!isObject(body) || typeof body.file_path !== 'string' || !body.file_path)
-          throw new HttpError(400, 'failed to validate request: file_path is required');
-        settle(job);
-        const task = findTask(body.file_path);
-        if (!task)
-          throw new HttpError(
-            500,
-            `failed to get task logs: logs directory not found: /tmp/olake-config/${body.file_path}`,
-          );
-        return ok(
-          res,
-          'task logs retrieved successfully',
-          pageLogs(logFile(task.logs, task.partial), url.searchParams),
-        );
-      }
-      case 'GET destinations':
-        return ok(
-          res,
-          'destinations listed successfully',
-          destinations.filter((d) => d.project_id === projectId).map((d) => destinationItem(d)),
-        );
-      case 'GET destinations/versions': {
-        const type = url.searchParams.get('type');
-        if (type !== 'iceberg' && type !== 'parquet')
-          throw new HttpError(400, 'failed to validate request: type is required');
-        return ok(res, 'destination versions retrieved successfully', { version: versions });
-      }
-      case 'POST destinations/test': {
-        const body = await readBody(req);
-        if (!isObject(body) || !body.type || !body.version || typeof body.config !== 'string')
-          throw new HttpError(400, 'failed to validate request: type, version and config are required');
-        let config: unknown;
-        try {
-          config = JSON.parse(body.config);
-        } catch {
-          throw new HttpError(
-            400,
-            'failed to verify driver credentials: connection test failed: invalid config JSON',
-          );
-        }
-        const result = await check(config);
-        const version = String(body.version);
-        if (result.status === 'FAILED' && exitsOnFailedCheck(version))
-          throw new HttpError(400, `failed to verify driver credentials: ${containerLog(version, result)}`);
-        const logs: LogLine[] = [
-          { level: 'info', time: iso(), message: `Running check for destination ${body.type} ${version}` },
-          result.status === 'SUCCEEDED'
-            ? { level: 'info', time: iso(), message: 'Connection check succeeded' }
-            : { level: 'error', time: iso(), message: result.message },
-        ];
-        return ok(res, `destination ${body.type} connection tested successfully`, {
-          connection_result: result,
-          logs,
-        });
-      }
-      case 'POST destinations': {
-        const username = user();
-        const body = await readBody(req);
-        if (
-          !isObject(body) ||
-          !body.name ||
-          !body.type ||
-          !body.version ||
-          typeof body.config !== 'string' ||
-          !body.config
-        )
-          throw new HttpError(400, 'failed to validate request: name, type, version and config are required');
-        if (body.type !== 'iceberg' && body.type !== 'parquet')
-          throw new HttpError(
-            400,
-            `failed to validate request: invalid destination type '${body.type}', supported destinations are: [parquet iceberg]`,
-          );
-        if (destinations.some((d) => d.name === body.name && d.project_id === projectId))
-          throw new HttpError(
-            500,
-            `failed to create destination: destination name '${body.name}' is not unique`,
-          );
-        const now = iso();
-        destinations.push({
-          id: destinations.reduce((m, d) => Math.max(m, d.id), 0) + 1,
-          name: String(body.name),
-          type: String(body.type),
-          version: String(body.version),
-          config: body.config,
-          created_at: now,
-          updated_at: now,
-          created_by: username,
-          updated_by: username,
-          project_id: projectId,
-        });
-        return ok(res, `destination ${body.name} created successfully`, body);
-      }
-      case 'GET destinations/:id': {
-        const dest = destinations.find((d) => String(d.id) === rest[1]);
-        if (!dest)
-          throw new HttpError(404, `failed to get destination: destination not found: id ${rest[1]}`);
-        return ok(res, `destination '${dest.id}' retrieved successfully`, destinationItem(dest));
-      }
-      case 'POST check-unique': {
-        const body = await readBody(req);
-        if (
-          !isObject(body) ||
-          !body.name ||
-          !['job', 'source', 'destination'].includes(String(body.entity_type))
-        )
-          throw new HttpError(400, 'failed to validate request: name and entity_type are required');
-        const scoped = mine ? jobs : [];
-        const names =
-          body.entity_type === 'destination'
-            ? destinations.filter((d) => d.project_id === projectId).map((d) => d.name)
-            : body.entity_type === 'job'
-              ? scoped.map((j) => j.name)
-              : scoped.map((j) => j.source.name);
-        if (names.includes(String(body.name)))
-          throw new HttpError(409, `${body.entity_type} name '${body.name}' is not unique`);
-        return ok(res, 'name is unique', { unique: true });
-      }
-      default:
-        throw new HttpError(404, 'not found');
-    }
+    const match = matchApiRoute(method, parts);
+    if (!match) throw new HttpError(404, 'not found');
+    const projectId = match.params.project ?? '';
+    const call = { req, res, url, params: match.params, session, projectId, mine: projectId === project };
+    return handlers[match.name](call);
   }
 
   function destinationItem(d: EmulatorDestination) {

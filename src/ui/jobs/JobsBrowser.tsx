@@ -15,8 +15,9 @@ import { ConnectionTest, type ConnectionTestProps } from '../test/ConnectionTest
 import { Detail } from './Detail.js';
 import { ageStamp } from './format.js';
 import { JobTable } from './JobTable.js';
+import { footerOf, type Hints, keyScreen } from './keymap.js';
 import { sanitizedApi, sanitizedCall } from './sanitized.js';
-import { failureScreen, Help, HINTS, type Hints, Message, statusLine } from './screens.js';
+import { failureScreen, Help, HINTS, Message, statusLine } from './screens.js';
 import { detailJob, syncRunning } from './state.js';
 import { useJobsBrowser } from './useJobsBrowser.js';
 import { useJobsKeys } from './useJobsKeys.js';
@@ -313,7 +314,7 @@ export function JobsBrowser(props: JobsBrowserProps) {
     withStatus = false;
   } else if (state.overlay.kind === 'help') {
     body = <Help />;
-    hints = HINTS.help;
+    hints = footerOf('help', false);
   } else if (state.session === 'expired' || state.failure?.kind === 'unauthorized') {
     body = (
       <Message
@@ -331,14 +332,9 @@ export function JobsBrowser(props: JobsBrowserProps) {
     hints = HINTS.error;
   } else if (state.view === 'detail' && state.detail) {
     body = <Detail state={state} height={panes} width={columns} now={now} />;
-    const view = state.detail.pane === 'logs' ? state.detail.logs?.view : undefined;
-    hints = view?.whole
-      ? HINTS.whole
-      : view
-        ? HINTS.logs
-        : syncRunning(state)
-          ? HINTS.detailRunning
-          : HINTS.detail;
+    // The logs pane before its log is read shows the runs pane's footer.
+    const screen = state.detail.pane === 'logs' && !state.detail.logs?.view ? 'detail' : keyScreen(state);
+    hints = footerOf(screen, syncRunning(state));
   } else if (state.data.jobs.length === 0) {
     body = (
       <Message
@@ -353,7 +349,7 @@ export function JobsBrowser(props: JobsBrowserProps) {
     // The table is sized to the page already; not clipping it spares Ink cutting every line each frame
     // (half its frame time). Below 80 columns the footer may wrap onto a second line, so clip there.
     clipBody = columns < 80;
-    hints = syncRunning(state) ? HINTS.listRunning : HINTS.list;
+    hints = footerOf('list', syncRunning(state));
   }
 
   const line = withStatus ? statusLine(state, columns) : undefined;

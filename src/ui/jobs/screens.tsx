@@ -1,5 +1,5 @@
-// The jobs browser's fixed texts and whole-screen messages: key hints per screen, the help, error
-// screens and the action questions.
+// The jobs browser's fixed texts and whole-screen messages: the footers of the text fields and message
+// screens (the browsing screens' are made from keymap.ts), the help, error screens and the action questions.
 import { Box } from 'ink';
 import type { ReactNode } from 'react';
 import { serverText } from '../../management/text.js';
@@ -7,9 +7,8 @@ import { Paragraph } from '../components/Paragraph.js';
 import { Text } from '../components/Text.js';
 import { Cursor } from '../components/TextInput.js';
 import { useTerminalSize } from '../components/useTerminalSize.js';
+import { HELP_LINES, type Hints } from './keymap.js';
 import type { Failure, JobAction, JobsState } from './state.js';
-
-export type Hints = [key: string, action: string][];
 
 export const NOTICE_COLOR = { ok: 'green', warn: 'yellow', error: 'red', busy: undefined } as const;
 export const NOTICE_GLYPH = { ok: '✓ ', warn: '! ', error: '✗ ', busy: '… ' } as const;
@@ -29,7 +28,6 @@ export const HINTS = {
     ['Enter', 'next secret'],
     ['Esc', 'cancel'],
   ],
-  help: [['Esc/?', 'close help']],
   expired: [
     ['R', 'sign in'],
     ['q', 'quit'],
@@ -43,39 +41,6 @@ export const HINTS = {
     ['P', 'project'],
     ['q', 'quit'],
   ],
-  detail: [
-    ['Esc', 'back'],
-    ['Tab', 'runs/logs'],
-    ['Enter', 'logs'],
-    ['n/p', 'actions'],
-    ['t', 'test'],
-    ['b', 'tables'],
-    ['?', 'help'],
-  ],
-  /** While a sync runs, c (cancel it) is offered too. */
-  detailRunning: [
-    ['Esc', 'back'],
-    ['Tab', 'runs/logs'],
-    ['Enter', 'logs'],
-    ['n/p/c', 'actions'],
-    ['t', 'test'],
-    ['b', 'tables'],
-    ['?', 'help'],
-  ],
-  logs: [
-    ['Esc', 'back'],
-    ['↑↓', 'line'],
-    ['Enter', 'whole'],
-    ['w', 'wrap'],
-    ['/', 'search'],
-    ['f', 'follow'],
-    ['[/]', 'page'],
-    ['?', 'help'],
-  ],
-  whole: [
-    ['↑↓', 'scroll'],
-    ['Esc', 'back to the log'],
-  ],
   search: [
     ['Enter', 'next match'],
     ['Esc', 'clear'],
@@ -83,26 +48,6 @@ export const HINTS = {
   empty: [
     ['R', 'refresh'],
     ['P', 'project'],
-    ['q', 'quit'],
-  ],
-  list: [
-    ['↑↓', 'move'],
-    ['/', 'filter'],
-    ['s', 'sort'],
-    ['Enter', 'open'],
-    ['n/p', 'actions'],
-    ['R', 'refresh'],
-    ['?', 'help'],
-    ['q', 'quit'],
-  ],
-  listRunning: [
-    ['↑↓', 'move'],
-    ['/', 'filter'],
-    ['s', 'sort'],
-    ['Enter', 'open'],
-    ['n/p/c', 'actions'],
-    ['R', 'refresh'],
-    ['?', 'help'],
     ['q', 'quit'],
   ],
   filter: [
@@ -119,35 +64,14 @@ export const HINTS = {
   ],
 } satisfies Record<string, Hints>;
 
-const HELP: Hints = [
-  ['↑/↓  j/k', 'move'],
-  ['PgUp/PgDn', 'page'],
-  ['Home/End  g/G', 'first / last job'],
-  ['/', 'filter by name, source or destination (Enter applies, Esc clears)'],
-  ['s', 'sort: name → last run → state'],
-  ['Enter', 'open the job (in Runs: read the run’s logs)'],
-  ['Esc', 'back / clear the filter'],
-  ['Tab', 'Runs ⇄ Logs in the detail'],
-  ['[ / ]  PgUp/PgDn', 'older / newer logs (Logs pane)'],
-  ['↑↓  Enter', 'Logs: choose a line, open it whole (scrollable)'],
-  ['w  /  f', 'Logs: wrap on/off, search, follow a running run'],
-  ['n', 'sync now'],
-  ['p', 'pause / resume'],
-  ['c', 'cancel the running sync (offered while one runs)'],
-  ['t', 'detail: test the job’s destination with floe’s connection test'],
-  ['b', 'detail: the tables of the job’s streams (last commit, size, problems)'],
-  ['R', 'refresh now'],
-  ['P', 'switch project'],
-  ['?', 'this help'],
-  ['q  Ctrl-C', 'quit'],
-  ['Last run', '✓ completed  ✗ failed  ● running  ⊘ canceled  – never'],
-];
+/** What the jobs table's Last run glyphs mean, below the keys. */
+const LEGEND: Hints = [['Last run', '✓ completed  ✗ failed  ● running  ⊘ canceled  – never']];
 
 export function Help() {
   return (
     <Box flexDirection="column">
       <Text bold>Keys</Text>
-      {HELP.map(([key, action]) => (
+      {[...HELP_LINES, ...LEGEND].map(([key, action]) => (
         <Text key={key} wrap="truncate-end">
           <Text bold>{key.padEnd(18)}</Text>
           {action}

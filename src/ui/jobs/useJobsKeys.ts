@@ -1,20 +1,10 @@
-// The jobs browser's keys: each screen's keys mapped to reducer actions and hook commands. Keys are
-// read against the latest state (not the last render), so keys typed ahead act in order.
-import type { Key } from 'ink';
 import { useRef, useState } from 'react';
-import type { Task } from '../../management/types.js';
 import { isInterrupt, type Keypress } from '../../text/keys.js';
 import { editLine, lineAtEnd } from '../components/line.js';
 import { useBracketedPaste } from '../components/TextInput.js';
 import { inkStyle, useKeys } from '../components/useKeys.js';
-import {
-  type Action,
-  actionJob,
-  type DetailState,
-  type JobAction,
-  type JobsState,
-  syncRunning,
-} from './state.js';
+import { KEYMAP, keyScreen, matches } from './keymap.js';
+import { type Action, actionJob, type JobAction, type JobsState, syncRunning } from './state.js';
 import type { useJobsBrowser } from './useJobsBrowser.js';
 import type { useRunLogs } from './useRunLogs.js';
 
@@ -99,7 +89,7 @@ export function useJobsKeys({
   };
   const leave = (code: number) => {
     onExit(code);
-    return 'leave';
+    return 'leave' as const;
   };
   /** Edits a one-line text field (filter, project, search) with the key; null when the key does nothing. */
   const editField = (text: string, press: Keypress) => editLine(lineAtEnd(text), press) ?? null;
@@ -133,66 +123,12 @@ export function useJobsKeys({
       commands.loadLogs(logs.task, { cursor: logs.page.newer_cursor, limit: logsLimit, direction: 'newer' });
   };
 
-  const logKeys = (input: string, key: Key, detail: DetailState) => {
-    const view = detail.logs?.view;
-    if (view?.whole) {
-      if (key.escape || key.return) return dispatch({ type: 'log-whole-close' });
-      if (key.upArrow || input === 'k') return dispatch({ type: 'log-whole-scroll', by: -1 });
-      if (key.downArrow || input === 'j') return dispatch({ type: 'log-whole-scroll', by: 1 });
-      if (key.pageUp) return dispatch({ type: 'log-whole-scroll', by: -panes });
-      if (key.pageDown) return dispatch({ type: 'log-whole-scroll', by: panes });
-      return;
-    }
-    if (key.escape && view?.search) return dispatch({ type: 'log-search-close' });
-    if (key.escape) return dispatch({ type: 'detail-close' });
-    if (key.tab) return dispatch({ type: 'pane-toggle' });
-    if (input === '[' || key.pageUp) return olderLogs();
-    if (input === ']' || key.pageDown) return newerLogs();
-    if (key.upArrow || input === 'k') return dispatch({ type: 'log-line-move', by: -1 });
-    if (key.downArrow || input === 'j') return dispatch({ type: 'log-line-move', by: 1 });
-    if (key.return) return dispatch({ type: 'log-whole-open' });
-    if (input === 'w') return dispatch({ type: 'log-wrap-toggle' });
-    if (input === '/') return dispatch({ type: 'log-search-open' });
-    if (input === 'f') return runLogs.toggleFollow();
-  };
-
   const searchKeys = (press: Keypress, search: string) => {
     if (press.name === 'escape') return dispatch({ type: 'log-search-close' });
     const edit = editField(search, press);
     if (!edit) return;
     if (edit.line.value !== search) dispatch({ type: 'log-search-change', text: edit.line.value });
     if (edit.submitted) dispatch({ type: 'log-search-next' });
-  };
-
-  const detailKeys = (input: string, key: Key, detail: DetailState) => {
-    if (detail.pane === 'logs') return logKeys(input, key, detail);
-    if (key.escape) return dispatch({ type: 'detail-close' });
-    if (key.tab) return dispatch({ type: 'pane-toggle' });
-    if (input === '[') return olderLogs();
-    if (input === ']') return newerLogs();
-    if (key.upArrow || input === 'k') return dispatch({ type: 'task-move', by: -1 });
-    if (key.downArrow || input === 'j') return dispatch({ type: 'task-move', by: 1 });
-    if (key.pageUp) return dispatch({ type: 'task-move', by: -panes });
-    if (key.pageDown) return dispatch({ type: 'task-move', by: panes });
-    if (key.return) {
-      const task: Task | undefined = detail.tasks?.[detail.taskCursor];
-      if (!task) return;
-      commands.loadLogs(task, { limit: logsLimit, direction: 'older' });
-      runLogs.diagnose(task);
-    }
-  };
-
-  const listKeys = (input: string, key: Key, current: JobsState) => {
-    if (key.upArrow || input === 'k') return dispatch({ type: 'move', by: -1 });
-    if (key.downArrow || input === 'j') return dispatch({ type: 'move', by: 1 });
-    if (key.pageUp) return dispatch({ type: 'page', by: -1 });
-    if (key.pageDown) return dispatch({ type: 'page', by: 1 });
-    if (key.home || input === 'g') return dispatch({ type: 'move-to', where: 'top' });
-    if (key.end || input === 'G') return dispatch({ type: 'move-to', where: 'bottom' });
-    if (input === '/') return dispatch({ type: 'filter-open' });
-    if (input === 's') return dispatch({ type: 'sort-cycle' });
-    if (key.escape && current.filter !== '') return dispatch({ type: 'filter-clear' });
-    if (key.return) commands.openDetail();
   };
 
   const now = latest();
@@ -240,22 +176,25 @@ export function useJobsKeys({
         else dispatch({ type: 'overlay-close' });
         return;
       }
-      if (overlay.kind === 'help') {
-        if (key.escape || input === '?' || input === 'q') dispatch({ type: 'help-toggle' });
-        return;
-      }
-      if (input === 'q') return leave(0);
-      if (input === '?') return dispatch({ type: 'help-toggle' });
-      if (input === 'R') return commands.load();
-      if (input === 'P') return dispatch({ type: 'project-open' });
-      if (current.session === 'expired' || current.phase !== 'ready') return;
-      if (input === 'n') return ask('sync');
-      if (input === 'p') return ask('toggle');
-      if (input === 'c') return ask('cancel');
-      if (input === 't' && current.view === 'detail') return onTest();
-      if (input === 'b' && current.view === 'detail') return onTables();
-      if (current.view === 'detail' && current.detail) return detailKeys(input, key, current.detail);
-      listKeys(input, key, current);
+      const screen = keyScreen(current);
+      const binding = KEYMAP[screen].find((b) => matches(b, input, key));
+      if (!binding) return;
+      if (!binding.always && (current.session === 'expired' || current.phase !== 'ready')) return;
+      return binding.run({
+        state: current,
+        detail: current.detail,
+        dispatch,
+        commands,
+        runLogs,
+        onTest,
+        onTables,
+        panes,
+        logsLimit,
+        ask,
+        olderLogs,
+        newerLogs,
+        leave,
+      });
     },
     { isActive: active },
   );

@@ -2,9 +2,10 @@
 // trace. Thin: the state comes from useConnectionTest, the lines from layout.ts.
 import { Box } from 'ink';
 import { useState } from 'react';
+import type { WriteOptions } from '../../check/chain.js';
 import { abandonedReport, toReport } from '../../check/reducer.js';
 import { CHAIN_TITLE, STEP_GLYPH, summaryLine, truncate } from '../../check/text.js';
-import type { CheckReport, Step, WriteOptions } from '../../check/types.js';
+import type { CheckReport, Step } from '../../check/types.js';
 import type { Values } from '../../destination/fields.js';
 import { charOf, isInterrupt } from '../../text/keys.js';
 import { OLAKE_CHECK_NAMESPACE } from '../../write/names.js';

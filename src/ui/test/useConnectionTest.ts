@@ -1,9 +1,9 @@
 // Owns one connection test at a time for the screen: starts it on mount, re-runs, cancels, and
 // feeds the orchestrator's events into the check reducer. Events of a superseded run are dropped.
 import { useCallback, useEffect, useReducer, useRef } from 'react';
+import type { WriteOptions } from '../../check/chain.js';
 import { type CheckState, checkReducer, initialCheckState } from '../../check/reducer.js';
 import { type Chains, runCheck } from '../../check/run.js';
-import type { WriteOptions } from '../../check/types.js';
 import { guarded } from '../../cli/interrupt.js';
 import type { Values } from '../../destination/fields.js';
 

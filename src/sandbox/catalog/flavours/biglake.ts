@@ -5,7 +5,7 @@
 // default-location "the namespace and table identifiers appended" when neither names a location) and
 // "BigLake roles and permissions" (biglake.namespaces.*, biglake.tables.*). What those pages do not say
 // (the error types, a missing or unknown warehouse's answer) is the emulator's.
-import type { Denial, FlavourModel, StorageFailure, TablePlace } from './index.js';
+import type { Denial, FlavourModel, StorageFailure, TablePlace } from './model.js';
 import { badRequest, ICEBERG_MESSAGES, icebergRefusal, notFound, stripSlash } from './shared.js';
 
 /** The bucket of a gs:// warehouse (the catalog's name), else undefined. */

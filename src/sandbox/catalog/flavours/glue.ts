@@ -1,6 +1,6 @@
 // AWS Glue's Iceberg REST endpoint (no public source): AWS docs "Connecting to the Data Catalog
 // using AWS Glue Iceberg REST endpoint" and the IAM actions each operation needs.
-import type { Denial, FlavourModel } from './index.js';
+import type { Denial, FlavourModel } from './model.js';
 import {
   awsAccessDenied,
   genericStorageFailure,

@@ -1,6 +1,6 @@
 // Lakekeeper, as lakekeeper/lakekeeper has it: server/config.rs (config), service/storage
 // (locations), service/authz/{warehouse,namespace,table}.rs (refusals).
-import type { Denial, FlavourModel } from './index.js';
+import type { Denial, FlavourModel } from './model.js';
 import {
   badRequest,
   genericStorageFailure,

@@ -1,6 +1,6 @@
 // Project Nessie, as projectnessie/nessie has it: IcebergConfigurer (config), IcebergApiResource
 // (prefix), CelBatchAccessChecker + IcebergErrorMapper (refusals, storage failures).
-import type { Denial, FlavourContext, FlavourModel, StorageFailure } from './index.js';
+import type { Denial, FlavourContext, FlavourModel, StorageFailure } from './model.js';
 import {
   ICEBERG_MESSAGES,
   icebergRefusal,

@@ -1,7 +1,7 @@
 // Apache Polaris, as apache/polaris has it: CatalogConfigHandler (config), CatalogPrefixParser
 // (prefix), LocalIcebergCatalog (locations, namespace and table texts, purge), PolarisAuthorizerImpl
 // (refusals), IcebergExceptionMapper (storage failures).
-import type { Denial, FlavourModel, Operation, StorageFailure, TablePlace } from './index.js';
+import type { Denial, FlavourModel, Operation, StorageFailure, TablePlace } from './model.js';
 import {
   badRequest,
   ICEBERG_MESSAGES,

@@ -1,6 +1,6 @@
 // The generic fixture (apache/iceberg's RESTCatalogAdapter in front of a JdbcCatalog, like
 // apache/iceberg-rest-fixture): Iceberg's own texts and locations.
-import type { Denial, TableRules } from './index.js';
+import type { Denial, TableRules } from './model.js';
 import { genericStorageFailure, ICEBERG_MESSAGES, icebergRefusal, nestedLocation } from './shared.js';
 
 /** RESTCatalogAdapter maps ForbiddenException to 403 with its simple name; the text is the emulator's. */

@@ -1,7 +1,7 @@
 // Amazon S3 Tables' Iceberg REST endpoint (no public source): AWS docs "Accessing tables using the
 // Amazon S3 Tables Iceberg REST endpoint" and the s3tables:* IAM actions (Service Authorization
 // Reference, "Actions defined by Amazon S3 Tables").
-import type { Denial, FlavourModel } from './index.js';
+import type { Denial, FlavourModel } from './model.js';
 import {
   awsAccessDenied,
   badRequest,

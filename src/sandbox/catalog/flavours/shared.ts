@@ -2,7 +2,7 @@
 // location and AWS's access-denied answer.
 import { createHash } from 'node:crypto';
 import type { Refusal } from '../http.js';
-import type { FlavourError, Messages, StorageFailure, TablePlace } from './index.js';
+import type { FlavourError, Messages, StorageFailure, TablePlace } from './model.js';
 
 /** The path segment after the prefix that starts a route of the spec (namespaces, tables/rename, …). */
 export const isRouteHead = (segment: string | undefined) =>

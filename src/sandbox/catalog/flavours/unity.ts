@@ -2,7 +2,7 @@
 // IcebergRestExceptionHandler and UnityAccessDecorator (refusals). The open-source service serves
 // only the read routes (GET/HEAD); the write routes here are those of Databricks' Unity Catalog
 // Iceberg REST endpoint, whose source is not public.
-import type { Denial, FlavourModel } from './index.js';
+import type { Denial, FlavourModel } from './model.js';
 import {
   badRequest,
   genericStorageFailure,

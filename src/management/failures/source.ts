@@ -12,11 +12,17 @@
 // "MESSAGE: Description" (pkg/kerr/kerr.go:30-31), a broker's message appended as ": <message>"
 // (pkg/kgo/errors.go:421), "unable to dial: %w" (pkg/kgo/broker.go:730); OLake's offset checks
 // (drivers/kafka/internal/cdc.go:471,476). Network texts are Go's net and crypto/tls errors.
+// Locked and expired accounts: Oracle's ORA-28000 / ORA-28001, MySQL's ER_ACCOUNT_HAS_BEEN_LOCKED (3118) and
+// ER_MUST_CHANGE_PASSWORD_LOGIN (1862, mysql-server share/messages_to_clients.txt), Postgres's "role \"%s\" is
+// not permitted to log in" (src/backend/utils/init/miscinit.c). Postgres CDC through pgoutput (olake
+// pkg/waljs/pgoutput.go:37-40): the publication (pg_publication.c) and the slot held by another process
+// (slot.c ReplicationSlotAcquire). MongoDB: ChangeStreamHistoryLost (286) and a replica set with no primary
+// (mongo-go-driver description/topology.go "Type: ReplicaSetNoPrimary").
 import { capture, type Facts, type FailureRule, facts, hostOf, or } from './rule.js';
 
 /** A line comes from a source driver. */
 export const SOURCE_TEXT =
-  /SQLSTATE|failed to connect to `user=|failed to ping database|failed to connect to MongoDB|failed to ping kafka|failed in pre cdc run|failed to open change stream|failed to get binlog position|ORA-\d{5}|\bError \d{4} \(|\bERROR \d{4} \(|replication slot|server selection error|SASL_AUTHENTICATION_FAILED|\(AuthenticationFailed\)|\bpq: |Kafka CDC sync|UNKNOWN_TOPIC_OR_PARTITION|(?:TOPIC|GROUP|CLUSTER)_AUTHORIZATION_FAILED|OFFSET_OUT_OF_RANGE|partition end offset|ahead of destination metadata offset/;
+  /SQLSTATE|failed to connect to `user=|failed to ping database|failed to connect to MongoDB|failed to ping kafka|failed in pre cdc run|failed to open change stream|failed to get binlog position|ORA-\d{5}|\bError \d{4} \(|\bERROR \d{4} \(|replication slot|server selection error|SASL_AUTHENTICATION_FAILED|\(AuthenticationFailed\)|\bpq: |Kafka CDC sync|UNKNOWN_TOPIC_OR_PARTITION|(?:TOPIC|GROUP|CLUSTER)_AUTHORIZATION_FAILED|OFFSET_OUT_OF_RANGE|partition end offset|ahead of destination metadata offset|UNSUPPORTED_SASL_MECHANISM|ChangeStreamHistoryLost|Type: ReplicaSetNoPrimary|is not permitted to log in/;
 
 function sourceFacts(text: string): Facts {
   return facts({
@@ -49,6 +55,49 @@ const SOURCE_FIX = 'the source’s host and port in the OLake UI (Sources → th
 
 export const SOURCE_RULES: FailureRule[] = [
   {
+    code: 'SOURCE_ACCOUNT_LOCKED',
+    component: 'source',
+    only: 'source',
+    summary:
+      'The source database refused a locked, expired or no-login account (Oracle ORA-28000 / ORA-28001, MySQL 3118 / 1862, Postgres NOLOGIN role).',
+    example: "Error 3118 (HY000): Access denied for user 'olake'@'172.18.0.5'. Account is locked.",
+    match:
+      /ORA-2800[01]\b|(?:Error|ERROR) (?:3118|1862) \(|Account is locked\.|Your password has expired|role "[^"]{1,100}" is not permitted to log in/,
+    facts: (text) =>
+      facts({
+        ...sourceFacts(text),
+        user: capture(text, /role "([^"]{1,100})"/) ?? sourceFacts(text).user,
+        db: /ORA-\d{5}/.test(text) ? 'oracle' : /(?:Error|ERROR) \d{4} \(/.test(text) ? 'mysql' : 'postgres',
+        state: /is not permitted to log in/.test(text)
+          ? 'nologin'
+          : /ORA-28001|password has expired|(?:Error|ERROR) 1862 \(/.test(text)
+            ? 'expired'
+            : 'locked',
+      }),
+    what: (f) =>
+      `The source database refused ${f.user ? `user ${f.user}` : 'the job’s user'}: ${f.state === 'nologin' ? 'the role may not log in' : f.state === 'expired' ? 'its password has expired' : 'the account is locked'}${f.ora ? ` (${f.ora})` : ''}`,
+    cause: (f) =>
+      f.state === 'nologin'
+        ? 'The Postgres role exists but has NOLOGIN (a group role, or LOGIN was revoked), so no password is even checked.'
+        : f.state === 'expired'
+          ? 'The account’s password passed its lifetime (a password profile or policy); the server refuses logins until it is changed, so the username and password in the source are right but no longer accepted.'
+          : 'The database locked the account: an administrator locked it, or too many failed logins (often a sync retrying with an old password) locked it.',
+    remedy: (f) => {
+      const user = or(f.user, '<user>');
+      if (f.state === 'nologin')
+        return `As a superuser on the source: ALTER ROLE ${user} LOGIN; then run the sync again.`;
+      if (f.db === 'oracle')
+        return f.state === 'expired'
+          ? `As a DBA: ALTER USER ${user} IDENTIFIED BY "<new password>"; then put the new password in the source in the OLake UI (or give the user a profile with PASSWORD_LIFE_TIME UNLIMITED).`
+          : `As a DBA: ALTER USER ${user} ACCOUNT UNLOCK; and make sure the source’s password in the OLake UI is right first, or failed logins lock it again.`;
+      if (f.db === 'mysql')
+        return f.state === 'expired'
+          ? `As an admin: ALTER USER '${user}'@'<host>' IDENTIFIED BY '<new password>'; (or PASSWORD EXPIRE NEVER), then put the new password in the source in the OLake UI.`
+          : `As an admin: ALTER USER '${user}'@'<host>' ACCOUNT UNLOCK; (SELECT user, host, account_locked FROM mysql.user shows the account), then run the sync again.`;
+      return `As a superuser: ALTER ROLE ${user} VALID UNTIL 'infinity'; or set a new password, then run the sync again.`;
+    },
+  },
+  {
     code: 'SOURCE_AUTH_FAILED',
     component: 'source',
     summary:
@@ -61,7 +110,7 @@ export const SOURCE_RULES: FailureRule[] = [
     what: (f) =>
       `The source database refused the login${f.user ? ` of user ${f.user}` : ''}${f.host ? ` at ${f.host}` : ''}`,
     cause: () =>
-      'The source’s username or password is wrong, or the user may not log in from the OLake worker’s address.',
+      'The source’s username or password is wrong (or, for Postgres, its VALID UNTIL has passed), or the user may not log in from the OLake worker’s address.',
     remedy: (f) =>
       `Fix the username and password of the job’s source in the OLake UI (Sources → the source → test connection)${f.sqlstate === '28000' ? '; for Postgres also check pg_hba.conf allows the worker’s address' : ''}.`,
   },
@@ -78,6 +127,34 @@ export const SOURCE_RULES: FailureRule[] = [
       'CDC reads a logical replication slot that was never created, was dropped, or lives in another database.',
     remedy: (f) =>
       `Create it in the source database: SELECT pg_create_logical_replication_slot('${or(f.slot, 'olake_slot')}', 'pgoutput'); (connected to ${or(f.database, 'the job’s database')}), then run the sync again.`,
+  },
+  {
+    code: 'SOURCE_PG_PUBLICATION_MISSING',
+    component: 'source',
+    summary: 'The Postgres publication the job’s pgoutput CDC names does not exist (42704).',
+    example: 'ERROR: publication "olake_pub" does not exist (SQLSTATE 42704)',
+    match: /publication "[^"]{1,100}" does not exist/,
+    facts: (text) =>
+      facts({ ...sourceFacts(text), publication: capture(text, /publication "([^"]{1,100})"/) }),
+    what: (f) => `The Postgres publication ${or(f.publication, 'the source names')} does not exist`,
+    cause: () =>
+      'CDC through pgoutput streams the tables of the publication named in the source; it was never created, was dropped, or lives in another database than the job’s.',
+    remedy: (f) =>
+      `In the job’s database on the source: CREATE PUBLICATION ${or(f.publication, 'olake_pub')} FOR ALL TABLES; (or FOR TABLE each selected table), or set the source’s publication to one that exists (SELECT pubname FROM pg_publication;), then run the sync again.`,
+  },
+  {
+    code: 'SOURCE_PG_SLOT_IN_USE',
+    component: 'source',
+    summary: 'The Postgres replication slot is held by another connection (55006: active for PID n).',
+    example: 'ERROR: replication slot "olake_slot" is active for PID 4242 (SQLSTATE 55006)',
+    match: /replication slot "[^"]{1,100}" is active for PID \d{1,10}/,
+    facts: (text) => facts({ ...sourceFacts(text), pid: capture(text, /is active for PID (\d{1,10})/) }),
+    what: (f) =>
+      `The Postgres replication slot ${or(f.slot, '?')} is in use by another connection${f.pid ? ` (PID ${f.pid})` : ''}`,
+    cause: () =>
+      'A slot streams to one consumer at a time: another job (or another run of this one) reads the same slot, or a previous run’s connection is still open on the server.',
+    remedy: (f) =>
+      `Give each job its own slot, and stop the other consumer; if it is a stale connection, end it on the source: SELECT pg_terminate_backend(${or(f.pid, '<pid>')}); (SELECT active_pid FROM pg_replication_slots WHERE slot_name = '${or(f.slot, '<slot>')}'; shows it), then run the sync again.`,
   },
   {
     code: 'SOURCE_PG_WAL_LEVEL',
@@ -142,6 +219,35 @@ export const SOURCE_RULES: FailureRule[] = [
       'Run MongoDB as a replica set (a single-node one works: --replSet rs0, then rs.initiate()), or sync this job with full refresh.',
   },
   {
+    code: 'SOURCE_MONGO_HISTORY_LOST',
+    component: 'source',
+    summary:
+      'The MongoDB change stream cannot resume: the oplog no longer holds the job’s resume point (ChangeStreamHistoryLost, 286).',
+    example:
+      '(ChangeStreamHistoryLost) Resume of change stream was not possible, as the resume point may no longer be in the oplog.',
+    match: /ChangeStreamHistoryLost|resume point may no longer be in the oplog/,
+    facts: sourceFacts,
+    what: () => 'MongoDB cannot resume the job’s change stream: its resume point has left the oplog',
+    cause: () =>
+      'The resume token in the job’s state points at an oplog entry that was overwritten: the job did not run for longer than the oplog window, or the oplog is small for the write rate.',
+    remedy: () =>
+      'Clear the destination and the job’s state in the OLake UI (Jobs → the job → Clear destination) and run a full load again; to keep it from recurring, enlarge the oplog (db.adminCommand({replSetResizeOplog: 1, size: <MB>}) or minRetentionHours) and sync more often than the window (rs.printReplicationInfo() shows it).',
+  },
+  {
+    code: 'SOURCE_MONGO_NO_PRIMARY',
+    component: 'source',
+    summary: 'The MongoDB replica set has no primary the driver can select (ReplicaSetNoPrimary).',
+    example:
+      'server selection error: context deadline exceeded, current topology: { Type: ReplicaSetNoPrimary, Servers: [{ Addr: mongo-1.db.internal:27017, Type: RSSecondary, … }, ] }',
+    match: /Type: ReplicaSetNoPrimary/,
+    facts: sourceFacts,
+    what: (f) => `MongoDB’s replica set${f.host ? ` (${f.host})` : ''} has no primary the worker can reach`,
+    cause: () =>
+      'The members the worker reaches are secondaries: the primary is down or unreachable from the worker, or no majority is up to elect one.',
+    remedy: () =>
+      'Check the replica set with rs.status() on a member and bring a majority up so a primary is elected; make every member’s host name (as rs.conf() lists it) reachable from the OLake worker, or read from secondaries (readPreference=secondaryPreferred in the source).',
+  },
+  {
     code: 'SOURCE_ORACLE_NOT_GRANTED',
     component: 'source',
     summary:
@@ -172,6 +278,20 @@ export const SOURCE_RULES: FailureRule[] = [
         : 'The listener is up but refused the worker (its access list, or no handler for the service).',
     remedy: () =>
       'Set the source’s service name (or SID) to one the listener serves (lsnrctl services on the database host lists them) in the OLake UI, then test the source.',
+  },
+  {
+    code: 'SOURCE_KAFKA_SASL_MECHANISM',
+    component: 'source',
+    summary:
+      'The Kafka brokers do not enable the SASL mechanism the source uses (UNSUPPORTED_SASL_MECHANISM).',
+    example: 'UNSUPPORTED_SASL_MECHANISM: The broker does not support the requested SASL mechanism.',
+    match: /UNSUPPORTED_SASL_MECHANISM/,
+    facts: sourceFacts,
+    what: () => 'The Kafka brokers refused the source’s SASL mechanism',
+    cause: () =>
+      'The source logs in with one mechanism (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512) and the brokers’ listener enables others.',
+    remedy: () =>
+      'Set the source’s SASL mechanism in the OLake UI to one the brokers list in sasl.enabled.mechanisms (for the listener the source connects to), or enable it there, then test the source.',
   },
   {
     code: 'SOURCE_KAFKA_UNKNOWN_TOPIC',

@@ -6,6 +6,20 @@ import { capture, type FailureRule, facts } from './rule.js';
 
 export const WRITER_RULES: FailureRule[] = [
   {
+    code: 'RUN_WRITER_THREAD_LIMIT',
+    component: 'writer',
+    summary:
+      'The writer JVM could not start another thread (OutOfMemoryError: unable to create native thread): a process or thread limit, not the heap.',
+    example:
+      'Terminating due to java.lang.OutOfMemoryError: unable to create native thread: possibly out of memory or process/resource limits reached',
+    match: /unable to create (?:new )?native thread/,
+    what: () => 'The writer could not start another thread and stopped (unable to create native thread)',
+    cause: () =>
+      'The operating system refused the JVM a new thread: the container’s process/thread limit (its pids limit, ulimit -u) is reached, or too little memory is left outside the heap for thread stacks. The heap itself is not full.',
+    remedy: () =>
+      'Raise the OLake worker container’s pids limit (docker run --pids-limit, the pod’s PID limit) or its ulimit -u, and lower the job’s max threads in its advanced settings; if the container is near its memory limit, give it more.',
+  },
+  {
     code: 'RUN_OUT_OF_MEMORY',
     component: 'writer',
     summary: 'The writer JVM ran out of memory (OutOfMemoryError, Java heap space, OOMKilled, exit 137).',
@@ -47,6 +61,25 @@ export const WRITER_RULES: FailureRule[] = [
       'The writer JVM the Go driver talks to on port 50051 had stopped (killed, out of memory, or crashed); this is not the catalog.',
     remedy: () =>
       'Read the writer’s last lines (prefixed Iceberg[50051]) before this one for why it stopped; if the worker was killed from outside, give it more memory.',
-    follows: ['RUN_OUT_OF_MEMORY', 'RUN_WRITER_START_FAILED'],
+    follows: ['RUN_OUT_OF_MEMORY', 'RUN_WRITER_THREAD_LIMIT', 'RUN_WRITER_START_FAILED'],
+  },
+  {
+    code: 'RUN_WRITER_TIMEOUT',
+    component: 'writer',
+    summary:
+      'The writer JVM did not answer a gRPC request within OLake’s limit (DeadlineExceeded): it was stuck, or had stopped before serving.',
+    example: 'failed to send batch: rpc error: code = DeadlineExceeded desc = context deadline exceeded',
+    match: /code = DeadlineExceeded desc = /,
+    what: () => 'OLake’s writer did not answer in time (gRPC DeadlineExceeded on port 50051)',
+    cause: () =>
+      'The Go driver waits for the writer JVM (up to an hour for a batch, 5 minutes for the destination check); the JVM was still blocked on the catalog or the object store (retrying), paused in garbage collection, or never came up to serve.',
+    remedy: () =>
+      'Read the writer’s lines (prefixed Iceberg[50051]) before this one for what it waited on and fix that (catalog or object store reachable from the worker); if it shows no error, give the worker more memory or lower the job’s max threads, then run the sync again.',
+    follows: [
+      'RUN_OUT_OF_MEMORY',
+      'RUN_WRITER_THREAD_LIMIT',
+      'RUN_WRITER_START_FAILED',
+      'GCS_KEY_FILE_INVALID',
+    ],
   },
 ];

@@ -66,7 +66,7 @@ const MAX_LINE = 4000;
 const MAX_EVIDENCE = 300;
 const MAX_FRAME = 300;
 const CAUSED_BY = /^\s*Caused by: /;
-const NETWORK_KIND = /_(?:DNS|CONNECTION_REFUSED|TIMEOUT)$/;
+const NETWORK_KIND = /_(?:DNS|CONNECTION_REFUSED|TIMEOUT|TLS)$/;
 const WRITER_PREFIX = /^Iceberg\[\d{1,5}\] /;
 /** log4j2's "%d{HH:mm:ss.SSS} [%t] %-5level %logger{36} - " (the writer's log4j2.xml). */
 const LOG4J = /^\d\d:\d\d:\d\d\.\d{3} \[[^\]]{0,200}\] (\w{1,5}) {0,4}([\w.$]{1,200}) - /;

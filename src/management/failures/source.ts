@@ -22,7 +22,7 @@ import { capture, type Facts, type FailureRule, facts, hostOf, or } from './rule
 
 /** A line comes from a source driver. */
 export const SOURCE_TEXT =
-  /SQLSTATE|failed to connect to `user=|failed to ping database|failed to connect to MongoDB|failed to ping kafka|failed in pre cdc run|failed to open change stream|failed to get binlog position|ORA-\d{5}|\bError \d{4} \(|\bERROR \d{4} \(|replication slot|server selection error|SASL_AUTHENTICATION_FAILED|\(AuthenticationFailed\)|\bpq: |Kafka CDC sync|UNKNOWN_TOPIC_OR_PARTITION|(?:TOPIC|GROUP|CLUSTER)_AUTHORIZATION_FAILED|OFFSET_OUT_OF_RANGE|partition end offset|ahead of destination metadata offset|UNSUPPORTED_SASL_MECHANISM|ChangeStreamHistoryLost|Type: ReplicaSetNoPrimary|is not permitted to log in/;
+  /SQLSTATE|failed to connect to `user=|failed to ping database|failed to connect to MongoDB|failed to ping kafka|failed in pre cdc run|failed to open change stream|failed to get binlog position|ORA-\d{5}|\bError \d{4} \(|\bERROR \d{4} \(|replication slot|server selection error|SASL_AUTHENTICATION_FAILED|\(AuthenticationFailed\)|\bpq: |Kafka CDC sync|UNKNOWN_TOPIC_OR_PARTITION|(?:TOPIC|GROUP|CLUSTER)_AUTHORIZATION_FAILED|OFFSET_OUT_OF_RANGE|partition end offset|ahead of destination metadata offset|UNSUPPORTED_SASL_MECHANISM|ChangeStreamHistoryLost|Type: ReplicaSetNoPrimary|is not permitted to log in|is not allowed to connect to this|\b(?:Error|ERROR) \d{4}: /;
 
 function sourceFacts(text: string): Facts {
   return facts({
@@ -96,6 +96,57 @@ export const SOURCE_RULES: FailureRule[] = [
           : `As an admin: ALTER USER '${user}'@'<host>' ACCOUNT UNLOCK; (SELECT user, host, account_locked FROM mysql.user shows the account), then run the sync again.`;
       return `As a superuser: ALTER ROLE ${user} VALID UNTIL 'infinity'; or set a new password, then run the sync again.`;
     },
+  },
+  {
+    code: 'SOURCE_HOST_NOT_ALLOWED',
+    component: 'source',
+    only: 'source',
+    summary: 'MySQL has no account for the job’s user from the OLake worker’s address (1130).',
+    example: "Error 1130: Host '172.18.0.5' is not allowed to connect to this MySQL server",
+    match: /is not allowed to connect to this (?:MySQL|MariaDB) server/,
+    facts: (text) => facts({ client: capture(text, /Host '([^']{1,100})' is not allowed/) }),
+    what: (f) => `MySQL refused the OLake worker’s address${f.client ? ` ${f.client}` : ''} before the login`,
+    cause: () =>
+      'MySQL accounts are user@host: no account of the source’s user matches the host the worker connects from (often the user exists only as user@localhost).',
+    remedy: (f) =>
+      `As an admin: CREATE USER '<user>'@'${or(f.client, '<worker address>')}' IDENTIFIED BY '<password>'; (or '<user>'@'%') and grant it what the sync needs (GRANT SELECT, REPLICATION SLAVE, REPLICATION CLIENT ON *.* TO it), then run the sync again.`,
+  },
+  {
+    code: 'SOURCE_DATABASE_MISSING',
+    component: 'source',
+    only: 'source',
+    summary: 'The database the source names does not exist on the server (Postgres 3D000, MySQL 1049).',
+    example: 'FATAL: database "prod" does not exist (SQLSTATE 3D000)',
+    match: /database "[^"]{1,100}" does not exist|(?:Error|ERROR) 1049 \(|Unknown database '/,
+    facts: (text) =>
+      facts({
+        ...sourceFacts(text),
+        database:
+          capture(text, /database "([^"]{1,100})" does not exist/) ??
+          capture(text, /Unknown database '([^']{1,100})'/),
+        mysql: /1049|Unknown database/.test(text) ? 'yes' : undefined,
+      }),
+    what: (f) => `The source server has no database ${or(f.database, 'by the name the source gives')}`,
+    cause: () =>
+      'The database name in the source is misspelt (names are case-sensitive), or the source points at another server than the one holding the data.',
+    remedy: (f) =>
+      `Set the source’s database to one that exists (${f.mysql ? 'SHOW DATABASES;' : 'SELECT datname FROM pg_database;'} lists them) in the OLake UI, or create ${or(f.database, 'it')}, then test the source.`,
+  },
+  {
+    code: 'SOURCE_TOO_MANY_CONNECTIONS',
+    component: 'source',
+    only: 'source',
+    summary:
+      'The source database has no free connection slot (Postgres 53300 “too many clients”, MySQL 1040).',
+    example: 'FATAL: sorry, too many clients already (SQLSTATE 53300)',
+    match:
+      /sorry, too many clients already|remaining connection slots are reserved|too many connections for role|(?:Error|ERROR) 1040\b|Too many connections/,
+    facts: sourceFacts,
+    what: () => 'The source database refused a new connection: its connection limit is reached',
+    cause: () =>
+      'The server’s max_connections (or the role’s CONNECTION LIMIT) is used up: the sync opens a connection per thread, on top of the applications’ and any idle ones.',
+    remedy: () =>
+      'Lower the job’s max threads in its advanced settings, end idle connections on the source, or raise max_connections (a restart for Postgres), then run the sync again.',
   },
   {
     code: 'SOURCE_AUTH_FAILED',
@@ -264,6 +315,56 @@ export const SOURCE_RULES: FailureRule[] = [
       'As the table’s owner or a DBA: GRANT SELECT ON <schema>.<table> TO <user>; for every selected stream (or GRANT SELECT ANY TABLE TO <user>;), then run the sync again; discover the source again if a table was dropped.',
   },
   {
+    code: 'SOURCE_PERMISSION_DENIED',
+    component: 'source',
+    only: 'source',
+    summary:
+      'The source database denied the job’s user an object it reads (Postgres 42501, MySQL 1142 / 1044, MongoDB Unauthorized, Oracle ORA-01045).',
+    example: 'ERROR: permission denied for table orders (SQLSTATE 42501)',
+    match:
+      /permission denied for (?:table|schema|relation|sequence|database|view) |(?:Error|ERROR) (?:1142|1044) \(|\(Unauthorized\) not authorized on |ORA-01045/,
+    facts: (text) =>
+      facts({
+        ...sourceFacts(text),
+        object:
+          capture(
+            text,
+            /permission denied for (?:table|schema|relation|sequence|database|view) ([^\s(]{1,200})/,
+          ) ??
+          capture(text, /for table '([^']{1,192})'/) ??
+          capture(text, /to database '([^']{1,192})'/) ??
+          capture(text, /not authorized on ([^\s]{1,100}) to execute/),
+        kind: /ORA-01045/.test(text)
+          ? 'oracle'
+          : /not authorized on /.test(text)
+            ? 'mongo'
+            : /(?:Error|ERROR) 1(?:142|044) \(/.test(text)
+              ? 'mysql'
+              : 'postgres',
+        schema: /permission denied for schema /.test(text) ? 'yes' : undefined,
+      }),
+    what: (f) =>
+      f.kind === 'oracle'
+        ? 'Oracle refused the login: the user lacks CREATE SESSION (ORA-01045)'
+        : `The source database denied the job’s user ${f.object ? `access to ${f.object}` : 'an object it reads'}`,
+    cause: (f) =>
+      f.kind === 'oracle'
+        ? 'An Oracle user needs the CREATE SESSION privilege to log in at all.'
+        : 'The user logs in, but lacks the read privilege on a table, schema or database the job selected.',
+    remedy: (f) => {
+      const user = or(f.user, '<user>');
+      const object = or(f.object, '<object>');
+      if (f.kind === 'oracle') return `As a DBA: GRANT CREATE SESSION TO ${user};`;
+      if (f.kind === 'mongo')
+        return `Grant the user the read role on that database: db.getSiblingDB('admin').grantRolesToUser('${user}', [{ role: 'read', db: '${f.object ?? '<database>'}' }]) (change streams need it too), then run the sync again.`;
+      if (f.kind === 'mysql')
+        return `As an admin: GRANT SELECT ON ${f.object && !f.object.includes('.') ? `<database>.${f.object}` : '<database>.*'} TO '${user}'@'%'; then run the sync again.`;
+      return f.schema
+        ? `On the source: GRANT USAGE ON SCHEMA ${object} TO ${user}; GRANT SELECT ON ALL TABLES IN SCHEMA ${object} TO ${user}; then run the sync again.`
+        : `On the source: GRANT SELECT ON ${object} TO ${user}; (and GRANT USAGE on its schema), then run the sync again.`;
+    },
+  },
+  {
     code: 'SOURCE_ORACLE_LISTENER',
     component: 'source',
     summary:
@@ -367,24 +468,31 @@ export const SOURCE_RULES: FailureRule[] = [
     summary:
       'The TLS handshake with the source failed: its certificate is not trusted, or TLS is on at one end only.',
     example: 'tls: failed to verify certificate: x509: certificate signed by unknown authority',
-    match: /tls: |x509: |plaintext connection speaking to a tls endpoint/,
+    match: /tls: |x509: |plaintext connection speaking to a tls endpoint|server refused TLS connection/,
     facts: (text) =>
       facts({
         ...dialFacts(text),
         plaintext: /plaintext connection speaking to a tls endpoint/.test(text) ? 'yes' : undefined,
+        refused: /server refused TLS connection/.test(text) ? 'yes' : undefined,
       }),
     what: (f) =>
       f.plaintext
         ? 'The source speaks TLS but the job connects in plain text'
-        : 'The source’s TLS certificate was not accepted',
+        : f.refused
+          ? 'The source requires TLS but the server does not offer it'
+          : 'The source’s TLS certificate was not accepted',
     cause: (f) =>
       f.plaintext
         ? 'The brokers’ listener expects TLS (SSL or SASL_SSL) and the source’s security protocol is PLAINTEXT or SASL_PLAINTEXT.'
-        : 'The certificate is signed by a CA the worker does not trust, has expired, or does not name the host the source connects to.',
+        : f.refused
+          ? 'The source’s SSL mode requires TLS (require, verify-ca, verify-full) and the Postgres server answered that it has ssl off.'
+          : 'The certificate is signed by a CA the worker does not trust, has expired, or does not name the host the source connects to.',
     remedy: (f) =>
       f.plaintext
         ? 'Set the source’s security protocol to SSL or SASL_SSL (with the brokers’ CA certificate) in the OLake UI.'
-        : 'Give the source the server’s CA certificate (or its ssl mode / server CA field), or connect by the host name the certificate names.',
+        : f.refused
+          ? 'Turn ssl on in the server (ssl = on with a certificate in postgresql.conf), or set the source’s SSL mode to disable or prefer in the OLake UI.'
+          : 'Give the source the server’s CA certificate (or its ssl mode / server CA field), or connect by the host name the certificate names.',
   },
   {
     code: 'SOURCE_CONNECTION_REFUSED',

@@ -97,6 +97,20 @@ export const STORAGE_RULES: FailureRule[] = [
       'Clear the destination’s session token when it uses long-lived keys, or paste the access key, secret key and session token of one and the same STS session in the OLake UI.',
   },
   {
+    code: 'S3_CONNECTION_POOL',
+    component: 'storage',
+    summary:
+      'The writer’s S3 client ran out of pooled connections (Timeout waiting for connection from pool): too many uploads at once.',
+    example:
+      'software.amazon.awssdk.core.exception.SdkClientException: Unable to execute HTTP request: Timeout waiting for connection from pool',
+    match: /Timeout waiting for connection from pool/,
+    what: () => 'The writer’s S3 client waited too long for a free connection',
+    cause: () =>
+      'Every connection of the S3 client’s pool was busy (many streams writing at once, or slow uploads holding them) and a request gave up waiting.',
+    remedy: () =>
+      'Lower the job’s max threads in its advanced settings so fewer files upload at once, and check the link to the store is not saturated, then run the sync again.',
+  },
+  {
     code: 'S3_STORAGE_FULL',
     component: 'storage',
     summary: 'The object store is out of space (MinIO XMinioStorageFull, 507).',

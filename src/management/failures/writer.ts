@@ -34,12 +34,25 @@ export const WRITER_RULES: FailureRule[] = [
       'Give the OLake worker more memory (its container limit), or lower the job’s max threads in its advanced settings so fewer streams run at once.',
   },
   {
+    code: 'RUN_WORKER_DISK_FULL',
+    component: 'writer',
+    summary:
+      'The OLake worker’s own disk is full (No space left on device): the writer stages each file there before uploading it.',
+    example: 'java.io.IOException: No space left on device',
+    match: /IOException: No space left on device|write [^:\n]{1,300}: no space left on device/,
+    what: () => 'The OLake worker ran out of local disk space',
+    cause: () =>
+      'Iceberg’s S3 writer stages every data file in the JVM’s temporary directory before the upload, and OLake keeps its state and logs on the worker: that disk (or the container’s writable layer) is full.',
+    remedy: () =>
+      'Free space on the worker’s disk or give the container a larger volume for /tmp and OLake’s data directory, lower the job’s max threads (fewer files staged at once), then run the sync again.',
+  },
+  {
     code: 'RUN_WRITER_START_FAILED',
     component: 'writer',
     summary: 'The writer JVM did not start (no java, the jar missing, or it exited before serving).',
     example: 'failed to start iceberg java writer and setup logger: …',
     match:
-      /failed to start iceberg java writer|exec: "java": executable file not found|Unable to access jarfile|Could not find or load main class|Error: Could not create the Java Virtual Machine/,
+      /failed to start iceberg java writer|exec: "java": executable file not found|Unable to access jarfile|Could not find or load main class|Error: Could not create the Java Virtual Machine|LinkageError occurred while loading main class|compiled by a more recent version of the Java Runtime/,
     what: () => 'OLake’s Iceberg writer (a JVM) did not start',
     cause: () =>
       'The worker image lacks a Java runtime or the writer jar, or the JVM exited at start-up (its own lines above say why: often the catalog refused the first call).',

@@ -244,6 +244,38 @@ export const SOURCE_RULES: FailureRule[] = [
     remedy: () => "On the source: GRANT REPLICATION SLAVE, REPLICATION CLIENT ON *.* TO '<user>'@'%';",
   },
   {
+    code: 'SOURCE_PG_SLOT_LOST',
+    component: 'source',
+    only: 'source',
+    summary:
+      'The Postgres slot can no longer serve the job: its WAL was removed (slot invalidated, 55000; requested WAL segment removed, 58P01).',
+    example: 'ERROR: can no longer get changes from replication slot "olake_slot" (SQLSTATE 55000)',
+    match:
+      /can no longer get changes from replication slot|requested WAL segment \S{1,64} has already been removed/,
+    facts: (text) => facts({ ...sourceFacts(text), slot: capture(text, /replication slot "([^"]{1,100})"/) }),
+    what: (f) => `The Postgres replication slot ${or(f.slot, 'of the job')} lost the WAL the job still needs`,
+    cause: () =>
+      'The slot fell further behind than the server keeps WAL for (max_slot_wal_keep_size, or the WAL was removed), so Postgres invalidated it: the changes since the job’s last sync are gone.',
+    remedy: (f) =>
+      `Recreate the slot (SELECT pg_drop_replication_slot('${or(f.slot, 'olake_slot')}'); SELECT pg_create_logical_replication_slot('${or(f.slot, 'olake_slot')}', 'pgoutput');), clear the destination in the OLake UI for a new full load, and raise max_slot_wal_keep_size or sync more often so it does not fall behind again.`,
+  },
+  {
+    code: 'SOURCE_MYSQL_SERVER_ID',
+    component: 'source',
+    only: 'source',
+    summary:
+      'Another binlog reader connected to MySQL with the job’s replica server_id, so MySQL dropped one of them (1236).',
+    example:
+      'ERROR 1236 (HY000): A replica with the same server_uuid/server_id as this replica has connected to the source; …',
+    match: /same server_uuid\/server_id as this (?:replica|slave)/,
+    facts: sourceFacts,
+    what: () => 'MySQL dropped the job’s binlog reader: another reader uses the same server_id',
+    cause: () =>
+      'A binlog reader is known to MySQL by its server_id. OLake keeps the job’s in its state, so two runs of the same job at once (or two jobs sharing a copied state, or another replica with that id) collide and MySQL disconnects the older one.',
+    remedy: () =>
+      'Make sure only one run of the job reads the binlog at a time (no overlapping schedule or manual run), and give a job that was copied from another its own state (clear it); SHOW REPLICAS / SHOW PROCESSLIST on the source lists the readers.',
+  },
+  {
     code: 'SOURCE_MYSQL_BINLOG',
     component: 'source',
     summary: 'MySQL’s binary log is off, or the position the job needs was purged (1381, 1236).',

@@ -231,6 +231,19 @@ export const STORAGE_RULES: FailureRule[] = [
       `Set the destination’s AWS region to ${or(f.region, 'the bucket’s region (aws s3api get-bucket-location --bucket <bucket>)')} in the OLake UI.`,
   },
   {
+    code: 'S3_INVALID_BUCKET_NAME',
+    component: 'storage',
+    summary: 'The bucket name in the warehouse path is not a valid S3 bucket name (InvalidBucketName).',
+    example: 'The specified bucket is not valid. (Service: S3, Status Code: 400, …)',
+    match: /The specified bucket is not valid|InvalidBucketName/,
+    facts: s3Facts,
+    what: (f) => `The object store refused ${BUCKET(f)} as a bucket name`,
+    cause: () =>
+      'S3 bucket names are 3-63 characters of lower-case letters, digits, dots and hyphens; the warehouse path (or the catalog’s location) puts something else where the bucket goes (capitals, underscores, a missing s3:// prefix).',
+    remedy: () =>
+      'Fix the destination’s warehouse path to s3://<bucket>/<prefix> with a valid bucket name (e.g. s3://my-lake/olake) in the OLake UI, then run the sync again.',
+  },
+  {
     code: 'GCS_NO_SUCH_BUCKET',
     component: 'storage',
     summary: 'The Cloud Storage bucket the table data goes to does not exist (404 notFound).',

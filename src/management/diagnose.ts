@@ -66,7 +66,7 @@ const MAX_LINE = 4000;
 const MAX_EVIDENCE = 300;
 const MAX_FRAME = 300;
 const CAUSED_BY = /^\s*Caused by: /;
-const NETWORK_KIND = /_(?:DNS|CONNECTION_REFUSED|TIMEOUT)$/;
+const NETWORK_KIND = /_(?:DNS|CONNECTION_REFUSED|TIMEOUT|TLS)$/;
 const WRITER_PREFIX = /^Iceberg\[\d{1,5}\] /;
 /** log4j2's "%d{HH:mm:ss.SSS} [%t] %-5level %logger{36} - " (the writer's log4j2.xml). */
 const LOG4J = /^\d\d:\d\d:\d\d\.\d{3} \[[^\]]{0,200}\] (\w{1,5}) {0,4}([\w.$]{1,200}) - /;
@@ -75,9 +75,9 @@ const GO_CONSEQUENCE = /context canceled|^\s*\.\.\. \d+ more$/;
 const SOURCE_PORT = /:(?:5432|3306|27017|1521|1433|9092|9093)\b/;
 const WRITER_GRPC = /(?:127\.0\.0\.1|localhost|\[::1\]):50051/;
 const ICEBERG_MARK =
-  /org\.apache\.iceberg\.exceptions\.|RESTException|Not authorized: |Forbidden: |Malformed request: |Service unavailable: |Server error: |Unable to process \(code|Error occurred while processing \w{1,10} request/;
+  /org\.apache\.iceberg\.exceptions\.(?!NotFoundException: Location does not exist)|RESTException|Not authorized: |Forbidden: |Malformed request: |Service unavailable: |Server error: |Unable to process \(code|Error occurred while processing \w{1,10} request/;
 const STORAGE_MARK =
-  /software\.amazon\.awssdk\.services\.s3|com\.amazonaws\.services\.s3|org\.apache\.iceberg\.aws\.s3|SdkClientException|com\.google\.cloud\.storage|StorageException|\.s3[.-][\w.-]{0,60}amazonaws\.com|\bs3\.amazonaws\.com|minio|:9000\b|storage\.googleapis\.com/i;
+  /software\.amazon\.awssdk\.services\.s3|com\.amazonaws\.services\.s3|org\.apache\.iceberg\.aws\.s3|SdkClientException|com\.google\.cloud\.storage|StorageException|\.s3[.-][\w.-]{0,60}amazonaws\.com|\bs3\.amazonaws\.com|minio|:9000\b|storage\.googleapis\.com|Location does not exist: (?:s3a?|gs):\/\/|Failed to load Google credentials|Error reading (?:service account )?credential|PKCS#8 data|com\.google\.auth\.oauth2/i;
 const CATALOG_MARK =
   /org\.apache\.iceberg\.rest|org\.apache\.hc\.|:8181\b|:19120\b|polaris|lakekeeper|nessie|unity-catalog|iceberg-rest|\/v1\/(?:config|namespaces|oauth)|\bglue\.[\w.-]{0,40}amazonaws|s3tables\.[\w.-]{0,40}amazonaws|biglake/i;
 

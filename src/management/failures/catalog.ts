@@ -197,6 +197,20 @@ export const CATALOG_RULES: FailureRule[] = [
       `Allow ${or(f.action, 'the action')} on ${or(f.resource, 'the resource')} for ${or(f.principal, 'that identity')} (e.g. aws iam put-user-policy / put-role-policy with "Action": "${or(f.action, '<action>')}"); OLake’s syncs also need the other create, get and update actions of the catalog.`,
   },
   {
+    code: 'RUN_UNITY_USER_NOT_ALLOWED',
+    component: 'catalog',
+    summary:
+      'Unity Catalog refused the token’s identity: no enabled Unity user has its email (PERMISSION_DENIED “User not allowed: …”).',
+    example: 'Forbidden: User not allowed: olake@example.com',
+    match: /User not allowed: /,
+    facts: (text) => facts({ principal: capture(text, /User not allowed: ([^\s"]{1,200})/) }),
+    what: (f) => `Unity Catalog does not admit ${or(f.principal, 'the token’s identity')} as a user`,
+    cause: () =>
+      'Unity OSS checks every request’s token subject against its own users (AuthDecorator): the token is valid, but no user with that email exists, or the user is disabled.',
+    remedy: (f) =>
+      `As the Unity admin, add the user: bin/uc --auth_token $(cat etc/conf/token.txt) user create --name "<name>" --email ${or(f.principal, '<email>')} (or enable it again), grant it the catalog, schema and table privileges, then run the sync again.`,
+  },
+  {
     code: 'RUN_UNITY_PERMISSION_DENIED',
     component: 'catalog',
     summary:
@@ -335,6 +349,23 @@ export const CATALOG_RULES: FailureRule[] = [
     cause: () => 'The catalog (or a proxy) failed or timed out while committing.',
     remedy: () =>
       'Check the table’s latest snapshot in the catalog before running again (the data may be there twice after a retry), and the catalog’s logs for the failure.',
+  },
+  {
+    code: 'CATALOG_GATEWAY_ERROR',
+    component: 'catalog',
+    summary:
+      'A proxy or load balancer in front of the catalog answered 502 / 504 with its own page (RESTException “Unable to process (code: 502 …)”).',
+    example: 'org.apache.iceberg.exceptions.RESTException: Unable to process (code: 502, type: null): <html>',
+    match: /Unable to process \(code: 50[24],/,
+    facts: (text) => facts({ status: capture(text, /Unable to process \(code: (50[24]),/) }),
+    what: (f) =>
+      `The gateway in front of the catalog answered ${or(f.status, '502')} ${f.status === '504' ? 'Gateway Timeout' : 'Bad Gateway'}`,
+    cause: (f) =>
+      f.status === '504'
+        ? 'The proxy or load balancer gave up waiting for the catalog: the catalog (or its database) was too slow to answer.'
+        : 'The proxy or load balancer could not get an answer from the catalog behind it: the catalog was down, restarting, or not registered as healthy.',
+    remedy: (f) =>
+      `Check the catalog service behind the proxy (its health, restarts and logs at the time of the run)${f.status === '504' ? ' and raise the proxy’s upstream timeout' : ''}, then run the sync again.`,
   },
   {
     code: 'CATALOG_UNAVAILABLE',

@@ -6,6 +6,8 @@ import { type Component, capture, type Facts, type FailureRule, facts, hostOf, o
 const DNS =
   /UnknownHostException|no such host|Name or service not known|Temporary failure in name resolution|nodename nor servname/;
 const REFUSED = /Connection refused|connection refused|ECONNREFUSED|ConnectException/;
+const TLS =
+  /PKIX path building failed|unable to find valid certification path|SSLHandshakeException|doesn't match any of the subject alternative names|No subject alternative (?:DNS )?names? matching/;
 const TIMEOUT =
   /SocketTimeoutException|[Tt]imed out|ConnectTimeoutException|deadline exceeded|i\/o timeout|Read timeout/;
 
@@ -22,8 +24,8 @@ interface Who {
   code: string;
   name: string;
   fix: string;
-  /** Real texts (test/fixtures/failures/) for the docs: DNS, refused, time-out. */
-  examples: [string, string, string];
+  /** Real texts (test/fixtures/failures/) for the docs: DNS, refused, time-out, TLS. */
+  examples: [string, string, string, string];
 }
 
 const RESTX = 'org.apache.iceberg.exceptions.RESTException: Error occurred while processing GET request';
@@ -37,6 +39,7 @@ const WHO: Record<Exclude<Component, 'source' | 'writer'>, Who> = {
       `${RESTX} / Caused by: java.net.UnknownHostException: polaris.internal: Name or service not known`,
       `${RESTX} / Caused by: org.apache.hc.client5.http.HttpHostConnectException: Connect to http://iceberg-rest.internal:8181 [iceberg-rest.internal/10.0.0.3] failed: Connection refused`,
       `${RESTX} / Caused by: java.net.SocketTimeoutException: Read timed out`,
+      `${RESTX} / Caused by: javax.net.ssl.SSLHandshakeException: PKIX path building failed: sun.security.provider.certpath.SunCertPathBuilderException: unable to find valid certification path to requested target`,
     ],
   },
   storage: {
@@ -47,6 +50,7 @@ const WHO: Record<Exclude<Component, 'source' | 'writer'>, Who> = {
       `${SDKX} lake.s3.eu-west-3.amazonaws.com: Name or service not known`,
       `${SDKX} Connect to minio:9000 [minio/172.18.0.4] failed: Connection refused`,
       `${SDKX} Read timed out`,
+      `${SDKX} PKIX path building failed: sun.security.provider.certpath.SunCertPathBuilderException: unable to find valid certification path to requested target`,
     ],
   },
   unknown: {
@@ -57,6 +61,7 @@ const WHO: Record<Exclude<Component, 'source' | 'writer'>, Who> = {
       'java.net.UnknownHostException: <a host no line attributes>',
       'java.net.ConnectException: Connection refused',
       'java.net.SocketTimeoutException: Read timed out',
+      'javax.net.ssl.SSLHandshakeException: PKIX path building failed: …',
     ],
   },
 };
@@ -106,6 +111,20 @@ function rules(who: keyof typeof WHO): FailureRule[] {
       cause: () => 'It was overloaded or hung, or a firewall silently dropped the connection.',
       remedy: (f) =>
         `Check ${or(f.host, w.name)}’s health and the network path from the OLake worker, then run the sync again.`,
+    },
+    {
+      code: code('TLS'),
+      component: who,
+      only: who,
+      summary: `The writer’s JVM did not accept ${w.name}’s TLS certificate (PKIX path building failed, SSLHandshakeException).`,
+      example: w.examples[3],
+      match: TLS,
+      facts: netFacts,
+      what: (f) => `The writer did not accept the TLS certificate of ${named(f)}`,
+      cause: () =>
+        'The certificate is signed by a CA the writer’s Java truststore does not hold (a private or self-signed CA), or does not name the host the writer connects to.',
+      remedy: () =>
+        `Give the writer’s JVM the CA: import it into a truststore and set JAVA_TOOL_OPTIONS="-Djavax.net.ssl.trustStore=<path> -Djavax.net.ssl.trustStorePassword=<password>" in the OLake worker’s environment (the JVM inherits it), or use a certificate from a public CA that names the host in ${w.fix}.`,
     },
   ];
 }

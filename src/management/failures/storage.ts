@@ -6,7 +6,12 @@
 // ErrorResponses.html). Codes shared with `floe test` mean the same failure. GCS through Iceberg's GCSFileIO:
 // google-cloud-storage's StorageException carries the JSON API's message; token errors are
 // google-auth-library-java's ("Error getting access token for service account: %s, iss: %s",
-// oauth2_http/…/ServiceAccountCredentials.java:568).
+// oauth2_http/…/ServiceAccountCredentials.java:568); a key file it cannot read is google-auth's IOException
+// (GoogleCredentials.java:305, ServiceAccountCredentials.java:191-193, OAuth2Utils.java:273), wrapped by
+// Iceberg's GoogleAuthManager ("Failed to load Google credentials", gcp/…/auth/GoogleAuthManager.java:118).
+// MinIO's own codes: minio/minio cmd/api-errors.go. A file the table's metadata names and the store lacks:
+// Iceberg's NotFoundException "Location does not exist: %s" (aws/…/s3/S3InputStream.java:254,
+// gcp/…/gcs/GCSExceptionUtil.java:32). Missing AWS credentials: aws-sdk-java-v2 AwsCredentialsProviderChain.
 import { capture, type Facts, type FailureRule, facts, hostOf, or } from './rule.js';
 
 /** The text is an S3 answer (SDK v2 or v1 exception, or an S3 error code). */
@@ -37,6 +42,16 @@ function gcsFacts(text: string): Facts {
   });
 }
 
+const KEY_FILE_PROBLEM: [RegExp, string][] = [
+  [
+    /'type' field not specified|'type' value '/,
+    'it has no "type": "service_account" (it is not a service-account key, e.g. an OAuth client file)',
+  ],
+  [/PKCS#8/, 'its private_key is not a PEM private key (its \\n line breaks were lost or it was cut)'],
+  [/expecting {1,2}'client_id'/, 'it lacks client_id, client_email, private_key or private_key_id'],
+  [/File does not exist|Error reading credential file/, 'the file it names cannot be read'],
+];
+
 const BUCKET = (f: Facts) => (f.bucket ? `bucket "${f.bucket}"` : 'the warehouse bucket');
 
 export const STORAGE_RULES: FailureRule[] = [
@@ -53,6 +68,122 @@ export const STORAGE_RULES: FailureRule[] = [
       'The destination (or the OLake worker’s environment) uses temporary STS credentials (a session token) that expired before or during the run; the writer cannot renew pasted credentials.',
     remedy: () =>
       'Use long-lived keys, or a role the OLake worker assumes and renews itself (instance profile, IRSA), instead of a session token; or paste fresh credentials into the destination in the OLake UI before each run.',
+  },
+  {
+    code: 'S3_NO_CREDENTIALS',
+    component: 'storage',
+    summary:
+      'The writer found no AWS credentials at all (SdkClientException: Unable to load credentials from any of the providers in the chain).',
+    example:
+      'software.amazon.awssdk.core.exception.SdkClientException: Unable to load credentials from any of the providers in the chain AwsCredentialsProviderChain(…): […]',
+    match: /Unable to load credentials from any of the providers in the chain/,
+    what: () => 'The writer found no AWS credentials for the object store',
+    cause: () =>
+      'The destination has no access key, and the OLake worker has no identity the AWS SDK finds instead (no instance profile, IRSA web identity token, container credentials or AWS_PROFILE).',
+    remedy: () =>
+      'Enter the destination’s S3 access key and secret key in the OLake UI, or run the OLake worker with an AWS identity (an EC2 instance profile, IRSA on EKS, or a mounted profile with AWS_PROFILE), then run the sync again.',
+  },
+  {
+    code: 'S3_INVALID_SESSION_TOKEN',
+    component: 'storage',
+    summary: 'The object store rejected the session token sent with the keys (InvalidToken).',
+    example: 'The provided token is malformed or otherwise invalid. (Service: S3, Status Code: 400, …)',
+    match: /provided token is malformed or otherwise invalid|\bInvalidToken\b/,
+    facts: s3Facts,
+    what: (f) => `The object store rejected the writer’s session token (${BUCKET(f)})`,
+    cause: () =>
+      'A session token was sent that does not belong to the access key: a leftover token with long-lived keys, or a token cut or from another STS session.',
+    remedy: () =>
+      'Clear the destination’s session token when it uses long-lived keys, or paste the access key, secret key and session token of one and the same STS session in the OLake UI.',
+  },
+  {
+    code: 'S3_CONNECTION_POOL',
+    component: 'storage',
+    summary:
+      'The writer’s S3 client ran out of pooled connections (Timeout waiting for connection from pool): too many uploads at once.',
+    example:
+      'software.amazon.awssdk.core.exception.SdkClientException: Unable to execute HTTP request: Timeout waiting for connection from pool',
+    match: /Timeout waiting for connection from pool/,
+    what: () => 'The writer’s S3 client waited too long for a free connection',
+    cause: () =>
+      'Every connection of the S3 client’s pool was busy (many streams writing at once, or slow uploads holding them) and a request gave up waiting.',
+    remedy: () =>
+      'Lower the job’s max threads in its advanced settings so fewer files upload at once, and check the link to the store is not saturated, then run the sync again.',
+  },
+  {
+    code: 'S3_STORAGE_FULL',
+    component: 'storage',
+    summary: 'The object store is out of space (MinIO XMinioStorageFull, 507).',
+    example:
+      'Storage backend has reached its minimum free drive threshold. Please delete a few objects to proceed. (Service: S3, Status Code: 507, …)',
+    match: /minimum free drive threshold|XMinioStorageFull|Service: S3, Status Code: 507/,
+    facts: s3Facts,
+    what: () => 'The object store is out of space and refused the writer’s files',
+    cause: () => 'MinIO keeps a minimum of free space on its drives and refuses writes below it.',
+    remedy: () =>
+      'Free disk space on the store’s drives or add capacity (mc admin info <alias> shows each drive’s use); expire old Iceberg snapshots so their files are deleted; then run the sync again.',
+  },
+  {
+    code: 'S3_REQUEST_TIMEOUT',
+    component: 'storage',
+    summary:
+      'The object store closed an upload the writer stopped feeding (RequestTimeout: “not read from or written to within the timeout period”).',
+    example:
+      'Your socket connection to the server was not read from or written to within the timeout period. Idle connections will be closed. (Service: S3, Status Code: 400, …)',
+    match: /not read from or written to within the timeout period|\bRequestTimeout\b/,
+    facts: s3Facts,
+    what: (f) => `The object store timed out an upload to ${BUCKET(f)} that stalled`,
+    cause: () =>
+      'The writer sent no bytes for about 20 seconds mid-request: a saturated or lossy link to the store, a proxy buffering the upload, or the writer JVM paused (garbage collection under memory pressure).',
+    remedy: () =>
+      'Check the bandwidth and any proxy between the OLake worker and the store, lower the job’s max threads so fewer uploads share the link, give the worker more memory if it is near its limit, then run the sync again.',
+  },
+  {
+    code: 'S3_INTERNAL_ERROR',
+    component: 'storage',
+    summary: 'The object store failed inside (InternalError, 500).',
+    example: 'We encountered an internal error. Please try again. (Service: S3, Status Code: 500, …)',
+    match: /We encountered an internal error|Service: S3, Status Code: 500\b/,
+    facts: s3Facts,
+    what: (f) => `The object store failed with an internal error on ${BUCKET(f)} (500)`,
+    cause: () =>
+      'An error inside the store, not in the request: on AWS a transient fault; on MinIO or Ceph, often a drive or node problem.',
+    remedy: () =>
+      'Run the sync again (the SDK already retried); if it persists, check the store’s own logs and health (on AWS, the service health dashboard for the region).',
+  },
+  {
+    code: 'RUN_TABLE_FILE_MISSING',
+    component: 'storage',
+    summary:
+      'A file the table’s metadata names is gone from the object store (NotFoundException: Location does not exist).',
+    example:
+      'org.apache.iceberg.exceptions.NotFoundException: Location does not exist: s3://lake/olake/orders/metadata/00003-….metadata.json',
+    match: /Location does not exist: /,
+    facts: (text) => facts({ location: capture(text, /Location does not exist: (\S{1,500})/) }),
+    what: (f) =>
+      f.location
+        ? `The table’s file ${f.location} is missing from the object store`
+        : 'A file the table’s metadata names is missing from the object store',
+    cause: () =>
+      'It was deleted outside Iceberg (a bucket lifecycle rule, a manual delete, another engine’s orphan-file cleanup), or the catalog points at a table whose files were removed.',
+    remedy: (f) =>
+      `Restore ${or(f.location, 'the file')} (from the bucket’s versioning) and remove any lifecycle rule on the warehouse prefix; if it cannot be restored, clear the destination in the OLake UI (Jobs → the job → Clear destination) so the table is written again.`,
+  },
+  {
+    code: 'GCS_KEY_FILE_INVALID',
+    component: 'storage',
+    summary:
+      'The writer cannot read the Google service-account key it was given (google-auth: the “type” field, client_email / private_key, or the PKCS#8 key is missing or malformed).',
+    example: "java.io.IOException: Error reading credentials from stream, 'type' field not specified.",
+    match:
+      /Error reading credentials from stream|Error reading service account credential from JSON|Invalid PKCS#8 data|Unexpected exception reading PKCS#8 data|Error reading credential file from/,
+    facts: (text) => facts({ problem: KEY_FILE_PROBLEM.find(([re]) => re.test(text))?.[1] }),
+    what: (f) =>
+      `The Google service-account key the writer was given is not usable${f.problem ? `: ${f.problem}` : ''}`,
+    cause: () =>
+      'OLake writes the destination’s service-account JSON to a file for the catalog’s Google auth and for Cloud Storage; google-auth could not parse it as a service-account key, so the writer stopped at start.',
+    remedy: () =>
+      'Paste the key exactly as Google issues it (gcloud iam service-accounts keys create key.json --iam-account=<account>): one JSON object with "type": "service_account", client_email, private_key (its \\n line breaks intact) and private_key_id, into the destination in the OLake UI.',
   },
   {
     code: 'S3_SIGNATURE_MISMATCH',
@@ -98,6 +229,19 @@ export const STORAGE_RULES: FailureRule[] = [
       'S3 answers 301 (or 400 AuthorizationHeaderMalformed) when a bucket is addressed in the wrong region.',
     remedy: (f) =>
       `Set the destination’s AWS region to ${or(f.region, 'the bucket’s region (aws s3api get-bucket-location --bucket <bucket>)')} in the OLake UI.`,
+  },
+  {
+    code: 'S3_INVALID_BUCKET_NAME',
+    component: 'storage',
+    summary: 'The bucket name in the warehouse path is not a valid S3 bucket name (InvalidBucketName).',
+    example: 'The specified bucket is not valid. (Service: S3, Status Code: 400, …)',
+    match: /The specified bucket is not valid|InvalidBucketName/,
+    facts: s3Facts,
+    what: (f) => `The object store refused ${BUCKET(f)} as a bucket name`,
+    cause: () =>
+      'S3 bucket names are 3-63 characters of lower-case letters, digits, dots and hyphens; the warehouse path (or the catalog’s location) puts something else where the bucket goes (capitals, underscores, a missing s3:// prefix).',
+    remedy: () =>
+      'Fix the destination’s warehouse path to s3://<bucket>/<prefix> with a valid bucket name (e.g. s3://my-lake/olake) in the OLake UI, then run the sync again.',
   },
   {
     code: 'GCS_NO_SUCH_BUCKET',

@@ -131,4 +131,44 @@ export const SEED_FAILURES: { id: string; failure: FailureText }[] = [
       text: "com.google.cloud.storage.StorageException: Anonymous caller does not have storage.objects.create access to the Google Cloud Storage object. Permission 'storage.objects.create' denied on resource (or it may not exist).",
     },
   },
+  {
+    id: 'mysql-account-locked',
+    failure: {
+      origin: 'go',
+      text: "failed to ping database: Error 3118 (HY000): Access denied for user 'olake'@'172.18.0.5'. Account is locked.",
+    },
+  },
+  {
+    id: 'gcs-key-file-type',
+    failure: {
+      origin: 'jvm',
+      text: 'Exception in thread "main" java.io.UncheckedIOException: Failed to load Google credentials',
+      followedBy: [
+        {
+          level: 'error',
+          message:
+            'Iceberg[50051] \tat org.apache.iceberg.gcp.auth.GoogleAuthManager.initialize(GoogleAuthManager.java:118)',
+        },
+        {
+          level: 'error',
+          message:
+            "Iceberg[50051] Caused by: java.io.IOException: Error reading credentials from stream, 'type' field not specified.",
+        },
+      ],
+    },
+  },
+  {
+    id: 'catalog-tls-pkix',
+    failure: {
+      origin: 'java',
+      text: `${E}.RESTException: Error occurred while processing GET request`,
+      frames: [
+        'org.apache.hc.client5.http.impl.classic.InternalExecRuntime.connectEndpoint(InternalExecRuntime.java:188)',
+        'org.apache.iceberg.rest.HTTPClient.execute(HTTPClient.java:318)',
+      ],
+      causedBy: [
+        'javax.net.ssl.SSLHandshakeException: PKIX path building failed: sun.security.provider.certpath.SunCertPathBuilderException: unable to find valid certification path to requested target',
+      ],
+    },
+  },
 ];

@@ -4,7 +4,9 @@
 // healthy table; `show` reads exactly from the manifests.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Writer, writerFor } from '../../src/cli/output.js';
+import { type JobTablesDeps, prepareJobTables } from '../../src/commands/jobs-tables.js';
 import { execute, type IO, parse } from '../../src/commands/tables.js';
+import type { JobDetail } from '../../src/management/types.js';
 import { seedTables } from '../../src/sandbox/seed-tables.js';
 import { DEFAULT_THRESHOLDS } from '../../src/tables/health.js';
 import { listTables, showTable, type TableRow } from '../../src/tables/index.js';
@@ -118,6 +120,52 @@ describe('floe tables', () => {
       expect(detail.snapshotLog).toHaveLength(row(seeded.name).snapshots!);
     }
   }, 120_000);
+});
+
+describe('a job’s tables', () => {
+  /** A job writing olake_demo.customers (last committed 2 h before the world's now) on `frequency`. */
+  const job = (frequency: string): JobDetail => ({
+    id: 7,
+    name: 'customers sync',
+    source: { name: 'pg', type: 'postgres' },
+    destination: {
+      name: 'lake',
+      type: 'iceberg',
+      config: JSON.stringify({ writer: { iceberg_db: 'olake_demo' } }),
+    },
+    frequency,
+    activate: true,
+    streams: {
+      bytes: 100,
+      selected: 1,
+      config: JSON.stringify({ selected_streams: { public: [{ stream_name: 'customers' }] }, streams: [] }),
+    },
+  });
+  /** The job's tables read an hour after the world's now: customers' last commit is 3 h old. */
+  const customers = async (frequency: string) => {
+    const source = await prepareJobTables(job(frequency), {
+      prepare: async () =>
+        ({ values: world.values, profile: 'sandbox' }) as Awaited<
+          ReturnType<NonNullable<JobTablesDeps['prepare']>>
+        >,
+      now: () => world.nowMs + 3_600_000,
+    });
+    if ('problem' in source) throw new Error(source.problem);
+    const { rows: listed } = await source.list(() => {}, new AbortController().signal);
+    expect(listed.map((r) => r.name)).toEqual(['customers']);
+    return listed[0]!;
+  };
+
+  it('is stale after the job’s period (plus slack): hourly, 3 h without a commit is stale; daily is not', async () => {
+    const hourly = await customers('0 * * * *');
+    expect(hourly.problems.map((p) => p.code)).toEqual(['TABLE_STALE']);
+    expect(hourly.problems[0]!.what).toBe(
+      'no commit for 3 h, longer than the job’s period of 1 h and its slack (2 h)',
+    );
+    expect((await customers('0 0 * * *')).problems).toEqual([]);
+    // Without a schedule floe knows, the profile's rule (24 h) holds.
+    expect((await customers('')).problems).toEqual([]);
+  }, 60_000);
 });
 
 /** Output written to a Writer, as text. */

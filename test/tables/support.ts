@@ -145,15 +145,23 @@ async function python(script: string, input: string): Promise<unknown> {
 
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
 
+/** The facts of a manifest list and its manifests, read with Apache Avro for Python; `get` fetches a file. */
+export async function readManifestsWithPython(
+  get: (url: string) => Promise<Uint8Array>,
+  manifestList: string,
+): Promise<IndependentFacts> {
+  const list = await get(manifestList);
+  const paths = (await python(PYTHON_PATHS, b64(list))) as string[];
+  const manifests: Record<string, string> = {};
+  for (const path of paths) manifests[path] = b64(await get(path));
+  return (await python(PYTHON_FACTS, JSON.stringify({ list: b64(list), manifests }))) as IndependentFacts;
+}
+
 /** The current snapshot's facts, read with Apache Avro for Python from the files themselves. */
 export async function readWithPython(world: World, metadataLocation: string): Promise<IndependentFacts> {
   const metadata = JSON.parse(Buffer.from(await getObject(world, metadataLocation)).toString('utf8'));
   const current = metadata.snapshots.find(
     (s: { 'snapshot-id': number }) => s['snapshot-id'] === metadata['current-snapshot-id'],
   );
-  const list = await getObject(world, current['manifest-list']);
-  const paths = (await python(PYTHON_PATHS, b64(list))) as string[];
-  const manifests: Record<string, string> = {};
-  for (const path of paths) manifests[path] = b64(await getObject(world, path));
-  return (await python(PYTHON_FACTS, JSON.stringify({ list: b64(list), manifests }))) as IndependentFacts;
+  return readManifestsWithPython((url) => getObject(world, url), current['manifest-list']);
 }

@@ -2,6 +2,8 @@
 // number equals an independent read (Apache Avro for Python over the manifests, icebird over the
 // rows), from a summary or from the manifests; each problem code fires on its fixture and not on the
 // healthy table; `show` reads exactly from the manifests.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Writer, writerFor } from '../../src/cli/output.js';
 import { type JobTablesDeps, prepareJobTables } from '../../src/commands/jobs-tables.js';
@@ -10,6 +12,8 @@ import type { JobDetail } from '../../src/management/types.js';
 import { seedTables } from '../../src/sandbox/seed-tables.js';
 import { DEFAULT_THRESHOLDS } from '../../src/tables/health.js';
 import { listTables, showTable, type TableRow } from '../../src/tables/index.js';
+import { type ObjectReader, objectReader } from '../../src/tables/objects.js';
+import { openSession } from '../../src/tables/session.js';
 import { readIcebergTable } from '../support/iceberg-reader.js';
 import { deleteObject, getObject, putObject, readWithPython, startWorld, type World } from './support.js';
 
@@ -280,6 +284,69 @@ describe('many, nested and hostile tables', () => {
     expect(many).toHaveLength(106);
     expect(many.at(0)).toMatchObject({ namespace: ['many'], name: 't000', snapshots: 0, records: 0 });
     expect(many.find((r) => r.name === 'deep')).toMatchObject({ namespace: ['many', 'inner'], records: 2 });
+  }, 60_000);
+
+  it('never has more than 16 requests in flight (catalog and object store together)', async () => {
+    // A counting catalog: every request forwarded to the sandbox's after 20 ms, the most open at once kept.
+    let open = 0;
+    let most = 0;
+    const enter = () => {
+      open++;
+      most = Math.max(most, open);
+    };
+    const target = new URL(world.values.fields.catalogUrl as string);
+    const server = createServer(async (req, res) => {
+      enter();
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        const upstream = await fetch(new URL(req.url!, target.origin), {
+          method: req.method!,
+          headers: Object.fromEntries(
+            Object.entries(req.headers).filter(([k, v]) => typeof v === 'string' && k !== 'host'),
+          ) as Record<string, string>,
+        });
+        const body = Buffer.from(await upstream.arrayBuffer());
+        res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? '' });
+        res.end(body);
+      } finally {
+        open--;
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    const values = {
+      ...world.values,
+      fields: { ...world.values.fields, catalogUrl: `http://127.0.0.1:${port}${target.pathname}` },
+    };
+    const opened = await openSession(values, { signal: new AbortController().signal, timeoutMs: 10_000 });
+    if (!('session' in opened)) throw new Error(JSON.stringify(opened.diagnoses));
+    const store = objectReader({
+      values,
+      emit: () => {},
+      scrubber: opened.session.scrubber,
+      timeoutMs: 10_000,
+    });
+    const reader: ObjectReader = {
+      read: async (url, signal) => {
+        enter();
+        try {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          return await store.read(url, signal);
+        } finally {
+          open--;
+        }
+      },
+      close: () => store.close(),
+    };
+    try {
+      most = 0;
+      const { rows: all } = await listTables({ ...options(), values, session: opened.session, reader });
+      expect(all.length).toBe(112);
+      expect(all.find((r) => r.name === 'orders')!.source).toBe('manifests');
+      expect(most).toBe(16);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   }, 60_000);
 
   it('gives a broken table its own problem and still lists the others', async () => {

@@ -7,6 +7,7 @@
 // pos: format/spec.md "Position Delete Files") are written with hyparquet-writer too; equality delete
 // files hold OLake's `_olake_id`.
 import { randomBytes } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { HttpClient, type HttpResponse } from '../catalog/http.js';
 import { type CatalogSession, catalogPath } from '../catalog/session.js';
 import type { Values } from '../destination/fields.js';
@@ -94,6 +95,8 @@ class Seeder {
   private store?: WriteStore;
 
   constructor(private readonly opts: SeedOptions) {
+    // Eight puts at once, each (and its S3 or HTTP call) listening to the signal, beside a catalog request.
+    setMaxListeners(32, opts.signal);
     this.http = new HttpClient({
       emit: () => {},
       signal: opts.signal,

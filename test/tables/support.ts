@@ -11,6 +11,9 @@ import { sandboxProfile } from '../../src/sandbox/profile.js';
 import { demoTables, type SeededTable, seedTables } from '../../src/sandbox/seed-tables.js';
 import { openSession } from '../../src/tables/session.js';
 
+/** The demo tables' names (seed-tables.ts demoTables), in the order floe lists them. */
+export const DEMO_TABLE_NAMES = ['customers', 'events', 'invoices', 'orders', 'payments', 'sessions'];
+
 export interface World {
   sandbox: Sandbox;
   values: Values;
@@ -141,6 +144,13 @@ async function python(script: string, input: string): Promise<unknown> {
   });
   if (code !== 0) throw new Error(`python3 failed (${code}): ${Buffer.concat(err).toString()}`);
   return JSON.parse(Buffer.concat(out).toString('utf8'));
+}
+
+/** The size facts a row and an independent read share, to compare one with the other. */
+type Maybe<T> = { [K in keyof T]: T[K] extends number ? number | null : Maybe<T[K]> };
+export function sizeFacts(x: Maybe<Omit<IndependentFacts, 'manifests'>>) {
+  const { records, dataFiles, dataBytes, deleteFiles, deleteRows } = x;
+  return { records, dataFiles, dataBytes, deleteFiles, deleteRows };
 }
 
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');

@@ -862,5 +862,8 @@ How each is measured:
   write check's lazily loaded Parquet and Avro libraries count). The write check adds a namespace, a table,
   three S3 writes, a commit, a load, a read and the cleanup's drops and deletes.
 ${missed.length > 0 ? `\n## Why targets are missed\n\n${why}\n` : ''}`;
-writeFileSync(new URL('./RESULTS.md', import.meta.url), md);
-process.stdout.write(md);
+// `floe tables` rows: their own section (bench/tables.mjs, which also runs alone and replaces it).
+const { benchTables, tablesSection } = await import('./tables.mjs');
+const tablesMd = tablesSection(await benchTables(), 'Measured in this run, on the machine above.');
+writeFileSync(new URL('./RESULTS.md', import.meta.url), `${md}\n${tablesMd}`);
+process.stdout.write(`${md}\n${tablesMd}`);

@@ -5,6 +5,7 @@
 import type { CatalogSession } from '../catalog/session.js';
 import { DEFAULT_TIMEOUT_SECONDS } from '../cli/timeout.js';
 import { parseWriter } from '../management/jobtest.js';
+import { cronPeriodMs } from '../management/schedule.js';
 import { streamTables } from '../management/streams.js';
 import { serverText } from '../management/text.js';
 import type { JobDetail } from '../management/types.js';
@@ -12,7 +13,7 @@ import { DEFAULT_THRESHOLDS } from '../tables/health.js';
 import type { TableRow } from '../tables/index.js';
 import { ageText, tableName } from '../tables/text.js';
 import type { TablesSource } from '../ui/tables/useTables.js';
-import { prepareJobTest } from './jobs-test.js';
+import { type PreparedJobTest, prepareJobTest, type SecretsToType } from './jobs-test.js';
 import { catalogSource } from './tables.js';
 
 /** The job's last run in a few words: "last run 3 h ago (Completed)". */
@@ -22,8 +23,17 @@ function lastRun(job: JobDetail, nowMs: number): string {
   return `last run ${ageText(at, nowMs)}${job.last_run_state ? ` (${job.last_run_state})` : ''}`;
 }
 
+export interface JobTablesDeps {
+  /** The job's destination with a local profile's secrets; default: `floe jobs test`'s preparation. */
+  prepare?: (job: JobDetail) => Promise<PreparedJobTest | SecretsToType>;
+  now?: () => number;
+}
+
 /** The job's tables as the screen's source, or why they cannot be shown. */
-export async function prepareJobTables(job: JobDetail): Promise<TablesSource | { problem: string }> {
+export async function prepareJobTables(
+  job: JobDetail,
+  deps: JobTablesDeps = {},
+): Promise<TablesSource | { problem: string }> {
   const config = job.streams?.config;
   if (config === undefined)
     return {
@@ -39,7 +49,7 @@ export async function prepareJobTables(job: JobDetail): Promise<TablesSource | {
   } catch (error) {
     return { problem: (error as Error).message };
   }
-  const prepared = await prepareJobTest(job, { collect: true });
+  const prepared = await (deps.prepare ?? ((j) => prepareJobTest(j, { collect: true })))(job);
   if ('missing' in prepared)
     return {
       problem: `Reading its tables needs ${prepared.missing.map((m) => m.label).join(', ')}: no local profile of its catalog has them (press t to test it with them typed)`,
@@ -51,7 +61,9 @@ export async function prepareJobTables(job: JobDetail): Promise<TablesSource | {
   ]);
   const timeoutMs = DEFAULT_TIMEOUT_SECONDS * 1000;
   const values = prepared.values;
-  const now = Date.now;
+  const now = deps.now ?? Date.now;
+  // "Stale" for the job's tables: no commit for longer than its schedule's period (plus slack).
+  const period = cronPeriodMs(job.frequency);
   const names = new Set(wanted.map((t) => tableName(t)));
   let opening: Promise<CatalogSession> | undefined;
   const session = (signal: AbortSignal) => {
@@ -66,7 +78,14 @@ export async function prepareJobTables(job: JobDetail): Promise<TablesSource | {
     return opening;
   };
   return catalogSource(
-    { values, catalogName: catalogName(values), thresholds: DEFAULT_THRESHOLDS, timeoutMs, now },
+    {
+      values,
+      catalogName: catalogName(values),
+      thresholds: DEFAULT_THRESHOLDS,
+      timeoutMs,
+      now,
+      ...(period ? { expectedPeriodMs: period } : {}),
+    },
     session,
     serverText(`Tables of job ${job.name} #${job.id}`),
     serverText(

@@ -1,18 +1,20 @@
 // OLake-shaped tables in a catalog, written by floe's own write path (write/files.ts: Parquet data
-// files with OLake's raw schema, Avro manifests and manifest lists) and committed through the REST
-// catalog as appends (add-snapshot + set-snapshot-ref, as write/table.ts's append): the sandbox's demo
-// tables and the fixtures of `floe tables`' tests. Each commit's manifest list carries every earlier
-// manifest forward, its summary keeps Iceberg's running totals (SnapshotSummary), unless the table is
-// meant to have none. Position delete files (file_path, pos: format/spec.md "Position Delete Files")
-// are written with hyparquet-writer too; equality delete files hold OLake's `_olake_id`.
+// files with OLake's raw schema, Avro manifests and manifest lists; write/store.ts: S3 or Cloud
+// Storage) and committed through the REST catalog as appends (add-snapshot + set-snapshot-ref, as
+// write/table.ts's append): the sandbox's demo tables and the fixtures of `floe tables`' tests. Each
+// commit's manifest list carries every earlier manifest forward, its summary keeps Iceberg's running
+// totals (SnapshotSummary), unless the table is meant to have none. Position delete files (file_path,
+// pos: format/spec.md "Position Delete Files") are written with hyparquet-writer too; equality delete
+// files hold OLake's `_olake_id`.
 import { randomBytes } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { HttpClient, type HttpResponse } from '../catalog/http.js';
 import { type CatalogSession, catalogPath } from '../catalog/session.js';
 import type { Values } from '../destination/fields.js';
 import { lazy } from '../lazy.js';
-import { type OpenedS3, openS3, storageSettings } from '../storage/client.js';
-import { parseS3Path } from '../storage/s3path.js';
 import type { IcebergSchema, ManifestEntryInput, ManifestFileInput, RawRow } from '../write/files.js';
+import { objectPath } from '../write/paths.js';
+import { openWriteStore, type WriteStore } from '../write/store.js';
 import { createTableRequest, parseLossless, rawNumber, readTable, stringifyWithIds } from '../write/table.js';
 
 export interface SeedCommit {
@@ -90,9 +92,11 @@ export interface SeedOptions {
 
 class Seeder {
   private readonly http: HttpClient;
-  private s3?: OpenedS3;
+  private store?: WriteStore;
 
   constructor(private readonly opts: SeedOptions) {
+    // Eight puts at once, each (and its S3 or HTTP call) listening to the signal, beside a catalog request.
+    setMaxListeners(32, opts.signal);
     this.http = new HttpClient({
       emit: () => {},
       signal: opts.signal,
@@ -119,17 +123,16 @@ class Seeder {
     );
   }
 
+  /** Through the write check's store (S3 or Cloud Storage, as the profile's storage says). */
   private async put(url: string, bytes: Uint8Array): Promise<void> {
-    this.s3 ??= await openS3(storageSettings(this.opts.values), () => {}, this.opts.session.scrubber);
-    const location = parseS3Path(url);
-    if (!location) throw new Error(`not an s3:// location: ${url}`);
-    await this.s3.client.send(
-      new this.s3.sdk.PutObjectCommand({
-        Bucket: location.bucket,
-        Key: location.prefix.replace(/\/$/, ''),
-        Body: bytes,
-      }),
-    );
+    this.store ??= openWriteStore(this.opts.values, {
+      emit: () => {},
+      scrubber: this.opts.session.scrubber,
+      timeoutMs: this.opts.timeoutMs ?? 10_000,
+    });
+    const path = objectPath(url);
+    if (!path) throw new Error(`not an object location: ${url}`);
+    await this.store.put(path.bucket, path.key, bytes, this.opts.signal);
   }
 
   async namespace(levels: string[]): Promise<void> {
@@ -362,7 +365,7 @@ class Seeder {
   }
 
   async close(): Promise<void> {
-    this.s3?.client.destroy();
+    await this.store?.close();
     await this.http.close();
   }
 }

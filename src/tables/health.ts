@@ -48,7 +48,7 @@ export const THRESHOLDS = {
   'stale-hours': {
     default: 24,
     kind: 'integer',
-    help: 'TABLE_STALE fires when the last commit is older than this (for a job’s table: older than the job’s period when it is known)',
+    help: 'TABLE_STALE fires when the last commit is older than this; a job’s table (from floe jobs): older than the longest gap of the job’s schedule plus the slack of one run (that gap again, at most 6 h)',
   },
 } as const satisfies Record<string, { default: number; kind: 'integer' | 'ratio'; help: string }>;
 
@@ -150,6 +150,14 @@ export interface HealthContext {
   expectedPeriodMs?: number;
 }
 
+/** A job's run may take up to its period, at most this long, before its commit is late. */
+export const JOB_SLACK_MAX_MS = 6 * 3_600_000;
+
+/** A job's table is stale after its schedule's period plus the slack of one run (min(period, 6 h)). */
+export function jobStaleAfterMs(periodMs: number): number {
+  return periodMs + Math.min(periodMs, JOB_SLACK_MAX_MS);
+}
+
 /** The table's write.target-file-size-bytes, else Iceberg's default. */
 function targetFileBytes(properties: Record<string, string>): number {
   const n = Number(properties['write.target-file-size-bytes']);
@@ -226,11 +234,12 @@ export function evaluate(facts: HealthFacts, ctx: HealthContext): Problem[] {
       code: 'TABLE_OLD_SNAPSHOTS',
       what: `the oldest snapshot is ${durationText(ctx.nowMs - facts.oldestSnapshotMs)} old, beyond the retention of ${durationText(retainMs)}`,
     });
-  const staleMs = ctx.expectedPeriodMs ?? t['stale-hours'] * 3_600_000;
+  const period = ctx.expectedPeriodMs;
+  const staleMs = period ? jobStaleAfterMs(period) : t['stale-hours'] * 3_600_000;
   if (facts.lastCommitMs !== null && staleMs > 0 && ctx.nowMs - facts.lastCommitMs > staleMs)
     found.push({
       code: 'TABLE_STALE',
-      what: `no commit for ${durationText(ctx.nowMs - facts.lastCommitMs)}, longer than ${ctx.expectedPeriodMs ? 'the job’s period' : 'expected'} (${durationText(staleMs)})`,
+      what: `no commit for ${durationText(ctx.nowMs - facts.lastCommitMs)}, longer than ${period ? `the job’s period of ${durationText(period)} and its slack` : 'expected'} (${durationText(staleMs)})`,
     });
   const mctx = { nowMs: ctx.nowMs, retainMs, smallFileBytes: small };
   return found.map(({ code, what }) => {

@@ -102,7 +102,13 @@ function open(opts: TablesOptions): Context {
   });
   const base =
     opts.reader ??
-    objectReader({ values: opts.values, emit, scrubber: opts.session.scrubber, timeoutMs: opts.timeoutMs });
+    objectReader({
+      values: opts.values,
+      emit,
+      scrubber: opts.session.scrubber,
+      timeoutMs: opts.timeoutMs,
+      signal: opts.signal,
+    });
   return {
     opts,
     catalog,

@@ -11,6 +11,9 @@ import { sandboxProfile } from '../../src/sandbox/profile.js';
 import { demoTables, type SeededTable, seedTables } from '../../src/sandbox/seed-tables.js';
 import { openSession } from '../../src/tables/session.js';
 
+/** The demo tables' names (seed-tables.ts demoTables), in the order floe lists them. */
+export const DEMO_TABLE_NAMES = ['customers', 'events', 'invoices', 'orders', 'payments', 'sessions'];
+
 export interface World {
   sandbox: Sandbox;
   values: Values;
@@ -143,7 +146,26 @@ async function python(script: string, input: string): Promise<unknown> {
   return JSON.parse(Buffer.concat(out).toString('utf8'));
 }
 
+/** The size facts a row and an independent read share, to compare one with the other. */
+type Maybe<T> = { [K in keyof T]: T[K] extends number ? number | null : Maybe<T[K]> };
+export function sizeFacts(x: Maybe<Omit<IndependentFacts, 'manifests'>>) {
+  const { records, dataFiles, dataBytes, deleteFiles, deleteRows } = x;
+  return { records, dataFiles, dataBytes, deleteFiles, deleteRows };
+}
+
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
+
+/** The facts of a manifest list and its manifests, read with Apache Avro for Python; `get` fetches a file. */
+export async function readManifestsWithPython(
+  get: (url: string) => Promise<Uint8Array>,
+  manifestList: string,
+): Promise<IndependentFacts> {
+  const list = await get(manifestList);
+  const paths = (await python(PYTHON_PATHS, b64(list))) as string[];
+  const manifests: Record<string, string> = {};
+  for (const path of paths) manifests[path] = b64(await get(path));
+  return (await python(PYTHON_FACTS, JSON.stringify({ list: b64(list), manifests }))) as IndependentFacts;
+}
 
 /** The current snapshot's facts, read with Apache Avro for Python from the files themselves. */
 export async function readWithPython(world: World, metadataLocation: string): Promise<IndependentFacts> {
@@ -151,9 +173,5 @@ export async function readWithPython(world: World, metadataLocation: string): Pr
   const current = metadata.snapshots.find(
     (s: { 'snapshot-id': number }) => s['snapshot-id'] === metadata['current-snapshot-id'],
   );
-  const list = await getObject(world, current['manifest-list']);
-  const paths = (await python(PYTHON_PATHS, b64(list))) as string[];
-  const manifests: Record<string, string> = {};
-  for (const path of paths) manifests[path] = b64(await getObject(world, path));
-  return (await python(PYTHON_FACTS, JSON.stringify({ list: b64(list), manifests }))) as IndependentFacts;
+  return readManifestsWithPython((url) => getObject(world, url), current['manifest-list']);
 }

@@ -2,14 +2,29 @@
 // number equals an independent read (Apache Avro for Python over the manifests, icebird over the
 // rows), from a summary or from the manifests; each problem code fires on its fixture and not on the
 // healthy table; `show` reads exactly from the manifests.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Writer, writerFor } from '../../src/cli/output.js';
+import { type JobTablesDeps, prepareJobTables } from '../../src/commands/jobs-tables.js';
 import { execute, type IO, parse } from '../../src/commands/tables.js';
+import type { JobDetail } from '../../src/management/types.js';
 import { seedTables } from '../../src/sandbox/seed-tables.js';
 import { DEFAULT_THRESHOLDS } from '../../src/tables/health.js';
 import { listTables, showTable, type TableRow } from '../../src/tables/index.js';
+import { type ObjectReader, objectReader } from '../../src/tables/objects.js';
+import { openSession } from '../../src/tables/session.js';
 import { readIcebergTable } from '../support/iceberg-reader.js';
-import { deleteObject, getObject, putObject, readWithPython, startWorld, type World } from './support.js';
+import {
+  DEMO_TABLE_NAMES,
+  deleteObject,
+  getObject,
+  putObject,
+  readWithPython,
+  sizeFacts,
+  startWorld,
+  type World,
+} from './support.js';
 
 let world: World;
 beforeAll(async () => {
@@ -40,33 +55,11 @@ describe('floe tables', () => {
   }, 60_000);
 
   it('lists every seeded table, each with the numbers an independent read of its files gives', async () => {
-    expect(rows.map((r) => r.name)).toEqual([
-      'customers',
-      'events',
-      'invoices',
-      'orders',
-      'payments',
-      'sessions',
-    ]);
+    expect(rows.map((r) => r.name)).toEqual(DEMO_TABLE_NAMES);
     for (const seeded of world.seeded) {
       const independent = await readWithPython(world, seeded.metadataLocation);
       const r = row(seeded.name);
-      expect(
-        {
-          records: r.records,
-          dataFiles: r.dataFiles,
-          dataBytes: r.dataBytes,
-          deleteFiles: r.deleteFiles,
-          deleteRows: r.deleteRows,
-        },
-        seeded.name,
-      ).toEqual({
-        records: independent.records,
-        dataFiles: independent.dataFiles,
-        dataBytes: independent.dataBytes,
-        deleteFiles: independent.deleteFiles,
-        deleteRows: independent.deleteRows,
-      });
+      expect(sizeFacts(r), seeded.name).toEqual(sizeFacts(independent));
       expect(r.avgDataFileBytes).toBe(Math.floor(independent.dataBytes / independent.dataFiles));
     }
   }, 120_000);
@@ -118,6 +111,52 @@ describe('floe tables', () => {
       expect(detail.snapshotLog).toHaveLength(row(seeded.name).snapshots!);
     }
   }, 120_000);
+});
+
+describe('a job’s tables', () => {
+  /** A job writing olake_demo.customers (last committed 2 h before the world's now) on `frequency`. */
+  const job = (frequency: string): JobDetail => ({
+    id: 7,
+    name: 'customers sync',
+    source: { name: 'pg', type: 'postgres' },
+    destination: {
+      name: 'lake',
+      type: 'iceberg',
+      config: JSON.stringify({ writer: { iceberg_db: 'olake_demo' } }),
+    },
+    frequency,
+    activate: true,
+    streams: {
+      bytes: 100,
+      selected: 1,
+      config: JSON.stringify({ selected_streams: { public: [{ stream_name: 'customers' }] }, streams: [] }),
+    },
+  });
+  /** The job's tables read an hour after the world's now: customers' last commit is 3 h old. */
+  const customers = async (frequency: string) => {
+    const source = await prepareJobTables(job(frequency), {
+      prepare: async () =>
+        ({ values: world.values, profile: 'sandbox' }) as Awaited<
+          ReturnType<NonNullable<JobTablesDeps['prepare']>>
+        >,
+      now: () => world.nowMs + 3_600_000,
+    });
+    if ('problem' in source) throw new Error(source.problem);
+    const { rows: listed } = await source.list(() => {}, new AbortController().signal);
+    expect(listed.map((r) => r.name)).toEqual(['customers']);
+    return listed[0]!;
+  };
+
+  it('is stale after the job’s period (plus slack): hourly, 3 h without a commit is stale; daily is not', async () => {
+    const hourly = await customers('0 * * * *');
+    expect(hourly.problems.map((p) => p.code)).toEqual(['TABLE_STALE']);
+    expect(hourly.problems[0]!.what).toBe(
+      'no commit for 3 h, longer than the job’s period of 1 h and its slack (2 h)',
+    );
+    expect((await customers('0 0 * * *')).problems).toEqual([]);
+    // Without a schedule floe knows, the profile's rule (24 h) holds.
+    expect((await customers('')).problems).toEqual([]);
+  }, 60_000);
 });
 
 /** Output written to a Writer, as text. */
@@ -232,6 +271,69 @@ describe('many, nested and hostile tables', () => {
     expect(many).toHaveLength(106);
     expect(many.at(0)).toMatchObject({ namespace: ['many'], name: 't000', snapshots: 0, records: 0 });
     expect(many.find((r) => r.name === 'deep')).toMatchObject({ namespace: ['many', 'inner'], records: 2 });
+  }, 60_000);
+
+  it('never has more than 16 requests in flight (catalog and object store together)', async () => {
+    // A counting catalog: every request forwarded to the sandbox's after 20 ms, the most open at once kept.
+    let open = 0;
+    let most = 0;
+    const enter = () => {
+      open++;
+      most = Math.max(most, open);
+    };
+    const target = new URL(world.values.fields.catalogUrl as string);
+    const server = createServer(async (req, res) => {
+      enter();
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        const upstream = await fetch(new URL(req.url!, target.origin), {
+          method: req.method!,
+          headers: Object.fromEntries(
+            Object.entries(req.headers).filter(([k, v]) => typeof v === 'string' && k !== 'host'),
+          ) as Record<string, string>,
+        });
+        const body = Buffer.from(await upstream.arrayBuffer());
+        res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? '' });
+        res.end(body);
+      } finally {
+        open--;
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    const values = {
+      ...world.values,
+      fields: { ...world.values.fields, catalogUrl: `http://127.0.0.1:${port}${target.pathname}` },
+    };
+    const opened = await openSession(values, { signal: new AbortController().signal, timeoutMs: 10_000 });
+    if (!('session' in opened)) throw new Error(JSON.stringify(opened.diagnoses));
+    const store = objectReader({
+      values,
+      emit: () => {},
+      scrubber: opened.session.scrubber,
+      timeoutMs: 10_000,
+    });
+    const reader: ObjectReader = {
+      read: async (url, signal) => {
+        enter();
+        try {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          return await store.read(url, signal);
+        } finally {
+          open--;
+        }
+      },
+      close: () => store.close(),
+    };
+    try {
+      most = 0;
+      const { rows: all } = await listTables({ ...options(), values, session: opened.session, reader });
+      expect(all.length).toBe(112);
+      expect(all.find((r) => r.name === 'orders')!.source).toBe('manifests');
+      expect(most).toBe(16);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   }, 60_000);
 
   it('gives a broken table its own problem and still lists the others', async () => {

@@ -140,8 +140,18 @@ describe('health rules', () => {
       ),
     ).toEqual([]);
     expect(codes(facts({ lastCommitMs: NOW - 25 * HOUR }))).toEqual(['TABLE_STALE']);
-    // A job that runs every hour: two hours without a commit is stale.
-    expect(codes(facts({ lastCommitMs: NOW - 2 * HOUR }), DEFAULT_THRESHOLDS, HOUR)).toEqual(['TABLE_STALE']);
+    // A job that runs every hour: stale after its period and one run's slack (2 h), not before.
+    expect(codes(facts({ lastCommitMs: NOW - 2 * HOUR - 1 }), DEFAULT_THRESHOLDS, HOUR)).toEqual([
+      'TABLE_STALE',
+    ]);
+    expect(codes(facts({ lastCommitMs: NOW - 2 * HOUR }), DEFAULT_THRESHOLDS, HOUR)).toEqual([]);
+    // A weekly job: the slack stops at 6 h.
+    expect(
+      codes(facts({ lastCommitMs: NOW - 7 * 24 * HOUR - 5 * HOUR }), DEFAULT_THRESHOLDS, 7 * 24 * HOUR),
+    ).toEqual([]);
+    expect(
+      codes(facts({ lastCommitMs: NOW - 7 * 24 * HOUR - 7 * HOUR }), DEFAULT_THRESHOLDS, 7 * 24 * HOUR),
+    ).toEqual(['TABLE_STALE']);
   });
 
   it('carries the maintenance for the engines, names filled in', () => {

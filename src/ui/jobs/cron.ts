@@ -1,4 +1,5 @@
 // Turns the common cron forms OLake jobs use into words; anything else comes back as the cron string itself.
+import { legacyToCron } from '../../management/schedule.js';
 
 const DAYS = ['Sundays', 'Mondays', 'Tuesdays', 'Wednesdays', 'Thursdays', 'Fridays', 'Saturdays'];
 const DAY_NAMES = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
@@ -68,28 +69,6 @@ function humanise(fields: string[]): string | undefined {
   const date = int(dom, 1, 31);
   if (date !== undefined && (dow === '*' || dow === '?')) return `monthly, day ${date} ${at}`;
   return undefined;
-}
-
-const LEGACY_UNITS: Record<string, (n: number) => string> = {
-  minutes: (n) => `*/${n} * * * *`,
-  hours: (n) => `0 */${n} * * *`,
-  days: (n) => `0 0 */${n} * *`,
-  weeks: (n) => `0 0 * * */${n}`,
-  months: (n) => `0 0 1 */${n} *`,
-  years: (n) => `0 0 1 1 */${n}`,
-};
-
-/**
- * Older OLake UIs saved frequencies as `N-unit` (`6-hours`); the server still schedules them through
- * utils.ToCron (olake-ui `server/internal/utils/utils.go`), ported here; anything else is unchanged.
- */
-export function legacyToCron(frequency: string): string {
-  const parts = frequency.toLowerCase().split('-');
-  if (parts.length !== 2) return frequency;
-  const [value = '', unit = ''] = parts;
-  const n = /^\d+$/.test(value) ? Number(value) : 0;
-  const make = LEGACY_UNITS[unit];
-  return n > 0 && make ? make(n) : frequency;
 }
 
 /** "every 6 h", "daily 02:00", "every 15 min", …; the trimmed cron string when the form is not a common one. */

@@ -13,6 +13,7 @@ import { holdKeys } from '../text/keys.js';
 import type { HomeAction, HomeMessage } from '../ui/home/model.js';
 import { exportedMessage, plainHome } from '../ui/home/model.js';
 import { loadScreen } from '../ui/load.js';
+import type { LoginOutcome } from '../ui/login/index.js';
 
 type Command = 'setup' | 'test' | 'export' | 'jobs' | 'tables';
 
@@ -40,6 +41,7 @@ export function commandFor(action: HomeAction): [Command, string[]] | null {
     case 'export':
       return ['export', ['--profile', action.name, '--output', action.output]];
     case 'jobs':
+    case 'login':
       return ['jobs', []];
   }
 }
@@ -61,6 +63,7 @@ export async function homeLoop(
   next: (selected: string | undefined, message?: HomeMessage) => Promise<HomeAction>,
   load: (command: Command) => Promise<CommandModule> = (command) => COMMANDS[command](),
   stderr: Writer = err,
+  signIn: () => Promise<LoginOutcome> = async () => (await import('./login-screen.js')).signInOnScreen(),
 ): Promise<number> {
   let selected: string | undefined;
   let message: HomeMessage | undefined;
@@ -74,6 +77,12 @@ export async function homeLoop(
     holdKeys();
     try {
       if (action.type === 'export') prepareExportFolder(action.output);
+      // l: the sign-in form first; Esc on it comes back here.
+      if (action.type === 'login') {
+        const outcome = await signIn();
+        if (outcome === 'interrupt') return EXIT.INTERRUPTED;
+        if (outcome === 'back') continue;
+      }
       const code = await (await load(command[0])).run(command[1]);
       if (code === EXIT.INTERRUPTED) return EXIT.INTERRUPTED;
       // The export's own line goes to the shell's screen, hidden until quit: the home screen says it.

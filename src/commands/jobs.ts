@@ -6,7 +6,7 @@ import { openManagement } from '../cli/management.js';
 import { out, printHelp, printJson } from '../cli/output.js';
 import { parseTimeout } from '../cli/timeout.js';
 import { explained } from '../management/exit.js';
-import type { Session } from '../management/session.js';
+import { type Session, urlFlag } from '../management/session.js';
 import { type SyncOutcome, syncAndConfirm } from '../management/sync.js';
 import type { Job, Task } from '../management/types.js';
 import { sanitize } from '../text/sanitize.js';
@@ -190,8 +190,11 @@ export async function run(argv: string[]): Promise<number> {
   const refreshMs = flags.refresh === undefined ? undefined : positive(flags.refresh, '--refresh', 10) * 1000;
   const browse = action === 'list' && rawAction === undefined && !flags.json && canPrompt();
 
-  // The browser asks for the password itself, on its own screen.
-  const session = await openManagement('jobs', flags, { prompt: canPrompt() && !browse });
+  // The browser asks for the password itself, on its own screen; without a session, the sign-in form.
+  const session = browse
+    ? await browserSession(flags)
+    : await openManagement('jobs', flags, { prompt: canPrompt() });
+  if (typeof session === 'number') return session;
   try {
     if (browse) {
       const { runJobsBrowser } = await loadScreen(() => import('../ui/jobs/index.js'));
@@ -221,6 +224,20 @@ export async function run(argv: string[]): Promise<number> {
     );
   } finally {
     await session.client.close();
+  }
+}
+
+/** The session the browser needs; not logged in, the sign-in form first (Esc: the "not logged in" error). */
+async function browserSession(flags: { url?: string; project?: string }): Promise<Session | number> {
+  try {
+    return await openManagement('jobs', flags, { prompt: false });
+  } catch (error) {
+    if (!(error instanceof FloeError) || error.exitCode !== EXIT.AUTH) throw error;
+    const { signInOnScreen } = await import('./login-screen.js');
+    const outcome = await signInOnScreen(error.message, flags.url && urlFlag(flags.url, 'jobs'));
+    if (outcome === 'interrupt') return EXIT.INTERRUPTED;
+    if (outcome === 'back') throw error;
+    return openManagement('jobs', flags, { prompt: false });
   }
 }
 

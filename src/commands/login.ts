@@ -1,16 +1,9 @@
 // floe login: POST /login to the OLake UI, then keep the session cookie in the secret store.
-import { cleartextWarning } from '../catalog/transport.js';
 import { type Context, openContext } from '../cli/context.js';
 import { canPrompt, EXIT, FloeError, parseCommandArgs, readStdin, UsageError } from '../cli/io.js';
 import { err, line, out, printHelp, printJson } from '../cli/output.js';
 import { confirm, promptChoice, promptPassword } from '../cli/prompt.js';
-import {
-  chooseStorage,
-  keychainHint,
-  rememberChoice,
-  type StorageChoice,
-  type StorageFlags,
-} from '../cli/secrets-choice.js';
+import { keychainHint, type StorageChoice, type StorageFlags } from '../cli/secrets-choice.js';
 import { ManagementClient } from '../management/client.js';
 import { explained, LOGIN_HINT } from '../management/exit.js';
 import {
@@ -19,7 +12,6 @@ import {
   DEFAULT_URL,
   DEFAULT_USERNAME,
   describeStorage,
-  jarText,
   loadJar,
   type SessionStorage,
   savedUrl,
@@ -28,7 +20,8 @@ import {
   urlFlag,
 } from '../management/session.js';
 import { ManagementError } from '../management/types.js';
-import { fromEnv, KeychainUnavailableError } from '../secrets/store.js';
+import { fromEnv } from '../secrets/store.js';
+import { keepLogin, passwordWarning, settings, signIn } from './login-session.js';
 
 export const HELP = `Usage: floe login [--url URL] [--username NAME] [--password-stdin] [--remember-password]
        floe login --status [--url URL] [--json]
@@ -200,43 +193,24 @@ async function login(url: string, flags: LoginFlags): Promise<number> {
   const username = flags.username ?? previous?.username ?? DEFAULT_USERNAME;
   const project = flags.project ?? previous?.project ?? DEFAULT_PROJECT;
   const { password, typed } = await readPassword(flags, username, url);
-  const clear = cleartextWarning(url, 'The password (and then the session cookie)');
+  const clear = passwordWarning(url);
   if (clear) err`! ${clear}`;
 
-  const client = new ManagementClient({ url });
-  try {
-    await client.login(username, password);
-  } catch (error) {
-    if (error instanceof ManagementError && error.kind === 'unauthorized')
-      throw new FloeError(`${error.message}.`, 'Check the username (--username) and the password.');
-    throw error;
-  } finally {
-    await client.close();
-  }
-
+  const session = await signIn(url, username, password, 'Check the username (--username) and the password.');
   // The session (with the password when it is remembered) and the settings are stored as one switch: a
   // run stopped at any point leaves the previous login whole, or this one.
-  const secrets = { session: await jarText(client.jar), password };
-  const settings = (storage: SessionStorage, remember: boolean) => ({
+  const login = {
     url,
     username,
     project,
-    secretStorage: storage,
-    rememberPassword: remember,
-  });
-  const choice = chooseStorage(ctx, flags, 'login', previous?.secretStorage);
-  let storage: SessionStorage = choice.storage;
-  let remember = Boolean(flags['remember-password'] || previous?.rememberPassword);
-  for (;;) {
-    try {
-      await storeLogin(ctx, settings(storage, remember && storage !== 'env'), secrets);
-      break;
-    } catch (error) {
-      if (!(error instanceof KeychainUnavailableError) || storage !== 'keychain') throw error;
-      storage = await fallbackStorage(error.reason, ctx, choice);
-    }
-  }
-  rememberChoice(ctx, storage, choice);
+    session,
+    password,
+    remember: Boolean(flags['remember-password'] || previous?.rememberPassword),
+  };
+  const { storage } = await keepLogin(ctx, login, flags, (reason, choice) =>
+    fallbackStorage(reason, ctx, choice),
+  );
+  let remember = login.remember;
   if (storage === 'file')
     err`! The session is stored in plain text in ${ctx.vault.backend('file').location} (mode 0600).`;
   if (remember && storage === 'env') {
@@ -245,7 +219,7 @@ async function login(url: string, flags: LoginFlags): Promise<number> {
   }
   if (!remember && typed && storage !== 'env') {
     remember = await confirm(line`Keep the password too, to log in again silently when the session expires?`);
-    if (remember) await storeLogin(ctx, settings(storage, true), secrets);
+    if (remember) await storeLogin(ctx, settings(login, storage, true), login);
   }
 
   out`✓ Logged in to ${url} as ${username}. Session ${describeStorage(ctx, storage)}${remember ? '; password remembered for silent re-login' : ''}.`;

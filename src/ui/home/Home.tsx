@@ -49,11 +49,13 @@ const LIST_HINTS: Hint[] = [
   ['d', 'delete'],
   ['b', 'tables'],
   ['j', 'jobs'],
+  ['l', 'sign in'],
   ['q', 'quit'],
 ];
 const EMPTY_HINTS: Hint[] = [
   ['n', 'new profile'],
   ['j', 'jobs'],
+  ['l', 'sign in'],
   ['q', 'quit'],
 ];
 
@@ -222,6 +224,7 @@ export function Home({ ctx, onAction, selected, message, facts }: HomeProps) {
     else if (facts && input === 's') dispatch({ type: 'showFacts' });
     else if (input === 'n') dispatch({ type: 'startNew' });
     else if (input === 'j') return choose({ type: 'jobs' });
+    else if (input === 'l') return choose({ type: 'login' });
     else if (row && (key.name === 'return' || input === 'e')) return choose({ type: 'edit', name: row.name });
     else if (row && input === 't') return choose({ type: 'test', name: row.name });
     else if (row && input === 'b') return choose({ type: 'tables', name: row.name });

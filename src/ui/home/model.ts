@@ -87,6 +87,8 @@ export type HomeAction =
   | { type: 'export'; name: string; output: string; replace?: boolean }
   | { type: 'new'; name: string }
   | { type: 'jobs' }
+  /** Sign in to the OLake UI on a form, then the jobs browser. */
+  | { type: 'login' }
   | { type: 'quit' }
   /** Ctrl-C: leave floe with exit code 130. */
   | { type: 'interrupt' };

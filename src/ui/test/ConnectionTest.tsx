@@ -20,12 +20,12 @@ import {
   panelHeight,
   type ScrollKey,
   STATE_TONE,
+  type StepLayout,
   scrolled,
   scrollPanel,
-  stepGroups,
-  stepText,
+  stepLayout,
+  stepRows,
   type Tone,
-  titleWidth,
   tracePanel,
 } from './layout.js';
 import { Spinner } from './Spinner.js';
@@ -69,25 +69,34 @@ function toneProps(tone: Tone | undefined) {
 function StepRow({
   step,
   width,
-  titleColumn,
+  layout,
   spinnerMs,
 }: {
   step: Step;
   width: number;
-  titleColumn: number;
+  layout: StepLayout;
   spinnerMs?: number;
 }) {
   const tone = toneProps(STATE_TONE[step.state]);
+  const { row, under } = stepRows(step, width, layout);
   return (
-    <Text wrap="truncate">
-      {'  '}
-      {step.state === 'running' ? (
-        <Spinner intervalMs={spinnerMs} />
-      ) : (
-        <Text {...tone}>{STEP_GLYPH[step.state]}</Text>
-      )}{' '}
-      <Text dimColor={step.state === 'pending'}>{stepText(step, width - 4, titleColumn)}</Text>
-    </Text>
+    <>
+      <Text wrap="truncate">
+        {'  '}
+        {step.state === 'running' ? (
+          <Spinner intervalMs={spinnerMs} />
+        ) : (
+          <Text {...tone}>{STEP_GLYPH[step.state]}</Text>
+        )}{' '}
+        <Text dimColor={step.state === 'pending'}>{row}</Text>
+      </Text>
+      {under.map((text, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: lines of one wrapped detail, in order
+        <Text key={i} wrap="truncate" dimColor>
+          {text}
+        </Text>
+      ))}
+    </>
   );
 }
 
@@ -129,16 +138,19 @@ export function ConnectionTest({
       ];
   hints.push(['Ctrl-C', 'quit']);
   const scrollHint: [string, string] = ['↑↓ PgUp/Dn', 'scroll'];
-  const groups = stepGroups(state.steps, size.rows);
-  // The title column fits the rows shown: folded chains leave their width to the details.
-  const titleColumn = titleWidth(groups.flatMap((g) => g.steps));
-  // A detail the step rows cut is shown whole at the top of the diagnoses panel.
-  const lines = verbose ? tracePanel(state, width) : diagnosisPanel(state, width, titleColumn);
   // The footer may wrap at 80 columns once the scroll hint joins it: the panel gives up that row.
   const footer = (scrolling: boolean) =>
     scrolling ? [...hints.slice(0, -1), scrollHint, hints[hints.length - 1]!] : hints;
-  let height = panelHeight(size.rows, groups, hintRows(footer(false), width));
-  if (lines.length > height) height = panelHeight(size.rows, groups, hintRows(footer(true), width));
+  // The steps take the rows the panel does not need; a detail they do not show whole follows the diagnoses.
+  const needed = verbose ? tracePanel(state, width) : diagnosisPanel(state, width);
+  const arrange = (footerRows: number) => {
+    const layout = stepLayout(state.steps, width, size.rows, footerRows, needed.length);
+    const lines = verbose ? needed : diagnosisPanel(state, width, layout);
+    return { layout, lines, height: panelHeight(size.rows, layout, footerRows) };
+  };
+  let arranged = arrange(hintRows(footer(false), width));
+  if (arranged.lines.length > arranged.height) arranged = arrange(hintRows(footer(true), width));
+  const { layout, lines, height } = arranged;
   const panel = scrollPanel(lines, offset, height);
   // Several scroll keys may arrive in one read: each moves from where the one before it left.
   const scroll = (by: ScrollKey) => setOffset((o) => scrolled(Math.min(o, panel.offset), by, height));
@@ -208,7 +220,7 @@ export function ConnectionTest({
         {truncate(heading, width)}
       </Text>
       <Text> </Text>
-      {groups.map(({ chain, collapsed, steps }) => (
+      {layout.groups.map(({ chain, collapsed, steps }) => (
         <Box key={chain} flexDirection="column">
           <Text bold wrap="truncate">
             {collapsed ? (
@@ -220,13 +232,7 @@ export function ConnectionTest({
             )}
           </Text>
           {steps.map((step) => (
-            <StepRow
-              key={step.id}
-              step={step}
-              width={width}
-              titleColumn={titleColumn}
-              spinnerMs={spinnerMs}
-            />
+            <StepRow key={step.id} step={step} width={width} layout={layout} spinnerMs={spinnerMs} />
           ))}
         </Box>
       ))}

@@ -312,6 +312,17 @@ describe('floe (home command)', () => {
     await expect(homeLoop(async () => ({ type: 'jobs' }), broken, stderr)).rejects.toThrow('bug');
   });
 
+  // Issue 30, item 2: l signs in on a form first; Esc there comes back home, signed in the jobs open.
+  it('l opens the sign-in form, then the jobs browser; Esc on the form comes back', async () => {
+    const actions: HomeAction[] = [{ type: 'login' }, { type: 'login' }, { type: 'login' }, { type: 'quit' }];
+    const outcomes = ['back', 'signed-in', 'interrupt'] as const;
+    const { calls, load } = fakeCommands({});
+    const signIn = vi.fn(async () => outcomes[signIn.mock.calls.length - 1]!);
+    expect(await homeLoop(async () => actions.shift()!, load, undefined, signIn)).toBe(130);
+    expect(signIn).toHaveBeenCalledTimes(3);
+    expect(calls).toEqual([['jobs', []]]);
+  });
+
   it('prints the profiles and the usage without a terminal', async () => {
     const ctx = await withProfiles();
     vi.stubEnv('FLOE_CONFIG_DIR', ctx.dir);

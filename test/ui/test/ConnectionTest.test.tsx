@@ -155,10 +155,12 @@ describe('ConnectionTest screen', () => {
     const failing = STORAGE_STEPS.map((s) => ({ ...s, state: 'failed' as const }));
     const t = setup(undefined, failing);
     await t.mount();
-    expect(t.frame()).toContain('Diagnoses (5) · lines 1–6 of');
+    // The passed catalog chain folds into its header: the diagnoses get its rows (issue 30, item 3).
+    expect(t.frame()).toContain('Catalog ✓ 3 steps passed');
+    expect(t.frame()).toContain('Diagnoses (5) · lines 1–10 of');
     expect(t.frame()).toContain('↑↓ PgUp/Dn scroll');
     await t.press(DOWN);
-    expect(t.frame()).toContain('Diagnoses (5) · lines 2–7 of');
+    expect(t.frame()).toContain('Diagnoses (5) · lines 2–11 of');
     expectFitsAndClean(t.allFrames());
     t.unmount();
   });

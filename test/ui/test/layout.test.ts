@@ -6,7 +6,8 @@ import {
   panelHeight,
   scrolled,
   scrollPanel,
-  stepGroups,
+  stepLayout,
+  stepRows,
   stepText,
   titleWidth,
   tracePanel,
@@ -21,24 +22,77 @@ describe('test screen layout', () => {
 
   it('leaves the panel the rows a 24-row terminal has left, keeping one free', () => {
     const readOnly = [...step('catalog', 4), ...step('storage', 5)];
-    expect(panelHeight(24, stepGroups(readOnly, 24))).toBe(24 - 8 - 9 - 1);
-    expect(panelHeight(10, stepGroups(readOnly, 10))).toBe(1);
+    expect(panelHeight(24, stepLayout(readOnly, 80, 24, 1, 1))).toBe(24 - 8 - 9 - 1);
+    expect(panelHeight(10, stepLayout(readOnly, 80, 10, 1, 1))).toBe(1);
   });
 
-  it('folds passed chains into one row when three chains would leave the panel under six rows', () => {
+  it('folds passed chains into one row when three chains would leave the panel fewer rows than it needs', () => {
     const running = [...step('catalog', 4), ...step('storage', 5), ...step('write', 6, 'running')];
-    const groups = stepGroups(running, 24);
+    const layout = stepLayout(running, 80, 24, 1, 6);
+    const groups = layout.groups;
     expect(groups.map((g) => [g.chain, g.collapsed, g.steps.length])).toEqual([
       ['catalog', '✓ 4 steps passed', 0],
       ['storage', '✓ 5 steps passed', 0],
       ['write', null, 6],
     ]);
-    expect(panelHeight(24, groups)).toBe(24 - 6 - 3 - 6 - 1);
+    expect(panelHeight(24, layout)).toBe(24 - 6 - 3 - 6 - 1);
     // A failed chain stays open: its failing step is what the user needs to see.
     const failed = [...step('catalog', 4), ...step('storage', 5, 'failed'), ...step('write', 6, 'skipped')];
-    expect(stepGroups(failed, 24).map((g) => g.collapsed !== null)).toEqual([true, false, true]);
+    expect(stepLayout(failed, 80, 24, 1, 6).groups.map((g) => g.collapsed)).toEqual([
+      '✓ 4 steps passed',
+      null,
+      '– 6 skipped',
+    ]);
     // A tall terminal folds nothing.
-    expect(stepGroups(running, 40).every((g) => g.collapsed === null)).toBe(true);
+    expect(stepLayout(running, 80, 40, 1, 6).groups.every((g) => g.collapsed === null)).toBe(true);
+  });
+
+  // Issue 30, item 3: diagnoses get the rows the steps do not need.
+  it('folds passed and skipped steps into their header when the diagnoses need the rows', () => {
+    const steps = [
+      ...step('catalog', 1),
+      ...step('catalog', 1, 'failed').map((s) => ({ ...s, id: 'catalog.f' })),
+      ...step('storage', 4, 'skipped'),
+      ...step('storage', 1, 'failed').map((s) => ({ ...s, id: 'storage.f' })),
+    ];
+    const roomy = stepLayout(steps, 80, 24, 1, 3);
+    expect(roomy.groups.every((g) => g.collapsed === null)).toBe(true);
+    const tight = stepLayout(steps, 80, 24, 1, 40);
+    expect(tight.groups.map((g) => [g.collapsed, g.steps.map((s) => s.state)])).toEqual([
+      ['✓ 1 passed', ['failed']],
+      ['– 4 skipped', ['failed']],
+    ]);
+    expect(panelHeight(24, tight)).toBe(24 - 6 - 4 - 1);
+  });
+
+  it('wraps a cut detail under its step while the panel has what it needs, else lists it after the diagnoses', () => {
+    const detail =
+      `bucket "warehouse" exists in region us-east-1 ${'and answers HeadBucket '.repeat(3)}`.trim();
+    const passed: Step = {
+      id: 'storage.head',
+      chain: 'storage',
+      title: 'Bucket exists (HeadBucket)',
+      state: 'ok',
+      durationMs: 4,
+      detail,
+    };
+    const done = [{ type: 'start' }, { type: 'step', step: passed }, { type: 'done' }].reduce(
+      (s, a) => checkReducer(s, a as CheckAction),
+      initialCheckState,
+    );
+    const wrapping = stepLayout(done.steps, 80, 24, 1, 1);
+    expect(wrapping.wrap).toBe(true);
+    const { row, under } = stepRows(passed, 80, wrapping);
+    expect(row).toMatch(/^Bucket exists \(HeadBucket\) +4 ms$/);
+    expect(under.join(' ').replace(/\s+/g, ' ')).toBe(` ${detail}`);
+    expect(diagnosisPanel(done, 80, wrapping).map((l) => l.text)).toEqual(['No problems found.']);
+    // Too short for the wrapped rows: the row cuts the detail and the panel has it whole.
+    const cut = stepLayout(done.steps, 80, 9, 1, 1);
+    expect(cut.wrap).toBe(false);
+    expect(stepRows(passed, 80, cut).row).toMatch(/…$/);
+    const panel = diagnosisPanel(done, 80, cut).map((l) => l.text);
+    expect(panel.slice(0, 3)).toEqual(['No problems found.', 'Step details', '✓ Bucket exists (HeadBucket)']);
+    expect(panel.slice(3).join(' ').replace(/\s+/g, ' ').trim()).toBe(detail);
   });
 
   it('scrolls the panel within its lines and says where it is', () => {
@@ -123,14 +177,19 @@ describe('test screen layout', () => {
     const passed: Step = { ...failed, id: 'catalog.config', state: 'ok' };
     let state = checkReducer(initialCheckState, { type: 'start' });
     for (const step of [failed, short, passed]) state = checkReducer(state, { type: 'step', step });
-    const column = titleWidth(state.steps);
-    expect(stepText(failed, 80, column)).toMatch(/…$/);
-    const lines = diagnosisPanel(state, 80, column).map((line) => line.text);
-    expect(lines[0]).toBe('✗ Connect to the catalog host (TCP and TLS)');
+    const layout = stepLayout(state.steps, 80, 24, 1, 100);
+    expect(layout.wrap).toBe(false);
+    expect(stepText(failed, 76, layout.titleColumn)).toMatch(/…$/);
+    const lines = diagnosisPanel(state, 80, layout).map((line) => line.text);
+    expect(lines.slice(0, 2)).toEqual(['Step details', '✗ Connect to the catalog host (TCP and TLS)']);
     expect(lines.slice(1).join(' ').replace(/\s+/g, ' ')).toContain(detail);
     expect(lines.every((line) => line.length <= 80)).toBe(true);
     expect(lines.join('\n')).not.toContain('List');
     expect(lines.filter((line) => line.startsWith('✗')).length).toBe(1);
+    // The passed step folded into its chain's header: its detail is here too.
+    expect(lines.filter((line) => line.startsWith('✓'))).toEqual([
+      '✓ Connect to the catalog host (TCP and TLS)',
+    ]);
   });
 
   it('says when nothing went wrong only once the run is done', () => {

@@ -123,7 +123,7 @@ const HELP: Hints = [
   ['↑/↓  j/k', 'move'],
   ['PgUp/PgDn', 'page'],
   ['Home/End  g/G', 'first / last job'],
-  ['/', 'filter by name, source or destination (Enter applies, Esc clears)'],
+  ['/', 'filter by name, source, destination or last run (says which matched)'],
   ['s', 'sort: name → last run → state'],
   ['Enter', 'open the job (in Runs: read the run’s logs)'],
   ['Esc', 'back / clear the filter'],
@@ -131,7 +131,8 @@ const HELP: Hints = [
   ['[ / ]  PgUp/PgDn', 'older / newer logs (Logs pane)'],
   ['↑↓  Enter', 'Logs: choose a line, open it whole (scrollable)'],
   ['w  /  f', 'Logs: wrap on/off, search, follow a running run'],
-  ['n', 'sync now'],
+  ['f', 'Runs: follow the selected run'],
+  ['n', 'sync now (in the detail: selects and follows the new run)'],
   ['p', 'pause / resume'],
   ['c', 'cancel the running sync (offered while one runs)'],
   ['t', 'detail: test the job’s destination with floe’s connection test'],
@@ -216,6 +217,15 @@ export const ACTION_QUESTIONS: Record<JobAction, (name: string) => string> = {
   cancel: (name) => `Cancel the running sync of “${name}”?`,
 };
 
+/** Where the filter matched: "source 3, name 1" (fields by how many visible jobs matched there). */
+export function matchedText(matched: JobsState['matched']): string {
+  if (!matched || matched.length === 0) return 'no match';
+  return [...matched]
+    .sort((a, b) => b.jobs - a.jobs)
+    .map((m) => `${m.field} ${m.jobs}`)
+    .join(', ');
+}
+
 /** The line above the footer: the text being typed, a question, a notice or the filter; and its keys. */
 export function statusLine(
   state: JobsState,
@@ -287,7 +297,7 @@ export function statusLine(
     return {
       node: (
         <Text dimColor wrap="truncate-end">
-          filter: {state.filter} (Esc clears)
+          filter: {state.filter}, matched in {matchedText(state.matched)} (Esc clears)
         </Text>
       ),
     };

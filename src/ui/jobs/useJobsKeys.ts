@@ -174,6 +174,10 @@ export function useJobsKeys({
     if (key.downArrow || input === 'j') return dispatch({ type: 'task-move', by: 1 });
     if (key.pageUp) return dispatch({ type: 'task-move', by: -panes });
     if (key.pageDown) return dispatch({ type: 'task-move', by: panes });
+    if (input === 'f') {
+      const task: Task | undefined = detail.tasks?.[detail.taskCursor];
+      return task && runLogs.followRun(task);
+    }
     if (key.return) {
       const task: Task | undefined = detail.tasks?.[detail.taskCursor];
       if (!task) return;
@@ -236,8 +240,14 @@ export function useJobsKeys({
         return;
       }
       if (overlay.kind === 'confirm') {
-        if (input === 'y' || input === 'Y') commands.perform(overlay.action, overlay.jobId, overlay.name);
-        else dispatch({ type: 'overlay-close' });
+        if (input === 'y' || input === 'Y') {
+          const { jobId } = overlay;
+          // In the job's detail, the run the sync started is selected and followed.
+          void commands.perform(overlay.action, jobId, overlay.name).then((started) => {
+            const now = latest();
+            if (started && now.view === 'detail' && now.detail?.jobId === jobId) runLogs.followRun(started);
+          });
+        } else dispatch({ type: 'overlay-close' });
         return;
       }
       if (overlay.kind === 'help') {

@@ -428,6 +428,15 @@ export function jobsReducer(previous: JobsState, action: Action): JobsState {
       return { ...state, session: action.session, passwordError: action.error };
     case 'log-wrap-toggle':
       return state.detail ? { ...state, detail: { ...state.detail, wrap: !state.detail.wrap } } : state;
+    case 'log-ended': {
+      // The runs list shows the followed run's end at once, not at the next refresh.
+      const detail = state.detail;
+      if (!detail?.logs) return state;
+      const tasks = detail.tasks?.map((task) =>
+        sameTask(task, action.task) ? { ...task, status: action.status } : task,
+      );
+      return { ...state, detail: { ...detail, tasks, logs: logViewReducer(detail.logs, action) } };
+    }
     default: {
       const logs = state.detail?.logs;
       if (!state.detail || !logs || !LOG_VIEW_ACTIONS.has(action.type)) return state;

@@ -93,7 +93,7 @@ describe('list', () => {
     expect(m.frame()).toContain('crm_contacts');
     expect(m.frame()).not.toContain('orders_to_lake');
     await m.press(KEY.enter);
-    expect(m.frame()).toContain('filter: crm, matched in name 1 (Esc clears)');
+    expect(m.frame()).toContain('filter: crm, matched in name 1, source 1 (Esc clears)');
     expect(m.frame()).not.toContain('orders_to_lake');
     await m.press(KEY.escape);
     expect(m.frame()).toContain('orders_to_lake');
@@ -130,7 +130,7 @@ describe('list', () => {
     const api = sample();
     const m = await mount({ api });
     await m.typeAhead('/', 'crm', '\r', 'j');
-    expect(m.frame()).toContain('filter: crm, matched in name 1 (Esc clears)');
+    expect(m.frame()).toContain('filter: crm, matched in name 1, source 1 (Esc clears)');
     expect(jobLines(m.frame())).toEqual(['crm_contacts']);
     await m.typeAhead(KEY.escape);
     await m.typeAhead('P', KEY.backspace, '9', KEY.enter);

@@ -32,10 +32,7 @@ export function detailLines(job: JobDetail): Shown[] {
     : 'none';
   const rows: [string, string][] = [
     ['Job', `${job.id} ${job.name}`],
-    [
-      'Schedule',
-      `${job.activate ? 'active' : 'paused'}, ${scheduleText(job.frequency)}`,
-    ],
+    ['Schedule', `${job.activate ? 'active' : 'paused'}, ${scheduleText(job.frequency)}`],
     [
       'Last run',
       job.last_run_state

@@ -321,7 +321,10 @@ async function act(
         return followSync({ api: client, project, id, task: outcome.run }, opts.limit, opts.json);
       if (outcome.kind === 'started') out`✓ ${outcome.text}`;
       else if (opts.follow)
-        throw new FloeError(`${outcome.text}.`, `See "floe jobs tasks ${id}", then "floe jobs logs ${id} --follow".`);
+        throw new FloeError(
+          `${outcome.text}.`,
+          `See "floe jobs tasks ${id}", then "floe jobs logs ${id} --follow".`,
+        );
       else out`! ${outcome.text}; see "floe jobs tasks ${id}" in a moment.`;
       return EXIT.OK;
     }

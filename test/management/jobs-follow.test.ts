@@ -74,7 +74,10 @@ describe('floe jobs sync ID --follow', () => {
 
     const json = await run(['jobs', 'sync', '1', '--follow', '--json']);
     expect(json.code).toBe(1);
-    const parsed = JSON.parse(json.stdout) as { run: { status: string; file_path: string }; diagnoses: unknown[] };
+    const parsed = JSON.parse(json.stdout) as {
+      run: { status: string; file_path: string };
+      diagnoses: unknown[];
+    };
     expect(parsed.run).toMatchObject({ status: 'Failed', file_path: job.tasks[0]?.file_path });
     expect(parsed.diagnoses[0]).toMatchObject({ code: 'RUN_S3_EXPIRED_TOKEN' });
   });
@@ -107,8 +110,8 @@ describe('jobs by name', () => {
       const ambiguous = await run(['jobs', 'logs', a.name]);
       expect(ambiguous.code).toBe(2);
       expect(ambiguous.stderr).toContain(`2 jobs are named "${a.name}"; name one by its number:`);
-      expect(ambiguous.stderr).toMatch(new RegExp(`^floe: {3}${a.id} {2}${a.name}$`, "m"));
-      expect(ambiguous.stderr).toMatch(new RegExp(`^floe: {3}${b.id} {2}${a.name}$`, "m"));
+      expect(ambiguous.stderr).toMatch(new RegExp(`^floe: {3}${a.id} {2}${a.name}$`, 'm'));
+      expect(ambiguous.stderr).toMatch(new RegExp(`^floe: {3}${b.id} {2}${a.name}$`, 'm'));
     } finally {
       b.name = saved;
     }
@@ -116,7 +119,7 @@ describe('jobs by name', () => {
     const similar = await run(['jobs', 'show', partial]);
     expect(similar.code).toBe(2);
     expect(similar.stderr).toContain(`No job is named exactly "${partial}" in project 123; similar names:`);
-    expect(similar.stderr).toMatch(new RegExp(`^floe: {3}${a.id} {2}${a.name}$`, "m"));
+    expect(similar.stderr).toMatch(new RegExp(`^floe: {3}${a.id} {2}${a.name}$`, 'm'));
     const none = await run(['jobs', 'cancel', 'no_such_job']);
     expect(none.code).toBe(1);
     expect(none.stderr).toContain('No job named "no_such_job" in project 123.');

@@ -265,7 +265,12 @@ describe('server text', () => {
     expect(m.frame()).toContain('✗ RUN_TOKEN_EXPIRED');
     await m.press(KEY.tab);
     expect(m.frame()).toMatch(/^› ✗ failed/m);
-    expect(m.frame().split('\n').filter((row) => /^[› ] [✗●✓]/.test(row))).toHaveLength(2);
+    expect(
+      m
+        .frame()
+        .split('\n')
+        .filter((row) => /^[› ] [✗●✓]/.test(row)),
+    ).toHaveLength(2);
   });
 
   it('f in Runs follows the selected run', async () => {

@@ -86,6 +86,8 @@ beforeAll(async () => {
   ui = await startOlakeUiEmulator({
     jobs: seedJobs(12, 5),
     users: { admin: PASSWORD },
+    // A started run must still run when "cancel" comes, however slowly the CLI runs start.
+    runDurationMs: 120_000,
     versions: ['v0.9.3', 'v0.10.1', 'v0.9.4'],
     checkDestination: (config) =>
       check

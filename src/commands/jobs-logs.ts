@@ -3,6 +3,7 @@
 
 import { diagnosisLines } from '../check/text.js';
 import type { Diagnosis } from '../check/types.js';
+import { guarded } from '../cli/interrupt.js';
 import { EXIT } from '../cli/io.js';
 import { err, joined, line, out, printJson, type Shown } from '../cli/output.js';
 import { diagnoseLog, runHosts } from '../management/diagnose.js';
@@ -42,21 +43,48 @@ export async function printLogs(t: LogsTarget, limit: number, json: boolean): Pr
   return EXIT.OK;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Waits `ms`, or less when `signal` aborts. */
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
 
 /** Prints the last `limit` lines, then every new line until the run is no longer running. */
 export async function followLogs(t: LogsTarget, limit: number, json: boolean): Promise<number> {
-  const print = (entry: LogLine) => (json ? printJson(entry, 0) : out`${logLine(entry)}`);
-  const tail = await followTail(t.api, t.project, t.id, t.task, limit);
   err`Following run ${t.task.file_path} (${t.task.status}); Ctrl-C stops.`;
+  await follow(t, limit, (entry) => (json ? printJson(entry, 0) : out`${logLine(entry)}`));
+  return EXIT.OK;
+}
+
+/**
+ * Prints (through `print`) the last `limit` lines, then every new line until the run is no longer
+ * running or `signal` aborts; returns the run as last listed (undefined when it is no longer listed, or
+ * when following stopped before it ended).
+ */
+async function follow(
+  t: LogsTarget,
+  limit: number,
+  print: (entry: LogLine) => void,
+  signal?: AbortSignal,
+): Promise<Task | undefined> {
+  const tail = await followTail(t.api, t.project, t.id, t.task, limit, signal);
   tail.lines.forEach(print);
   let cursor = tail.next;
   let running = t.task.status.toLowerCase() === 'running';
+  let ended: Task | undefined = running ? undefined : t.task;
   let pause = FOLLOW_POLL_MS;
   let burst = 0;
   let lastLine = Date.now();
   for (;;) {
-    const step = await followStep(t.api, t.project, t.id, t.task, cursor);
+    if (signal?.aborted) return undefined;
+    const step = await followStep(t.api, t.project, t.id, t.task, cursor, 1000, signal);
     step.lines.forEach(print);
     cursor = step.next;
     if (step.lines.length > 0) {
@@ -69,15 +97,50 @@ export async function followLogs(t: LogsTarget, limit: number, json: boolean): P
     if (!running) break;
     if (Date.now() - lastLine > FOLLOW_IDLE_END_MS) {
       err`No new line for ${FOLLOW_IDLE_END_MS / 60_000} min; stopped following (the run is still running). "floe jobs logs ${t.id} --follow" starts again.`;
-      break;
+      return undefined;
     }
-    await sleep(pause);
+    await sleep(pause, signal);
+    if (signal?.aborted) return undefined;
     pause = Math.min(pause * 2, FOLLOW_MAX_POLL_MS);
-    const now = (await t.api.listTasks(t.project, t.id)).find((x) => x.file_path === t.task.file_path);
+    const now = (await t.api.listTasks(t.project, t.id, signal)).find(
+      (x) => x.file_path === t.task.file_path,
+    );
     running = now?.status.toLowerCase() === 'running';
-    if (!running) err`Run ended: ${now?.status ?? 'no longer listed'}.`;
+    if (!running) {
+      ended = now;
+      err`Run ended: ${now?.status ?? 'no longer listed'}.`;
+    }
   }
-  return EXIT.OK;
+  return ended;
+}
+
+/**
+ * `floe jobs sync ID --follow`: the run the sync started, followed to its end; a failed end is
+ * diagnosed as `floe jobs logs ID --diagnose` does. Exit 0 when the run completed, 1 otherwise. Ctrl-C
+ * stops following only: nothing is sent to the server, the sync goes on.
+ */
+export async function followSync(t: LogsTarget, limit: number, json: boolean): Promise<number> {
+  err`Sync started: following run ${t.task.file_path}. Ctrl-C stops following, not the sync ("floe jobs cancel ${t.id}" stops the sync).`;
+  let stopped = false;
+  const ended = await guarded(
+    async (signal) => {
+      const last = await follow(t, limit, json ? () => {} : (entry) => out`${logLine(entry)}`, signal);
+      stopped = signal.aborted;
+      return last;
+    },
+    undefined,
+    `floe: stopped following; the sync goes on ("floe jobs logs ${t.id} --follow" follows it again, "floe jobs cancel ${t.id}" stops it).`,
+  );
+  if (stopped) return EXIT.INTERRUPTED;
+  const run = ended ?? { ...t.task, status: 'no longer listed' };
+  const completed = run.status.toLowerCase() === 'completed';
+  const diagnoses = completed ? [] : (await diagnosed({ ...t, task: run })).diagnoses;
+  const code = completed ? EXIT.OK : EXIT.FAILURE;
+  if (json) printJson({ run, diagnoses });
+  else if (diagnoses.length > 0) out`${joined(diagnosisText(diagnoses))}`;
+  else if (!completed) out`✗ Run ${run.file_path} ended ${run.status}; its log names no error.`;
+  else out`✓ Run ${run.file_path} completed.`;
+  return code;
 }
 
 function diagnosisText(diagnoses: Diagnosis[]): Shown[] {
@@ -87,12 +150,17 @@ function diagnosisText(diagnoses: Diagnosis[]): Shown[] {
   });
 }
 
-/** Exits 1 when the log shows a failure (a diagnosis, recognized or not), 0 when it shows none. */
-export async function diagnoseLogs(t: LogsTarget, json: boolean): Promise<number> {
+/** The run's whole log (up to DIAGNOSE_MAX_LINES) and what went wrong in it. */
+async function diagnosed(t: LogsTarget): Promise<{ lines: LogLine[]; diagnoses: Diagnosis[] }> {
   const lines = await readWholeLog(t.api, t.project, t.id, t.task, DIAGNOSE_MAX_LINES);
   // The job's hosts sharpen attribution; without them the lines still say what they can.
   const hosts = await t.api.getJob(t.project, t.id).then(runHosts, () => ({}));
-  const diagnoses = diagnoseLog(lines, hosts);
+  return { lines, diagnoses: diagnoseLog(lines, hosts) };
+}
+
+/** Exits 1 when the log shows a failure (a diagnosis, recognized or not), 0 when it shows none. */
+export async function diagnoseLogs(t: LogsTarget, json: boolean): Promise<number> {
+  const { lines, diagnoses } = await diagnosed(t);
   const code = diagnoses.length > 0 ? EXIT.FAILURE : EXIT.OK;
   if (json) {
     printJson({ task: t.task, lines: lines.length, diagnoses });

@@ -5,7 +5,7 @@ import { joined, line, out, printJson, type Shown } from '../cli/output.js';
 import type { ManagementClient } from '../management/client.js';
 import { configLine, redactConfig } from '../management/summary.js';
 import type { JobDetail } from '../management/types.js';
-import { humaniseCron } from '../ui/jobs/cron.js';
+import { scheduleText } from '../ui/jobs/cron.js';
 
 function size(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -27,16 +27,12 @@ export function publicDetail(job: JobDetail): Record<string, unknown> {
 }
 
 export function detailLines(job: JobDetail): Shown[] {
-  const freq = humaniseCron(job.frequency);
   const streams = job.streams
     ? `${job.streams.selected.toLocaleString('en-US')} selected (streams_config ${size(job.streams.bytes)})`
     : 'none';
   const rows: [string, string][] = [
     ['Job', `${job.id} ${job.name}`],
-    [
-      'Schedule',
-      `${job.activate ? 'active' : 'paused'}, ${freq}${freq === job.frequency ? '' : ` (${job.frequency})`}`,
-    ],
+    ['Schedule', `${job.activate ? 'active' : 'paused'}, ${scheduleText(job.frequency)}`],
     [
       'Last run',
       job.last_run_state

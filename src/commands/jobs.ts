@@ -5,29 +5,36 @@ import { canPrompt, EXIT, FloeError, parseCommandArgs, UsageError } from '../cli
 import { openManagement } from '../cli/management.js';
 import { out, printHelp, printJson } from '../cli/output.js';
 import { parseTimeout } from '../cli/timeout.js';
+import { actionDone, serverSaid } from '../management/actions.js';
 import { explained } from '../management/exit.js';
+import { findJobByName, JOB_NUMBER } from '../management/jobref.js';
 import { type Session, urlFlag } from '../management/session.js';
 import { type SyncOutcome, syncAndConfirm } from '../management/sync.js';
 import type { Job, Task } from '../management/types.js';
 import { sanitize } from '../text/sanitize.js';
+import { scheduleText } from '../ui/jobs/cron.js';
 import { loadScreen } from '../ui/load.js';
-import { diagnoseLogs, followLogs, printLogs } from './jobs-logs.js';
+import { diagnoseLogs, followLogs, followSync, printLogs } from './jobs-logs.js';
 import { showJob } from './jobs-show.js';
 import { prepareJobTest, testJob } from './jobs-test.js';
 
 export const HELP = `Usage: floe jobs [--json] [--project ID] [--url URL] [--refresh SECONDS]
        floe jobs show ID [--json]
-       floe jobs sync|pause|resume|cancel ID
+       floe jobs sync ID [--follow] [--json]
+       floe jobs pause|resume|cancel ID
        floe jobs tasks ID [--json]
        floe jobs logs ID [--task TASK] [--limit N] [--follow] [--diagnose] [--json]
        floe jobs test ID [--profile NAME] [--read-only] [--timeout SECONDS] [--json]
 
 Without an action: the interactive jobs browser on a terminal; a table (or --json) otherwise.
+ID is a job's number or its exact name (floe jobs show mysql_orders_2); a name several jobs share
+lists them (exit 2).
 Actions:
   list        print the jobs as a table (what a non-terminal run does by default)
   show ID     a job's detail: schedule, source, destination, streams (secrets never shown)
   sync ID     start a sync now, then say whether a run started, is still pending, or was skipped
-              because one is running (exit 1)
+              because one is running (exit 1); with --follow, print the new run's log to its end,
+              then its diagnosis when it failed (exit 1 unless the run completed)
   pause ID / resume ID   pause or resume the schedule
   cancel ID   cancel the running sync
   tasks ID    list the runs of a job
@@ -38,10 +45,11 @@ Actions:
 Flags:
   --project ID        project (default: the one "floe login" saved, else 123)
   --url URL           the OLake UI (default: the one "floe login" used)
-  --json              machine-readable output on stdout
+  --json              machine-readable output on stdout (sync --follow: the run and its diagnoses)
   --task TASK         for logs: a run's number in "floe jobs tasks" (1 = latest) or its file path
   --limit N           for logs: how many of the last lines (default 1000)
-  --follow            for logs: keep printing new lines of a running job until it ends (Ctrl-C stops)
+  --follow            for logs: keep printing new lines of a running job until it ends (Ctrl-C stops);
+                      for sync: follow the run the sync started (Ctrl-C stops following, not the sync)
   --diagnose          for logs: what went wrong in the run (what, cause, remedy, evidence);
                       exits 1 when the run's log shows a failure, 0 when it shows none
   --profile NAME      for test: take hidden secrets from this profile (default: one with the same
@@ -68,12 +76,44 @@ export const ACTIONS = [
 ] as const;
 type Action = (typeof ACTIONS)[number];
 
-function parseId(raw: string | undefined, action: string): number {
-  if (raw === undefined)
-    throw new UsageError([`"${action}" needs a job ID, e.g. floe jobs ${action} 3`], 'jobs');
-  if (!/^[1-9]\d{0,9}$/.test(raw))
-    throw new UsageError([`"${raw}" is not a job ID (a positive number)`], 'jobs');
-  return Number(raw);
+/** `sync --follow` waits up to this many seconds for the run the sync starts. */
+const SYNC_FOLLOW_POLLS = 60;
+
+function needId(raw: string | undefined, action: string): string {
+  if (raw === undefined || raw.trim() === '')
+    throw new UsageError(
+      [`"${action}" needs a job ID (its number or name), e.g. floe jobs ${action} 3`],
+      'jobs',
+    );
+  return raw;
+}
+
+/** The job a number or a name stands for: a number as it is, a name looked up in the project's jobs. */
+async function resolveJob(session: Session, raw: string): Promise<{ id: number; name?: string }> {
+  if (JOB_NUMBER.test(raw)) return { id: Number(raw) };
+  const found = findJobByName(await session.client.listJobs(session.project), raw);
+  if (found.kind === 'found') return found.job;
+  const list = (jobs: Pick<Job, 'id' | 'name'>[]) => jobs.map((job) => `  ${job.id}  ${sanitize(job.name)}`);
+  if (found.kind === 'ambiguous')
+    throw new UsageError(
+      [
+        `${found.candidates.length} jobs are named "${sanitize(raw)}"; name one by its number:`,
+        ...list(found.candidates),
+      ],
+      'jobs',
+    );
+  if (found.similar.length > 0)
+    throw new UsageError(
+      [
+        `No job is named exactly "${sanitize(raw)}" in project ${session.project}; similar names:`,
+        ...list(found.similar),
+      ],
+      'jobs',
+    );
+  throw new FloeError(
+    `No job named "${raw}" in project ${session.project}.`,
+    'A job ID is its number or its exact name, as "floe jobs" lists them.',
+  );
 }
 
 function positive(raw: string | undefined, flag: string, fallback: number): number {
@@ -165,13 +205,16 @@ export async function run(argv: string[]): Promise<number> {
   const action = (rawAction ?? 'list') as Action;
   if (action === 'list' && rawId !== undefined)
     throw new UsageError([`unexpected argument "${rawId}"`], 'jobs');
-  const id = action === 'list' ? 0 : parseId(rawId, action);
+  const ref = action === 'list' ? '' : needId(rawId, action);
   const limit = positiveInteger(flags.limit, '--limit', 1000);
-  if ((flags.follow || flags.diagnose) && action !== 'logs')
+  if (flags.follow && action !== 'logs' && action !== 'sync')
     throw new UsageError(
-      [
-        `--${flags.follow ? 'follow' : 'diagnose'} goes with "logs", e.g. floe jobs logs ${rawId ?? 3} --follow`,
-      ],
+      [`--follow goes with "logs" or "sync", e.g. floe jobs sync ${rawId ?? 3} --follow`],
+      'jobs',
+    );
+  if (flags.diagnose && action !== 'logs')
+    throw new UsageError(
+      [`--diagnose goes with "logs", e.g. floe jobs logs ${rawId ?? 3} --diagnose`],
       'jobs',
     );
   if ((flags.profile !== undefined || flags['read-only'] || flags.timeout !== undefined) && action !== 'test')
@@ -210,8 +253,8 @@ export async function run(argv: string[]): Promise<number> {
         }),
       );
     }
-    return await explained(() =>
-      act(session, action, id, {
+    return await explained(async () =>
+      act(session, action, action === 'list' ? { id: 0 } : await resolveJob(session, ref), {
         json: Boolean(flags.json),
         task: flags.task,
         limit,
@@ -252,8 +295,14 @@ interface ActOptions {
   timeoutMs: number;
 }
 
-async function act(session: Session, action: Action, id: number, opts: ActOptions): Promise<number> {
+async function act(
+  session: Session,
+  action: Action,
+  job: { id: number; name?: string },
+  opts: ActOptions,
+): Promise<number> {
   const { client, project } = session;
+  const { id } = job;
   switch (action) {
     case 'list': {
       const jobs = (await client.listJobs(project)).map(publicJob);
@@ -266,7 +315,7 @@ async function act(session: Session, action: Action, id: number, opts: ActOption
             String(j.id),
             j.name,
             j.activate ? '● active' : '‖ paused',
-            j.frequency,
+            scheduleText(j.frequency),
             lastRun(j),
           ]),
         ]);
@@ -275,7 +324,8 @@ async function act(session: Session, action: Action, id: number, opts: ActOption
     case 'sync': {
       let outcome: SyncOutcome;
       try {
-        outcome = await syncAndConfirm(client, project, id);
+        // Following waits longer for the new run to appear: a busy server may start it late.
+        outcome = await syncAndConfirm(client, project, id, opts.follow ? { polls: SYNC_FOLLOW_POLLS } : {});
       } catch (error) {
         const message = error instanceof Error ? error.message : '';
         if (/paused/i.test(message))
@@ -284,7 +334,14 @@ async function act(session: Session, action: Action, id: number, opts: ActOption
       }
       if (outcome.kind === 'skipped')
         throw new FloeError(`${outcome.text}.`, `Wait for it to end, or cancel it: floe jobs cancel ${id}`);
+      if (outcome.kind === 'started' && opts.follow)
+        return followSync({ api: client, project, id, task: outcome.run }, opts.limit, opts.json);
       if (outcome.kind === 'started') out`✓ ${outcome.text}`;
+      else if (opts.follow)
+        throw new FloeError(
+          `${outcome.text}.`,
+          `See "floe jobs tasks ${id}", then "floe jobs logs ${id} --follow".`,
+        );
       else out`! ${outcome.text}; see "floe jobs tasks ${id}" in a moment.`;
       return EXIT.OK;
     }
@@ -299,11 +356,15 @@ async function act(session: Session, action: Action, id: number, opts: ActOption
       });
     case 'pause':
     case 'resume':
-      out`✓ ${await client.setActive(project, id, action === 'resume')}`;
+    case 'cancel': {
+      const said =
+        action === 'cancel'
+          ? await client.cancelRun(project, id)
+          : await client.setActive(project, id, action === 'resume');
+      out`✓ ${actionDone(action, id, job.name)}`;
+      if (serverSaid(said)) out`  ${serverSaid(said)}`;
       return EXIT.OK;
-    case 'cancel':
-      out`✓ ${await client.cancelRun(project, id)}`;
-      return EXIT.OK;
+    }
     case 'tasks': {
       const tasks = sortTasks(await client.listTasks(project, id));
       if (opts.json) printJson(tasks);

@@ -152,6 +152,12 @@ function runtime(ms: number): string {
   return m > 0 ? `${m}m${s % 60}s` : `${s}s`;
 }
 
+/** How a failed run of job `jobId` ends from `start` (ms): its seeded failure (picked by job id). */
+export function failedEnd(jobId: number, start: number): LogLine[] {
+  const failure = SEED_FAILURES[jobId % SEED_FAILURES.length]?.failure as FailureText;
+  return syncFailureLog(failure, start).slice(PREAMBLE_LINES);
+}
+
 /** The log of one sync run, ending the way the run ended. */
 export function taskLogs(
   job: Pick<Job, 'name' | 'source'> & { id?: number },
@@ -180,8 +186,7 @@ export function taskLogs(
   if (status === 'Failed') {
     at('warn', 'Retrying commit after a transient error (1/3)');
     t += Math.floor(rand() * 4000) + 200;
-    const failure = SEED_FAILURES[(job.id ?? 0) % SEED_FAILURES.length]?.failure as FailureText;
-    lines.push(...syncFailureLog(failure, t).slice(PREAMBLE_LINES));
+    lines.push(...failedEnd(job.id ?? 0, t));
   }
   if (status === 'Canceled') at('warn', 'Workflow cancellation requested; stopping writers');
   return lines;

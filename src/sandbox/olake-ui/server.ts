@@ -33,6 +33,7 @@ import { logFile, pageLogs } from './logs.js';
 import {
   type EmulatorJob,
   type EmulatorTask,
+  failedEnd,
   seedJobs,
   streamsConfig,
   taskLogs,
@@ -105,6 +106,8 @@ export interface OlakeUiEmulatorOptions {
   log?: SandboxLog;
   /** How long after a sync is triggered its run appears in the tasks (default 0). */
   syncStartDelayMs?: number;
+  /** How a sync started through the API ends (default: Completed); a failed one logs a seeded failure. */
+  syncOutcome?: (job: EmulatorJob) => 'Completed' | 'Failed';
 }
 
 export interface OlakeUiEmulator {
@@ -372,10 +375,11 @@ export async function startOlakeUiEmulator(options: OlakeUiEmulatorOptions = {})
       const end = liveRuns.get(task.file_path);
       if (task.status !== 'Running' || end === undefined || end > Date.now()) continue;
       liveRuns.delete(task.file_path);
-      task.status = 'Completed';
+      task.status = options.syncOutcome?.(job) ?? 'Completed';
       task.runtime = `${Math.round(runDurationMs / 1000)}s`;
       if (task.partial) task.logs.push(...completeLines(task, '\n'));
-      task.logs.push({ level: 'info', time: iso(end), message: 'Sync completed; state committed' });
+      if (task.status === 'Failed') task.logs.push(...failedEnd(job.id, end));
+      else task.logs.push({ level: 'info', time: iso(end), message: 'Sync completed; state committed' });
     }
     const latest = job.tasks[0];
     if (latest) job.last_run_state = latest.status;

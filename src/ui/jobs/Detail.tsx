@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { serverText } from '../../management/text.js';
 import type { JobDetail } from '../../management/types.js';
 import { Text } from '../components/Text.js';
-import { humaniseCron } from './cron.js';
+import { scheduleText } from './cron.js';
 import { endpoint, relativeTime, settingsSummary } from './format.js';
 import { ActiveText, Cell, StateText } from './JobTable.js';
 import { LogPane } from './LogPane.js';
@@ -38,10 +38,7 @@ function JobFields({ job, now }: { job: JobDetail; now: number }) {
     <Box flexDirection="column">
       <Field label="Source">{serverText(endpoint(job.source))}</Field>
       <Field label="Destination">{serverText(endpoint(job.destination))}</Field>
-      <Field label="Frequency">
-        {job.frequency || '—'}
-        {humaniseCron(job.frequency) !== job.frequency.trim() && ` · ${humaniseCron(job.frequency)}`}
-      </Field>
+      <Field label="Frequency">{scheduleText(job.frequency)}</Field>
       <Field label="Status">
         <ActiveText active={job.activate} />
       </Field>

@@ -5,7 +5,7 @@ import { serverText } from '../../management/text.js';
 import type { Job } from '../../management/types.js';
 import { truncate } from '../components/layout.js';
 import { Text } from '../components/Text.js';
-import { humaniseCron } from './cron.js';
+import { humaniseCron, scheduleText } from './cron.js';
 import { NEVER, relativeTime, route, stateLook } from './format.js';
 import type { JobsState } from './state.js';
 
@@ -30,10 +30,9 @@ export function ActiveText({ active }: { active: boolean }) {
   return active ? <Text color="green">● active</Text> : <Text color="yellow">○ paused</Text>;
 }
 
+/** The schedule's words; with the frequency as saved too on wide terminals (scheduleText). */
 function frequency(cron: string, wide: boolean): string {
-  const human = humaniseCron(cron);
-  if (human === cron.trim() || !wide) return human;
-  return `${human} (${cron.trim()})`;
+  return wide ? scheduleText(cron) : humaniseCron(cron);
 }
 
 /** Column widths including one space of padding. */

@@ -81,3 +81,13 @@ export function humaniseCron(frequency: string): string {
   const fields = trimmed.split(/\s+/);
   return (fields.length === 5 && humanise(fields)) || trimmed;
 }
+
+/**
+ * The one wording of a schedule, in the jobs browser and `floe jobs` alike: the words with the
+ * frequency as saved, "monthly, day 1 00:00 (0 0 1 * *)"; the frequency alone when it has no words.
+ */
+export function scheduleText(frequency: string): string {
+  const human = humaniseCron(frequency);
+  const saved = frequency.trim();
+  return human === saved || saved === '' ? human : `${human} (${saved})`;
+}

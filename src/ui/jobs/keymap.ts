@@ -68,7 +68,7 @@ const sync: Binding = {
   keys: ['n'],
   run: (c) => c.ask('sync'),
   hint: { key: 'n', text: 'actions' },
-  help: { keys: 'n', text: 'sync now', group: 'actions' },
+  help: { keys: 'n', text: 'sync now (in the detail: selects and follows the new run)', group: 'actions' },
 };
 const toggle: Binding = {
   keys: ['p'],
@@ -171,7 +171,7 @@ const LIST: Binding[] = [
     hint: { key: '/', text: 'filter' },
     help: {
       keys: '/',
-      text: 'filter by name, source or destination (Enter applies, Esc clears)',
+      text: 'filter by name, source, destination or last run; says which matched (Enter applies, Esc clears)',
       group: 'jobs',
     },
   },
@@ -232,6 +232,14 @@ const DETAIL: Binding[] = [
       c.runLogs.diagnose(task);
     },
     hint: { key: 'Enter', text: 'logs' },
+  },
+  {
+    keys: ['f'],
+    run: (c) => {
+      const task = c.detail?.tasks?.[c.detail.taskCursor];
+      if (task) c.runLogs.followRun(task);
+    },
+    help: { keys: 'f', text: 'Runs: follow the selected run', group: 'detail' },
   },
   ...detailActions(true),
   quiet(refresh),

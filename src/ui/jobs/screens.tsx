@@ -140,6 +140,15 @@ export const ACTION_QUESTIONS: Record<JobAction, (name: string) => string> = {
   cancel: (name) => `Cancel the running sync of “${name}”?`,
 };
 
+/** Where the filter matched: "source 3, name 1" (fields by how many visible jobs matched there). */
+export function matchedText(matched: JobsState['matched']): string {
+  if (!matched || matched.length === 0) return 'no match';
+  return [...matched]
+    .sort((a, b) => b.jobs - a.jobs)
+    .map((m) => `${m.field} ${m.jobs}`)
+    .join(', ');
+}
+
 /** The line above the footer: the text being typed, a question, a notice or the filter; and its keys. */
 export function statusLine(
   state: JobsState,
@@ -211,7 +220,7 @@ export function statusLine(
     return {
       node: (
         <Text dimColor wrap="truncate-end">
-          filter: {state.filter} (Esc clears)
+          filter: {state.filter}, matched in {matchedText(state.matched)} (Esc clears)
         </Text>
       ),
     };

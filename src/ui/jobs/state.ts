@@ -1,6 +1,6 @@
 // The jobs browser's state and its pure reducer. Side effects (API calls, timers) live in useJobsBrowser.
 import type { Job, JobDetail, LogPage, ManagementErrorKind, Task } from '../../management/types.js';
-import { stateRank } from './format.js';
+import { stateLook, stateRank } from './format.js';
 import { EMPTY_VIEW, LOG_VIEW_ACTIONS, type LogView, type LogViewAction, logViewReducer } from './logview.js';
 
 export type SortKey = 'name' | 'last-run' | 'state';
@@ -13,10 +13,21 @@ export interface Failure {
   message: string;
 }
 
+/** What the filter looks in, in the order of a job's search key (searchKey). */
+export const FILTER_FIELDS = [
+  'name',
+  'source',
+  'source type',
+  'destination',
+  'destination type',
+  'last run',
+] as const;
+export type FilterField = (typeof FILTER_FIELDS)[number];
+
 /** Jobs of one load with what filtering and sorting need, computed once per load. */
 export interface ListData {
   jobs: Job[];
-  /** Lowercase "name source destination" per job, for the filter. */
+  /** Per job, its FILTER_FIELDS in lowercase, one a line, for the filter. */
   keys: string[];
   /** Job indices in each sort order computed so far. */
   orders: Partial<Record<SortKey, number[]>>;
@@ -65,6 +76,8 @@ export interface JobsState {
   sort: SortKey;
   /** Indices into data.jobs, sorted and filtered. */
   visible: number[];
+  /** While a filter is set: the fields it matched in, and in how many of the visible jobs each. */
+  matched?: { field: FilterField; jobs: number }[];
   /** Position of the selection in `visible`. */
   cursor: number;
   selectedId?: number;
@@ -109,6 +122,8 @@ export type Action =
   | { type: 'pane-toggle' }
   | { type: 'log-wrap-toggle' }
   | { type: 'logs-start'; jobId: number; task: Task }
+  /** Selects `task` in the runs (added when the list does not have it yet) and opens its log. */
+  | { type: 'run-follow'; jobId: number; task: Task }
   | { type: 'logs'; jobId: number; task: Task; page: LogPage }
   | { type: 'logs-failed'; jobId: number; task: Task; failure: Failure }
   | { type: 'session'; session: Session; error?: string }
@@ -135,7 +150,25 @@ export function initialState(project: string, pageSize = 10): JobsState {
 }
 
 export function searchKey(job: Job): string {
-  return `${job.name}\n${job.source.name}\n${job.source.type}\n${job.destination.name}\n${job.destination.type}`.toLowerCase();
+  const fields = [
+    job.name,
+    job.source.name,
+    job.source.type,
+    job.destination.name,
+    job.destination.type,
+    job.last_run_state ? stateLook(job.last_run_state).word : 'never',
+  ];
+  return fields.join('\n').toLowerCase();
+}
+
+/** The fields `needle` (lowercase) matched in, over the jobs `visible`, with how many jobs each. */
+function matchedFields(data: ListData, visible: number[], needle: string): JobsState['matched'] {
+  const counts = FILTER_FIELDS.map(() => 0);
+  for (const index of visible)
+    data.keys[index]!.split('\n').forEach((value, field) => {
+      if (value.includes(needle)) counts[field]! += 1;
+    });
+  return FILTER_FIELDS.map((field, i) => ({ field, jobs: counts[i]! })).filter((m) => m.jobs > 0);
 }
 
 export function listData(jobs: Job[]): ListData {
@@ -195,11 +228,12 @@ function refilter(state: JobsState): JobsState {
   const order = data.orders[state.sort]!;
   const needle = state.filter.trim().toLowerCase();
   const visible = needle === '' ? order : order.filter((index) => data.keys[index]!.includes(needle));
+  const matched = needle === '' ? undefined : matchedFields(data, visible, needle);
   const found =
     state.selectedId === undefined
       ? -1
       : visible.findIndex((index) => data.jobs[index]!.id === state.selectedId);
-  return select({ ...state, data, visible }, found >= 0 ? found : state.cursor);
+  return select({ ...state, data, visible, matched }, found >= 0 ? found : state.cursor);
 }
 
 export function selectedJob(state: JobsState): Job | undefined {
@@ -359,6 +393,18 @@ export function jobsReducer(previous: JobsState, action: Action): JobsState {
         },
       });
     }
+    case 'run-follow': {
+      const detail = state.detail;
+      if (detail?.jobId !== action.jobId) return state;
+      const known = detail.tasks?.findIndex((task) => sameTask(task, action.task)) ?? -1;
+      const tasks = known >= 0 ? (detail.tasks ?? []) : [action.task, ...(detail.tasks ?? [])];
+      return updateDetail(state, action.jobId, {
+        tasks,
+        taskCursor: Math.max(known, 0),
+        pane: 'logs',
+        logs: { task: action.task, loading: true, view: EMPTY_VIEW },
+      });
+    }
     case 'logs': {
       const logs = state.detail?.logs;
       if (!logs || !sameTask(logs.task, action.task)) return state;
@@ -382,6 +428,15 @@ export function jobsReducer(previous: JobsState, action: Action): JobsState {
       return { ...state, session: action.session, passwordError: action.error };
     case 'log-wrap-toggle':
       return state.detail ? { ...state, detail: { ...state.detail, wrap: !state.detail.wrap } } : state;
+    case 'log-ended': {
+      // The runs list shows the followed run's end at once, not at the next refresh.
+      const detail = state.detail;
+      if (!detail?.logs) return state;
+      const tasks = detail.tasks?.map((task) =>
+        sameTask(task, action.task) ? { ...task, status: action.status } : task,
+      );
+      return { ...state, detail: { ...detail, tasks, logs: logViewReducer(detail.logs, action) } };
+    }
     default: {
       const logs = state.detail?.logs;
       if (!state.detail || !logs || !LOG_VIEW_ACTIONS.has(action.type)) return state;

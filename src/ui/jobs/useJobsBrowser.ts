@@ -1,5 +1,6 @@
 // Side effects of the jobs browser: loading, auto-refresh, re-login, detail/logs fetching and job actions.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { actionDone, serverSaid } from '../../management/actions.js';
 import { syncAndConfirm } from '../../management/sync.js';
 import type { JobsApi, LogQuery, Task } from '../../management/types.js';
 import { ManagementError } from '../../management/types.js';
@@ -224,31 +225,37 @@ export function useJobsBrowser(options: JobsBrowserOptions) {
     [api, call, expireOn, dispatch],
   );
 
+  /** Runs a job action and says how it went; resolves with the run a sync started, if one did. */
   const perform = useCallback(
-    (action: JobAction, jobId: number, name: string) => {
+    (action: JobAction, jobId: number, name: string): Promise<Task | undefined> => {
       const { project } = stateRef.current;
       dispatch({ type: 'overlay-close' });
       dispatch({ type: 'notice', tone: 'busy', text: `${ACTION_WORDS[action]} ${name}…` });
-      const run = async (): Promise<{ tone: 'ok' | 'warn'; text: string }> => {
+      const run = async (): Promise<{ tone: 'ok' | 'warn'; text: string; started?: Task }> => {
         if (action === 'sync') {
           const outcome = await syncAndConfirm(api, project, jobId, { signal: controller.current.signal });
-          return { tone: outcome.kind === 'started' ? 'ok' : 'warn', text: outcome.text };
+          return outcome.kind === 'started'
+            ? { tone: 'ok', text: outcome.text, started: outcome.run }
+            : { tone: 'warn', text: outcome.text };
         }
         const message =
           action === 'cancel'
             ? await api.cancelRun(project, jobId)
             : await api.setActive(project, jobId, action === 'resume');
-        return { tone: 'ok', text: message || 'done' };
+        const said = serverSaid(message);
+        return { tone: 'ok', text: `${actionDone(action, jobId, name)}${said ? ` · ${said}` : ''}` };
       };
-      call(run).then(
-        (result) => {
+      return call(run).then(
+        ({ started, ...result }) => {
           dispatch({ type: 'notice', ...result });
           load();
+          return started;
         },
         (error: unknown) => {
           const failure = toFailure(error);
           dispatch({ type: 'notice', tone: 'error', text: failure.message });
           expireOn(failure);
+          return undefined;
         },
       );
     },

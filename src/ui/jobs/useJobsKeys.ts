@@ -172,8 +172,14 @@ export function useJobsKeys({
         return;
       }
       if (overlay.kind === 'confirm') {
-        if (input === 'y' || input === 'Y') commands.perform(overlay.action, overlay.jobId, overlay.name);
-        else dispatch({ type: 'overlay-close' });
+        if (input === 'y' || input === 'Y') {
+          const { jobId } = overlay;
+          // In the job's detail, the run the sync started is selected and followed.
+          void commands.perform(overlay.action, jobId, overlay.name).then((started) => {
+            const now = latest();
+            if (started && now.view === 'detail' && now.detail?.jobId === jobId) runLogs.followRun(started);
+          });
+        } else dispatch({ type: 'overlay-close' });
         return;
       }
       const screen = keyScreen(current);

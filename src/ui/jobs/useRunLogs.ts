@@ -32,6 +32,30 @@ export function useRunLogs({ api, latest, dispatch, call, pollMs, keep }: RunLog
   const following = logs?.view.follow !== undefined;
   const task = logs?.task;
 
+  /** Reads a failed run's whole log once and diagnoses it; shows the known diagnosis again. */
+  const diagnose = useCallback(
+    (run: Task) => {
+      const current = latest();
+      if (!current.detail || run.status.toLowerCase() !== 'failed') return;
+      const known = diagnosed.current.get(run.file_path);
+      if (known === 'pending') return;
+      if (known) return dispatch({ type: 'diagnoses', task: run, diagnoses: known });
+      diagnosed.current.set(run.file_path, 'pending');
+      const { project } = current;
+      const { jobId } = current.detail;
+      call(() => readWholeLog(api, project, jobId, run, DIAGNOSE_LINES)).then(
+        (lines) => {
+          const job = detailJob(latest());
+          const diagnoses = diagnoseLog(lines, job ? runHosts(job) : {});
+          diagnosed.current.set(run.file_path, diagnoses);
+          dispatch({ type: 'diagnoses', task: run, diagnoses });
+        },
+        () => diagnosed.current.delete(run.file_path),
+      );
+    },
+    [api, call, dispatch, latest],
+  );
+
   useEffect(() => {
     if (!following || !task) return;
     const timer = setInterval(() => {
@@ -64,6 +88,8 @@ export function useRunLogs({ api, latest, dispatch, call, pollMs, keep }: RunLog
               tone: color === 'green' ? 'ok' : color === 'red' ? 'error' : 'warn',
               text: `Run ended: ${sanitize(status)}; following stopped.`,
             });
+            // What went wrong, under the log, as Enter on a failed run shows it.
+            diagnose({ ...task, status });
           },
           (error: unknown) => {
             dispatch({ type: 'log-follow' });
@@ -79,7 +105,45 @@ export function useRunLogs({ api, latest, dispatch, call, pollMs, keep }: RunLog
         });
     }, pollMs);
     return () => clearInterval(timer);
-  }, [following, task, api, call, dispatch, latest, pollMs, keep]);
+  }, [following, task, api, call, dispatch, latest, pollMs, keep, diagnose]);
+
+  /** Reads the run's tail, then polls it (the effect above) from there. */
+  const startFollowing = useCallback(
+    (jobId: number, project: string, run: Task) => {
+      call(() => followTail(api, project, jobId, run, keep)).then(
+        (tail) => {
+          dispatch({
+            type: 'logs',
+            jobId,
+            task: run,
+            page: {
+              logs: tail.lines,
+              older_cursor: tail.olderCursor,
+              newer_cursor: tail.next.base,
+              has_more_older: tail.hasOlder,
+              has_more_newer: false,
+            },
+          });
+          dispatch({ type: 'log-follow', cursor: tail.next });
+        },
+        (error: unknown) => dispatch({ type: 'notice', tone: 'error', text: (error as Error).message }),
+      );
+    },
+    [api, call, dispatch, keep],
+  );
+
+  /** Follows `run` from its tail: selected in the runs, its log open. */
+  const followRun = useCallback(
+    (run: Task) => {
+      const current = latest();
+      if (!current.detail) return;
+      const { project } = current;
+      const { jobId } = current.detail;
+      dispatch({ type: 'run-follow', jobId, task: run });
+      startFollowing(jobId, project, run);
+    },
+    [dispatch, latest, startFollowing],
+  );
 
   /** Starts following the open run from its tail, or stops. */
   const toggleFollow = useCallback(() => {
@@ -87,51 +151,8 @@ export function useRunLogs({ api, latest, dispatch, call, pollMs, keep }: RunLog
     const open = current.detail?.logs;
     if (!current.detail || !open) return;
     if (open.view.follow) return dispatch({ type: 'log-follow' });
-    const { project } = current;
-    const { jobId } = current.detail;
-    call(() => followTail(api, project, jobId, open.task, keep)).then(
-      (tail) => {
-        dispatch({
-          type: 'logs',
-          jobId,
-          task: open.task,
-          page: {
-            logs: tail.lines,
-            older_cursor: tail.olderCursor,
-            newer_cursor: tail.next.base,
-            has_more_older: tail.hasOlder,
-            has_more_newer: false,
-          },
-        });
-        dispatch({ type: 'log-follow', cursor: tail.next });
-      },
-      (error: unknown) => dispatch({ type: 'notice', tone: 'error', text: (error as Error).message }),
-    );
-  }, [api, call, dispatch, latest, keep]);
+    startFollowing(current.detail.jobId, current.project, open.task);
+  }, [dispatch, latest, startFollowing]);
 
-  /** Reads a failed run's whole log once and diagnoses it; shows the known diagnosis again. */
-  const diagnose = useCallback(
-    (run: Task) => {
-      const current = latest();
-      if (!current.detail || run.status.toLowerCase() !== 'failed') return;
-      const known = diagnosed.current.get(run.file_path);
-      if (known === 'pending') return;
-      if (known) return dispatch({ type: 'diagnoses', task: run, diagnoses: known });
-      diagnosed.current.set(run.file_path, 'pending');
-      const { project } = current;
-      const { jobId } = current.detail;
-      call(() => readWholeLog(api, project, jobId, run, DIAGNOSE_LINES)).then(
-        (lines) => {
-          const job = detailJob(latest());
-          const diagnoses = diagnoseLog(lines, job ? runHosts(job) : {});
-          diagnosed.current.set(run.file_path, diagnoses);
-          dispatch({ type: 'diagnoses', task: run, diagnoses });
-        },
-        () => diagnosed.current.delete(run.file_path),
-      );
-    },
-    [api, call, dispatch, latest],
-  );
-
-  return { toggleFollow, diagnose };
+  return { toggleFollow, followRun, diagnose };
 }

@@ -93,7 +93,7 @@ describe('list', () => {
     expect(m.frame()).toContain('crm_contacts');
     expect(m.frame()).not.toContain('orders_to_lake');
     await m.press(KEY.enter);
-    expect(m.frame()).toContain('filter: crm (Esc clears)');
+    expect(m.frame()).toContain('filter: crm, matched in name 1, source 1 (Esc clears)');
     expect(m.frame()).not.toContain('orders_to_lake');
     await m.press(KEY.escape);
     expect(m.frame()).toContain('orders_to_lake');
@@ -111,15 +111,26 @@ describe('list', () => {
     await m.press('/', 'nothing-like-this');
     expect(m.frame()).toContain('No job matches “nothing-like-this”');
     await m.press(KEY.escape, '/', 'payments\r');
-    expect(m.frame()).toContain('filter: payments (Esc clears)');
+    expect(m.frame()).toContain('filter: payments, matched in name 1 (Esc clears)');
     expect(jobLines(m.frame())).toEqual(['payments']);
+  });
+
+  // Issue 30, item 4: /events matched jobs by their source's name without saying so.
+  it('says which field the filter matched: source, source type, last run', async () => {
+    const m = await mount({ api: sample() });
+    await m.press('/', 'mysql', KEY.enter);
+    expect(jobLines(m.frame())).toEqual(['crm_contacts']);
+    expect(m.frame()).toContain('filter: mysql, matched in source 1, source type 1 (Esc clears)');
+    await m.press(KEY.escape, '/', 'failed', KEY.enter);
+    expect(jobLines(m.frame())).toEqual(['crm_contacts']);
+    expect(m.frame()).toContain('filter: failed, matched in last run 1 (Esc clears)');
   });
 
   it('keeps keys typed ahead of the screen: / then a name, P then a project', async () => {
     const api = sample();
     const m = await mount({ api });
     await m.typeAhead('/', 'crm', '\r', 'j');
-    expect(m.frame()).toContain('filter: crm (Esc clears)');
+    expect(m.frame()).toContain('filter: crm, matched in name 1, source 1 (Esc clears)');
     expect(jobLines(m.frame())).toEqual(['crm_contacts']);
     await m.typeAhead(KEY.escape);
     await m.typeAhead('P', KEY.backspace, '9', KEY.enter);
@@ -228,7 +239,7 @@ describe('detail', () => {
     expect(frame).toContain('orders_to_lake #1');
     expect(frame).toMatch(/Source\s+pg-prod \(postgres v0\.9\.4 #2\)/);
     expect(frame).toMatch(/Destination\s+iceberg-rest \(iceberg v0\.9\.4 #1\)/);
-    expect(frame).toMatch(/Frequency\s+0 \*\/6 \* \* \* · every 6 h/);
+    expect(frame).toMatch(/Frequency\s+every 6 h \(0 \*\/6 \* \* \*\)/);
     expect(frame).toMatch(/Status\s+● active/);
     expect(frame).toMatch(/Last run\s+✓ completed · sync · 2026-08-20T09:00:00Z \(3 h ago\)/);
     expect(frame).toMatch(/Created\s+2026-08-01T10:15:30Z \(19 d ago\) by admin/);
@@ -302,10 +313,20 @@ describe('actions', () => {
 
   it.each([
     ['n', 'Start a sync of “orders_to_lake” now? y/N', 'syncNow 1 1', 'Sync started: run sync-now-1-'],
-    ['p', 'Pause “orders_to_lake”?', 'setActive 1 1 false', 'job 1 paused successfully'],
-    ['c', 'Cancel the running sync of “payments”?', 'cancelRun 1 4', 'job workflow cancel requested'],
+    [
+      'p',
+      'Pause “orders_to_lake”?',
+      'setActive 1 1 false',
+      'Paused the schedule of job 1 (orders_to_lake) · the OLake UI said: job 1 paused successfully',
+    ],
+    [
+      'c',
+      'Cancel the running sync of “payments”?',
+      'cancelRun 1 4',
+      'Cancel requested for job 4 (payments) · the OLake UI said: job workflow cancel requested',
+    ],
   ])(
-    '%s asks to confirm naming the job, y performs and shows the server message',
+    '%s asks to confirm naming the job, y performs and says so, the server message as detail',
     async (key, question, call, message) => {
       const api = sample();
       const m = await mount({ api });
@@ -349,7 +370,7 @@ describe('actions', () => {
     expect(m.frame()).toContain('Resume “crm_contacts”? y/N');
     await m.press('y');
     expect(api.calls).toContain('setActive 1 2 true');
-    expect(m.frame()).toContain('✓ job 2 resumed successfully');
+    expect(m.frame()).toContain('✓ Resumed the schedule of job 2 (crm_contacts)');
     expect(selectedRow(m.frame())).toContain('● active');
   });
 

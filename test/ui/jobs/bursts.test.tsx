@@ -19,7 +19,7 @@ describe('jobs browser, keys in one chunk', () => {
   it('opens the filter, types into it and applies it, from one chunk', async () => {
     const m = await mount({ api: api() });
     await m.press(`/gamx${KEY.backspace}ma\rq`);
-    expect(m.frame()).toContain('filter: gamma (Esc clears)');
+    expect(m.frame()).toContain('filter: gamma, matched in name 1 (Esc clears)');
     expect(m.exits).toEqual([0]);
   });
 

@@ -2,7 +2,7 @@
 // following a running run, and a failed run's diagnosis on top.
 import { act } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { LogLine } from '../../../src/management/types.js';
+import type { LogLine, Task } from '../../../src/management/types.js';
 import { FakeApi, KEY, makeJob, makeTask, mount, settle, unmountAll } from './support.js';
 
 afterEach(() => unmountAll());
@@ -27,6 +27,15 @@ function api() {
   ]);
   fake.logs.set(RUNNING.file_path, [line(0, 'Starting sync'), line(1, 'Stream public.orders: running')]);
   return fake;
+}
+
+/** Waits (up to 5 s, polling every 50 ms) until `done` holds. */
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 100 && !done(); i++)
+    await act(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    });
+  await settle();
 }
 
 /** Opens job 1 and the run `down` rows below the newest. */
@@ -233,5 +242,42 @@ describe('server text', () => {
     expect(raw).not.toContain('\u001b]0;');
     expect(raw).not.toContain('\u001b[2J');
     expect(raw).not.toContain('\u009b');
+  });
+
+  // Issue 30, item 4: n in the detail selects the run the sync started and follows it, not the old one.
+  it('n in the detail selects the new run and follows its log to a failed end, diagnosed', async () => {
+    const fake = api();
+    fake.tasks.set(1, [FAILED]);
+    // FakeApi.syncNow names the new run sync-now-<job>-<runs before it>.
+    fake.logs.set('sync-now-1-1', [line(0, 'New run: starting sync')]);
+    const m = await mount({ api: fake, followMs: 40 }, { columns: 80, rows: 24 });
+    await m.press(KEY.enter, 'n');
+    expect(m.frame()).toContain('Start a sync of “orders_to_lake” now? y/N');
+    await m.press('y');
+    await until(() => m.frame().includes('following (f stops)'));
+    expect(m.frame()).toContain('following (f stops)');
+    expect(m.frame()).toContain('New run: starting sync');
+    expect(m.frame()).not.toContain('Retrying commit');
+    fake.logs.get('sync-now-1-1')?.push(line(1, CAUSE, 'error'));
+    fake.tasks.set(1, [{ ...(fake.tasks.get(1)?.[0] as Task), status: 'Failed' }, FAILED]);
+    await until(() => m.frame().includes('✗ RUN_TOKEN_EXPIRED'));
+    expect(m.frame()).toContain('✗ Run ended: Failed; following stopped.');
+    expect(m.frame()).toContain('✗ RUN_TOKEN_EXPIRED');
+    await m.press(KEY.tab);
+    expect(m.frame()).toMatch(/^› ✗ failed/m);
+    expect(
+      m
+        .frame()
+        .split('\n')
+        .filter((row) => /^[› ] [✗●✓]/.test(row)),
+    ).toHaveLength(2);
+  });
+
+  it('f in Runs follows the selected run', async () => {
+    const m = await mount({ api: api(), followMs: 40 }, { columns: 80, rows: 24 });
+    await m.press(KEY.enter);
+    await m.press('f');
+    expect(m.frame()).toContain('following (f stops)');
+    expect(m.frame()).toContain('Stream public.orders: running');
   });
 });

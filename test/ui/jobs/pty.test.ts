@@ -165,6 +165,30 @@ describe('floe jobs on an 80x24 terminal', () => {
     expect(await b.exit()).toBe(0);
   });
 
+  // Issue 30, item 4: n in the detail follows the run it started (not the older one); the filter says
+  // where it matched. Keys in bursts.
+  it('n in the detail selects and follows the new run to its end; the filter names the field', async () => {
+    const job = ui.jobs.find(
+      (j) => j.activate && j.tasks.length > 0 && j.tasks[0]?.status !== 'Running' && j.id !== HUGE_JOB_ID,
+    );
+    if (!job) throw new Error('the seed has no idle job that ran');
+    const older = job.tasks[0]?.file_path;
+    const b = browser();
+    await b.waitFor(/40 jobs · sort name[\s\S]*q quit/);
+    b.write(`/${job.name}\r`);
+    await b.waitFor(new RegExp(`filter: ${job.name}, matched in name 1`));
+    b.write('\rny');
+    await b.waitFor(/following \(f stops\)/);
+    const fresh = job.tasks[0];
+    expect(fresh?.file_path).not.toBe(older);
+    expect(b.text()).toContain(`Run ${fresh?.start_time} Running`);
+    await b.waitFor('✓ Run ended: Completed; following stopped.', { timeoutMs: 20_000 });
+    expect(b.text()).toContain('Sync completed; state committed');
+    for (const line of b.screen()) expect(line.length).toBeLessThanOrEqual(80);
+    b.write('q');
+    expect(await b.exit()).toBe(0);
+  });
+
   it('a first sign-in names the server and the user and never says "expired"', async () => {
     const fresh = mkdtempSync(join(tmpdir(), 'floe-jobs-first-'));
     const t = startTerminal({

@@ -1,89 +1,6 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
-
-/**
- * The test files that start a process (the built CLI, a pty, git, npm) or need a real service (Ceph RGW,
- * the Secret Service). Every other file is in the fast project (`npm run test:fast`), where
- * test/setup/no-process.ts makes starting a process throw and no service is started.
- */
-export const PROCESS_TESTS = [
-  'test/artifact/demo.test.ts',
-  'test/artifact/flavours.test.ts',
-  'test/artifact/flows.test.ts',
-  'test/audit/secrets.test.ts',
-  'test/binary/binary.test.ts',
-  'test/build/build.test.ts',
-  'test/catalog/diagnoses.test.ts',
-  'test/catalog/transport.test.ts',
-  'test/check/cli.test.ts',
-  'test/cli/completion.test.ts',
-  'test/cli/files.test.ts',
-  'test/cli/help-width.test.ts',
-  'test/cli/import-input.test.ts',
-  'test/cli/imports.test.ts',
-  'test/cli/invocation.test.ts',
-  'test/cli/json-outputs.test.ts',
-  'test/cli/keychain-folders.test.ts',
-  'test/cli/no-keychain.test.ts',
-  'test/cli/pipe.test.ts',
-  'test/cli/secrets-choice.test.ts',
-  'test/cli/setup.test.ts',
-  'test/cli/small-fixes.test.ts',
-  'test/cli/usage.test.ts',
-  'test/config/concurrent.test.ts',
-  'test/config/crash.test.ts',
-  'test/config/disk-full.test.ts',
-  'test/config/folder.test.ts',
-  'test/config/key-files.test.ts',
-  'test/config/write-crash.test.ts',
-  'test/e2e/bursts.test.ts',
-  'test/e2e/connection.test.ts',
-  'test/e2e/ctrl-c.test.ts',
-  'test/e2e/defaults.test.ts',
-  'test/e2e/export-terminal.test.ts',
-  'test/e2e/flavours.test.ts',
-  'test/e2e/gcs-storage.test.ts',
-  'test/e2e/home.test.ts',
-  'test/e2e/hostile-walk.test.ts',
-  'test/e2e/hostile.test.ts',
-  'test/e2e/import.test.ts',
-  'test/e2e/jobs.test.ts',
-  'test/e2e/no-keychain.test.ts',
-  'test/e2e/own-text.test.ts',
-  'test/e2e/setup.test.ts',
-  'test/e2e/svg.test.ts',
-  'test/e2e/tables.test.ts',
-  'test/e2e/test-screen.test.ts',
-  'test/e2e/values.test.ts',
-  'test/e2e/write-screen.test.ts',
-  'test/e2e/write.test.ts',
-  'test/export/command.test.ts',
-  'test/export/engines.test.ts',
-  'test/management/cleartext.test.ts',
-  'test/management/commands.test.ts',
-  'test/management/interactive.test.ts',
-  'test/management/session-keychain.test.ts',
-  'test/management/session.test.ts',
-  'test/management/troubleshoot-cli.test.ts',
-  'test/net/proxy.test.ts',
-  'test/package/pack.test.ts',
-  'test/readme/lines.test.ts',
-  'test/sandbox/command.test.ts',
-  'test/sandbox/jobs-test.test.ts',
-  'test/sandbox/olake-import.test.ts',
-  'test/sandbox/open.test.ts',
-  'test/sandbox/pty.test.ts',
-  'test/sandbox/sandbox.test.ts',
-  'test/secrets/keychain.test.ts',
-  'test/secrets/namespace.test.ts',
-  'test/secrets/shadow.test.ts',
-  'test/stack/cli.test.ts',
-  'test/storage/ceph-rgw.test.ts',
-  'test/storage/cli-ceph.test.ts',
-  'test/tables/tables.test.ts',
-  'test/ui/jobs/pty.test.ts',
-  'test/ui/test/pty.test.ts',
-  'test/write/files.test.ts',
-];
+import { PROCESS_TESTS } from './test/setup/process-tests.js';
 
 const env = { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
 
@@ -92,6 +9,10 @@ export default defineConfig({
     globalSetup: ['test/setup/tmp.ts'],
     setupFiles: ['test/setup/react-act.ts'],
     pool: 'forks',
+    // Vitest's default is one worker less than the cores: one file at a time on a 2-core machine, while the
+    // process project's files mostly wait for the CLI they spawn. One more than the cores keeps them busy
+    // (--maxWorkers=1 on the command line still wins, to leave a shared machine a core).
+    maxWorkers: availableParallelism() + 1,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [
@@ -105,8 +26,8 @@ export default defineConfig({
           // No service here: a test asking for one fails (under CI=true) or skips, naming the fast project.
           env: {
             ...env,
-            FLOE_TEST_KEYRING: 'not started in the fast project (list the file in PROCESS_TESTS)',
-            FLOE_TEST_CEPH: 'not started in the fast project (list the file in PROCESS_TESTS)',
+            FLOE_TEST_KEYRING: 'not started in the fast project (list the file in test/setup/process-tests.ts)',
+            FLOE_TEST_CEPH: 'not started in the fast project (list the file in test/setup/process-tests.ts)',
             DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/floe-fast-project',
           },
         },

@@ -4,8 +4,8 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { PROCESS_TESTS } from '../../vitest.config.js';
 import { inCI } from '../support/services.js';
+import { PROCESS_TESTS } from './process-tests.js';
 
 describe('the fast project', () => {
   it('refuses to start a process, naming PROCESS_TESTS', () => {

@@ -6,7 +6,7 @@ import { createRequire, syncBuiltinESMExports } from 'node:module';
 
 const refuse = (what: string) => () => {
   throw new Error(
-    `${what}: the fast project starts no process; list this test file in PROCESS_TESTS (vitest.config.ts)`,
+    `${what}: the fast project starts no process; list this test file in PROCESS_TESTS (test/setup/process-tests.ts)`,
   );
 };
 

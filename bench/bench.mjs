@@ -8,7 +8,7 @@
 // and each half of the connection test can be timed alone. Screens are read through the real-terminal
 // harness (scripts/lib/terminal.mjs).
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { basename, join } from 'node:path';
@@ -862,5 +862,11 @@ How each is measured:
   write check's lazily loaded Parquet and Avro libraries count). The write check adds a namespace, a table,
   three S3 writes, a commit, a load, a read and the cleanup's drops and deletes.
 ${missed.length > 0 ? `\n## Why targets are missed\n\n${why}\n` : ''}`;
-writeFileSync(new URL('./RESULTS.md', import.meta.url), md);
-process.stdout.write(md);
+// The test suite's times are measured by hand (`npm test`, `npm run test:fast`) and kept from the last file.
+const resultsFile = new URL('./RESULTS.md', import.meta.url);
+const testTimes = existsSync(resultsFile)
+  ? (/^## Test suite times\n[\s\S]*/m.exec(readFileSync(resultsFile, 'utf8'))?.[0] ?? '')
+  : '';
+const all = testTimes ? `${md.trimEnd()}\n\n${testTimes}` : md;
+writeFileSync(resultsFile, all);
+process.stdout.write(all);

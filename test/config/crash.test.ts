@@ -20,12 +20,10 @@ afterAll(async () => {
   await servers?.second.close();
 });
 
-// The save paths run concurrently (each in its own config folder, so its own keychain service): those on
-// the keychain go one trial at a time, so one by one they would leave a core idle for most of the run.
-describe.concurrent('a save killed at any point (SIGKILL) leaves the config and its secrets consistent', () => {
+describe('a save killed at any point (SIGKILL) leaves the config and its secrets consistent', () => {
   for (const [name, scenario] of Object.entries(SAVES))
     it(name, async () => {
-      const { states, problems } = await sweep(scenario(), 'kill', 2);
+      const { states, problems } = await sweep(scenario(), 'kill');
       expect(problems).toEqual([]);
       // Killed before the commit point, the save never happened; after it, it is whole: both were seen.
       expect(states).toContain('before');

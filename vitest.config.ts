@@ -1,13 +1,46 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { PROCESS_TESTS } from './test/setup/process-tests.js';
+
+const env = { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.{ts,tsx}'],
-    globalSetup: ['test/setup/tmp.ts', 'test/setup/keyring.ts', 'test/setup/ceph.ts'],
+    globalSetup: ['test/setup/tmp.ts'],
     setupFiles: ['test/setup/react-act.ts'],
     pool: 'forks',
+    // Vitest's default is one worker less than the cores: one file at a time on a 2-core machine, while the
+    // process project's files mostly wait for the CLI they spawn. One more than the cores keeps them busy
+    // (--maxWorkers=1 on the command line still wins, to leave a shared machine a core).
+    maxWorkers: availableParallelism() + 1,
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'fast',
+          include: ['test/**/*.test.{ts,tsx}'],
+          exclude: PROCESS_TESTS,
+          setupFiles: ['test/setup/no-process.ts'],
+          // No service here: a test asking for one fails (under CI=true) or skips, naming the fast project.
+          env: {
+            ...env,
+            FLOE_TEST_KEYRING: 'not started in the fast project (list the file in test/setup/process-tests.ts)',
+            FLOE_TEST_CEPH: 'not started in the fast project (list the file in test/setup/process-tests.ts)',
+            DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/floe-fast-project',
+          },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'process',
+          include: PROCESS_TESTS,
+          globalSetup: ['test/setup/keyring.ts', 'test/setup/ceph.ts'],
+          env,
+        },
+      },
+    ],
   },
 });

@@ -8,7 +8,7 @@
 // and each half of the connection test can be timed alone. Screens are read through the real-terminal
 // harness (scripts/lib/terminal.mjs).
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { basename, join } from 'node:path';
@@ -865,5 +865,16 @@ ${missed.length > 0 ? `\n## Why targets are missed\n\n${why}\n` : ''}`;
 // `floe tables` rows: their own section (bench/tables.mjs, which also runs alone and replaces it).
 const { benchTables, tablesSection } = await import('./tables.mjs');
 const tablesMd = tablesSection(await benchTables(), 'Measured in this run, on the machine above.');
-writeFileSync(new URL('./RESULTS.md', import.meta.url), `${md}\n${tablesMd}`);
-process.stdout.write(`${md}\n${tablesMd}`);
+// The test suite's times are measured by hand (`npm test`, `npm run test:fast`) and kept from the last file.
+const resultsFile = new URL('./RESULTS.md', import.meta.url);
+const testTimes = existsSync(resultsFile)
+  ? (/^## Test suite times\n[\s\S]*?(?=^<!--|^## |(?![\s\S]))/m.exec(
+      readFileSync(resultsFile, 'utf8'),
+    )?.[0] ?? '')
+  : '';
+const all = `${[md, tablesMd, testTimes]
+  .map((part) => part.trim())
+  .filter(Boolean)
+  .join('\n\n')}\n`;
+writeFileSync(resultsFile, all);
+process.stdout.write(all);

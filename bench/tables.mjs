@@ -267,8 +267,10 @@ if (role === 'floe' || role === 'plain') {
   const current = readFileSync(path, 'utf8');
   const at = current.indexOf(MARK);
   const kept = at === -1 ? `${current.trimEnd()}\n\n` : current.slice(0, at);
+  // The sections after this one (the test suite's times) stay.
+  const after = at === -1 ? '' : (/\n## (?!`floe tables`)[\s\S]*$/.exec(current.slice(at))?.[0] ?? '');
   const section = tablesSection(result, machine);
-  writeFileSync(path, `${kept}${section}`);
+  writeFileSync(path, after ? `${kept}${section.trimEnd()}\n${after}` : `${kept}${section}`);
   process.stdout.write(section);
   process.exit(0);
 }

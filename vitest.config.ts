@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { PROCESS_TESTS } from './test/setup/process-tests.js';
 
@@ -9,10 +8,6 @@ export default defineConfig({
     globalSetup: ['test/setup/tmp.ts'],
     setupFiles: ['test/setup/react-act.ts'],
     pool: 'forks',
-    // Vitest's default is one worker less than the cores: one file at a time on a 2-core machine, while the
-    // process project's files mostly wait for the CLI they spawn. One more than the cores keeps them busy
-    // (--maxWorkers=1 on the command line still wins, to leave a shared machine a core).
-    maxWorkers: availableParallelism() + 1,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [

@@ -40,7 +40,8 @@ const { startSandbox, SANDBOX, ConfigStore, sandboxProfile } = await importSourc
   'src/sandbox/profile.ts': ['sandboxProfile'],
   'src/config/store.ts': ['ConfigStore'],
 });
-const sandbox = await startSandbox({ jobs: JOBS, ports: { s3: 9000 } });
+// The tables are seeded in the background (floe's own write path): the tables shots wait for them.
+const sandbox = await startSandbox({ jobs: JOBS, ports: { s3: 9000 }, tables: true });
 const configDir = mkdtempSync(join(tmpdir(), 'floe-screenshots-'));
 /** @type {import('./lib/terminal.mjs').Terminal[]} */
 const terminals = [];
@@ -108,6 +109,30 @@ try {
   await home.waitFor('lakekeeper-dev');
   shot(home, 'home', 'floe: the home screen');
   home.kill();
+
+  // Signing in from the home screen (l): the form, the password masked.
+  const signIn = floe({ args: [], env: secrets });
+  await signIn.waitFor('l sign in');
+  await signIn.press('l');
+  await signIn.waitFor('sign in to the OLake UI');
+  shot(signIn, 'login', 'floe: signing in to the OLake UI from the home screen');
+  signIn.kill();
+
+  // The sandbox profile's tables (home → b): the list, then a table's detail.
+  await sandbox.tables?.done;
+  const tables = floe({ args: [], env: secrets });
+  await tables.waitFor('lakekeeper-dev');
+  await tables.press('down');
+  await tables.waitFor(/› sandbox/);
+  await tables.press('b');
+  await tables.waitFor(/\d+ of \d+ tables, by name/);
+  shot(tables, 'tables', 'floe tables: the tables of a profile, with their health');
+  await tables.press('/', 's', 'e', 's', 's', 'enter');
+  await tables.waitFor('filter "sess"');
+  await tables.press('enter');
+  await tables.waitFor('m maintenance');
+  shot(tables, 'table-detail', 'floe tables: a table, exactly from its manifests');
+  tables.kill();
 
   const wizard = floe({ args: ['setup', '--profile', 'analytics', '--env-secrets', '--skip-test'] });
   await wizard.waitFor('› ● Generic REST catalog');

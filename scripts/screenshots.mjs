@@ -125,12 +125,12 @@ try {
   await tables.press('down');
   await tables.waitFor(/› sandbox/);
   await tables.press('b');
-  await tables.waitFor(/\d+ of \d+ tables, by name/);
+  await tables.waitFor(/^[1-9]\d* of [1-9]\d* tables, by name/m);
   shot(tables, 'tables', 'floe tables: the tables of a profile, with their health');
   await tables.press('/', 's', 'e', 's', 's', 'enter');
   await tables.waitFor('filter "sess"');
   await tables.press('enter');
-  await tables.waitFor('m maintenance');
+  await tables.waitFor(/Snapshots +\d+/);
   shot(tables, 'table-detail', 'floe tables: a table, exactly from its manifests');
   tables.kill();
 

@@ -8,6 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export default function setup(): () => void {
+  // The projects of vitest.config.ts inherit this setup: the first run makes the root, the others keep it
+  // (nested roots made paths long enough to wrap on an 80-column screen).
+  if (process.env.FLOE_TEST_TMP) return () => {};
   const root = mkdtempSync(join(tmpdir(), 'floe-test-run-'));
   process.env.TMPDIR = root;
   process.env.FLOE_TEST_TMP = root;

@@ -134,7 +134,12 @@ export async function startS3Server(options: S3ServerOptions): Promise<S3Server>
         const stopped = server.close();
         http?.closeAllConnections();
         await stopped;
-        await Promise.race([Promise.allSettled(running), delay(HANDLER_GRACE_MS)]);
+        // The grace's timer does not keep the process alive once the handlers are done.
+        if (running.size > 0)
+          await Promise.race([
+            Promise.allSettled(running),
+            delay(HANDLER_GRACE_MS, undefined, { ref: false }),
+          ]);
         for (const listener of onClosed) listener.call(http);
       })();
       return closed;

@@ -18,6 +18,9 @@ import { sanitize } from '../text/sanitize.js';
 import { loadScreen } from '../ui/load.js';
 import type { TablesSource } from '../ui/tables/useTables.js';
 
+/** How often `floe tables show` says how far it read, on a terminal. */
+const PROGRESS_EVERY_MS = 1000;
+
 export const HELP = `Usage: floe tables [--profile NAME] [--namespace NS] [--json] [--threshold KEY=VALUE]…
        floe tables show NS.TABLE [--profile NAME] [--json] [--budget MIB]
 
@@ -264,12 +267,18 @@ export async function execute(options: Options, io: IO): Promise<number> {
   }
   const ref = options.table!;
   const progress = io.err.isTTY && !options.json;
+  // A line a second at most (a table may have thousands of manifests), and the last one.
+  let said = Number.NEGATIVE_INFINITY;
+  const onProgress = (done: number, total: number) => {
+    const now = performance.now();
+    if (done < total && now - said < PROGRESS_EVERY_MS) return;
+    said = now;
+    io.err`Reading manifests: ${done} of ${total}`;
+  };
   const detail = await showTable(ref, {
     ...common,
     ...(options.budgetBytes ? { budget: { maxManifests: 1_000_000, maxBytes: options.budgetBytes } } : {}),
-    ...(progress
-      ? { onProgress: (done: number, total: number) => io.err`Reading manifests: ${done} of ${total}` }
-      : {}),
+    ...(progress ? { onProgress } : {}),
   });
   if ('problem' in detail) {
     io.err`Could not load ${[...ref.namespace, ref.name].join('.')}: ${detail.problem}`;

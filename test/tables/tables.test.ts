@@ -234,6 +234,19 @@ describe('the command, in process', () => {
     expect(missing.err()).toMatch(/Could not load olake_demo\.nothing: .*404/);
   });
 
+  it('on a terminal, says how far it read: a line a second at most, and the last one', async () => {
+    const chunks: string[] = [];
+    const err = writerFor({ write: (text: string) => chunks.push(text) > 0, isTTY: true, columns: 80 });
+    const run = io({ err });
+    expect(await execute(parse(['show', 'olake_demo.sessions']), run.io)).toBe(0);
+    const lines = chunks.join('').split('\n').filter((l) => l.startsWith('Reading manifests:'));
+    const total = Number(/of (\d+)$/.exec(lines.at(-1) ?? '')?.[1]);
+    expect(total).toBeGreaterThanOrEqual(150);
+    expect(lines.at(-1)).toBe(`Reading manifests: ${total} of ${total}`);
+    // One line per manifest (150 here) before; now the first, one a second, and the last.
+    expect(lines.length).toBeLessThan(total / 2);
+  });
+
   it('fails with the catalog check’s diagnoses when the catalog cannot be read', async () => {
     const diagnosis = {
       code: 'CATALOG_DNS',

@@ -239,7 +239,10 @@ describe('the command, in process', () => {
     const err = writerFor({ write: (text: string) => chunks.push(text) > 0, isTTY: true, columns: 80 });
     const run = io({ err });
     expect(await execute(parse(['show', 'olake_demo.sessions']), run.io)).toBe(0);
-    const lines = chunks.join('').split('\n').filter((l) => l.startsWith('Reading manifests:'));
+    const lines = chunks
+      .join('')
+      .split('\n')
+      .filter((l) => l.startsWith('Reading manifests:'));
     const total = Number(/of (\d+)$/.exec(lines.at(-1) ?? '')?.[1]);
     expect(total).toBeGreaterThanOrEqual(150);
     expect(lines.at(-1)).toBe(`Reading manifests: ${total} of ${total}`);

@@ -1,9 +1,11 @@
 // floe jobs through the built CLI against the emulator: sync --follow (the new run to its end, then
 // the diagnosis of a failed end), jobs named by name, action messages in floe's words, one schedule
 // wording in the table and the detail.
+import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OlakeUiEmulator, seedJobs, startOlakeUiEmulator } from '../../src/sandbox/olake-ui/index.js';
 import { scheduleText } from '../../src/ui/jobs/cron.js';
+import { BIN } from '../support/cli.js';
 import { floe, tempConfigDir } from './support.js';
 
 const PASSWORD = 'pw-Follow-3307';
@@ -44,6 +46,32 @@ function idleJob(skip: number[] = []) {
 }
 
 describe('floe jobs sync ID --follow', () => {
+  it('Ctrl-C stops following, not the sync: exit 130, the run goes on and nothing is cancelled', async () => {
+    const job = idleJob();
+    const child = spawn(process.execPath, [BIN, 'jobs', 'sync', String(job.id), '--follow'], {
+      env: { ...process.env, FLOE_CONFIG_DIR: configDir, NO_COLOR: '1', ...NO_KEYCHAIN },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    let interrupted = false;
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      if (!interrupted && stderr.includes('Ctrl-C stops following')) {
+        interrupted = true;
+        child.kill('SIGINT');
+      }
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code, stderr).toBe(130);
+    expect(stderr).toContain(
+      `floe: stopped following; the sync goes on ("floe jobs logs ${job.id} --follow" follows it again, "floe jobs cancel ${job.id}" stops it).`,
+    );
+    // Nothing was sent: the run the sync started is still running, and following it again sees it end.
+    expect(job.tasks[0]?.status).toBe('Running');
+    const again = await run(['jobs', 'logs', String(job.id), '--follow']);
+    expect(again.stderr).toContain('Run ended: Completed.');
+  });
+
   it('follows the new run (not the older one) to a completed end: exit 0', async () => {
     const job = idleJob();
     const older = job.tasks[0]?.file_path;

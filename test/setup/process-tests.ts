@@ -50,6 +50,7 @@ export const PROCESS_TESTS = [
   'test/e2e/no-keychain.test.ts',
   'test/e2e/own-text.test.ts',
   'test/e2e/setup.test.ts',
+  'test/e2e/ssh-walk.test.ts',
   'test/e2e/svg.test.ts',
   'test/e2e/tables.test.ts',
   'test/e2e/test-screen.test.ts',

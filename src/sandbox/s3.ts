@@ -134,12 +134,15 @@ export async function startS3Server(options: S3ServerOptions): Promise<S3Server>
         const stopped = server.close();
         http?.closeAllConnections();
         await stopped;
-        // The grace's timer does not keep the process alive once the handlers are done.
-        if (running.size > 0)
+        // The grace ends with the handlers: its timer does not hold the process after them.
+        if (running.size > 0) {
+          const grace = new AbortController();
           await Promise.race([
             Promise.allSettled(running),
-            delay(HANDLER_GRACE_MS, undefined, { ref: false }),
+            delay(HANDLER_GRACE_MS, undefined, { signal: grace.signal }).catch(() => undefined),
           ]);
+          grace.abort();
+        }
         for (const listener of onClosed) listener.call(http);
       })();
       return closed;

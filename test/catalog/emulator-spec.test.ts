@@ -1,12 +1,8 @@
 // The emulator's answers validated against the Iceberg REST catalog OpenAPI spec's schemas, in the
 // generic mode and in every real server's flavour; a status the spec does not declare for the
 // operation is listed here with the real server that answers it anyway.
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { parse } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type CatalogEmulator,
   type CatalogEmulatorOptions,
@@ -16,32 +12,16 @@ import {
   lakekeeperWarehouseId,
   startCatalogEmulator,
 } from '../../src/sandbox/catalog/index.js';
-import { itWithService } from '../support/services.js';
-
-/** shared/spec/ beside the checkout (../shared), found from any worktree depth below it. */
-function findSpec(): string {
-  const relative = join('shared', 'spec', 'iceberg-rest-catalog-open-api.yaml');
-  const root = fileURLToPath(new URL('../..', import.meta.url));
-  for (let dir = dirname(root); ; dir = dirname(dir)) {
-    if (existsSync(join(dir, relative))) return join(dir, relative);
-    if (dirname(dir) === dir) return join(dirname(root), relative);
-  }
-}
-
-const SPEC = findSpec();
-const specStatus = existsSync(SPEC) ? 'ready' : `the spec is missing at ${SPEC}`;
-const it = itWithService(specStatus, 'the Iceberg REST OpenAPI spec');
+import { loadIcebergSpec } from '../support/hostile-servers.js';
 
 let ajv: Ajv2020;
 let spec: { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
 let emulator: CatalogEmulator;
 
 beforeAll(async () => {
-  if (specStatus === 'ready') {
-    ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true, logger: false });
-    spec = parse(readFileSync(SPEC, 'utf8'));
-    ajv.addSchema(spec as object, 'spec');
-  }
+  ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true, logger: false });
+  spec = loadIcebergSpec() as typeof spec;
+  ajv.addSchema(spec as object, 'spec');
   emulator = await startCatalogEmulator({
     auth: 'bearer',
     tokens: ['reader', 'expired-soon'],

@@ -9,7 +9,7 @@
 // --json included (JSON.stringify leaves C1, DEL, bidi and U+2028 raw).
 //
 // HOSTILE_WALK_REPORT=FILE appends every problem found, one JSON line each, to FILE.
-import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/commands.js';
@@ -21,7 +21,6 @@ import { type Run, spawnCli } from '../support/cli.js';
 import { controlProblems } from '../support/hostile.js';
 import { HostileGenerator } from '../support/hostile-schema.js';
 import {
-  findIcebergSpec,
   type HostileCatalog,
   type HostileGcs,
   type HostileOlake,
@@ -33,12 +32,7 @@ import {
   startHostileOlake,
   startHostileS3,
 } from '../support/hostile-servers.js';
-import { itWithService } from '../support/services.js';
 import { floe, type Terminal, tempDir } from './support.js';
-
-const SPEC = findIcebergSpec();
-const specReady = existsSync(SPEC) ? 'ready' : `the spec is missing at ${SPEC}`;
-const itSpec = itWithService(specReady, 'the Iceberg REST OpenAPI spec');
 
 const gen = new HostileGenerator();
 /** A hostile string a process can take as an argument or an environment value (no NUL there). */
@@ -173,7 +167,6 @@ interface Case {
   /** FLOE_* values hostile. */
   hostileEnv?: boolean;
   input?: string;
-  needsSpec?: boolean;
 }
 
 const argvHostile = () => [`--${argText()}`];
@@ -219,20 +212,20 @@ const WALK: Record<string, Case[]> = {
     { args: ['setup', '--profile', '%HOSTILE%', '--yes'] },
   ],
   test: [
-    { args: ['test', '--profile', 'cat'], catalog: 'data', needsSpec: true },
-    { args: ['test', '--profile', 'cat', '--json'], catalog: 'data', needsSpec: true },
-    { args: ['test', '--profile', 'cat', '--write'], catalog: 'data', needsSpec: true },
-    { args: ['test', '--profile', 'cat', '--write', '--json'], catalog: 'data', needsSpec: true },
-    { args: ['test', '--profile', 'cat'], catalog: 'error', needsSpec: true },
-    { args: ['test', '--profile', 'cat', '--write'], catalog: 'error', needsSpec: true },
-    { args: ['test', '--profile', 'cat', '--json'], catalog: 'error', needsSpec: true },
-    { args: ['test', '--profile', 'oauth'], catalog: 'data', needsSpec: true },
-    { args: ['test', '--profile', 'oauth'], catalog: 'error', needsSpec: true },
-    { args: ['test', '--profile', 'oauth', '--json'], catalog: 'error', needsSpec: true },
-    { args: ['test', '--profile', 'gcs'], catalog: 'data', gcsFailAt: 'api', needsSpec: true },
-    { args: ['test', '--profile', 'gcs'], catalog: 'data', gcsFailAt: 'token', needsSpec: true },
-    { args: ['test', '--profile', 'gcs', '--json'], catalog: 'data', gcsFailAt: 'token', needsSpec: true },
-    { args: ['test', '--profile', 'cat'], catalog: 'data', hostileEnv: true, needsSpec: true },
+    { args: ['test', '--profile', 'cat'], catalog: 'data' },
+    { args: ['test', '--profile', 'cat', '--json'], catalog: 'data' },
+    { args: ['test', '--profile', 'cat', '--write'], catalog: 'data' },
+    { args: ['test', '--profile', 'cat', '--write', '--json'], catalog: 'data' },
+    { args: ['test', '--profile', 'cat'], catalog: 'error' },
+    { args: ['test', '--profile', 'cat', '--write'], catalog: 'error' },
+    { args: ['test', '--profile', 'cat', '--json'], catalog: 'error' },
+    { args: ['test', '--profile', 'oauth'], catalog: 'data' },
+    { args: ['test', '--profile', 'oauth'], catalog: 'error' },
+    { args: ['test', '--profile', 'oauth', '--json'], catalog: 'error' },
+    { args: ['test', '--profile', 'gcs'], catalog: 'data', gcsFailAt: 'api' },
+    { args: ['test', '--profile', 'gcs'], catalog: 'data', gcsFailAt: 'token' },
+    { args: ['test', '--profile', 'gcs', '--json'], catalog: 'data', gcsFailAt: 'token' },
+    { args: ['test', '--profile', 'cat'], catalog: 'data', hostileEnv: true },
     { args: ['test', '--profile', 'evil'], dir: 'crafted' },
     { args: ['test', '--profile', 'evil', '--json'], dir: 'crafted' },
     { args: ['test', '--profile', 'evil'], dir: 'crafted', hostileEnv: true },
@@ -240,11 +233,11 @@ const WALK: Record<string, Case[]> = {
     { args: ['test', '--namespace', '%HOSTILE%', '--write', '--profile', 'cat'] },
   ],
   tables: [
-    { args: ['tables', '--profile', 'cat'], catalog: 'data', needsSpec: true },
-    { args: ['tables', '--profile', 'cat', '--json'], catalog: 'data', needsSpec: true },
-    { args: ['tables', '--profile', 'cat'], catalog: 'error', needsSpec: true },
-    { args: ['tables', '--profile', 'cat', '--json'], catalog: 'error', needsSpec: true },
-    { args: ['tables', 'show', 'test_olake.orders', '--profile', 'cat'], catalog: 'data', needsSpec: true },
+    { args: ['tables', '--profile', 'cat'], catalog: 'data' },
+    { args: ['tables', '--profile', 'cat', '--json'], catalog: 'data' },
+    { args: ['tables', '--profile', 'cat'], catalog: 'error' },
+    { args: ['tables', '--profile', 'cat', '--json'], catalog: 'error' },
+    { args: ['tables', 'show', 'test_olake.orders', '--profile', 'cat'], catalog: 'data' },
     { args: ['tables', '--profile', 'evil'], dir: 'crafted' },
     { args: ['tables', '--profile', '%HOSTILE%'] },
     { args: ['tables', '--namespace', '%HOSTILE%', '--profile', 'cat'] },
@@ -346,7 +339,7 @@ const WALK: Record<string, Case[]> = {
     { args: ['jobs', 'list'], olake: 'error', olakeStatus: 500 },
     { args: ['jobs', 'show', JOB], olake: 'error', olakeStatus: 404 },
     { args: ['jobs', 'sync', JOB], olake: 'error', olakeStatus: 409 },
-    { args: ['jobs', 'test', JOB], olake: 'data', catalog: 'error', needsSpec: true },
+    { args: ['jobs', 'test', JOB], olake: 'data', catalog: 'error' },
     { args: ['jobs', 'list'], dir: 'crafted' },
     { args: ['jobs', 'logs', JOB, '--task', '%HOSTILE%'], olake: 'data' },
     { args: ['jobs', '%HOSTILE%'], olake: 'data' },
@@ -418,8 +411,7 @@ function apply(c: Case): NodeJS.ProcessEnv {
 
 beforeAll(async () => {
   work = tempDir('floe-hostile-walk-');
-  const spec =
-    specReady === 'ready' ? loadIcebergSpec(SPEC) : { paths: {}, components: { schemas: {}, responses: {} } };
+  const spec = loadIcebergSpec();
   catalog = await startHostileCatalog(spec);
   s3 = await startHostileS3();
   gcs = await startHostileGcs();
@@ -496,7 +488,7 @@ describe('the hostile walk', { timeout: 180_000 }, () => {
   );
 
   for (const { name, c } of cases)
-    (c.needsSpec ? itSpec : it)(`piped: ${name}`, async () => {
+    it(`piped: ${name}`, async () => {
       const run = await spawnCli(fill(c.args), apply(c), c.input ?? '', 90_000);
       expectInertRun(`piped ${name}`, run);
     });
@@ -505,7 +497,7 @@ describe('the hostile walk', { timeout: 180_000 }, () => {
     expect(Object.keys(ROUTES).filter((r) => !olake.answered.has(r) && !ROUTES_NOT_WALKED[r])).toEqual([]);
   });
 
-  itSpec('reached the catalog routes of the read and write checks', () => {
+  it('reached the catalog routes of the read and write checks', () => {
     for (const endpoint of [
       'GET /v1/config',
       'POST /v1/oauth/tokens',
@@ -587,36 +579,33 @@ describe('the hostile walk on a terminal', { timeout: 180_000 }, () => {
   });
 
   for (const catalogMode of ['data', 'error'] as const)
-    itSpec(
-      `connection test screen (catalog ${catalogMode}): result, detail view v, write check w`,
-      async () => {
-        // A large terminal: the diagnoses and the trace are shown whole, not only their first rows.
-        const t = floe(serversDir, {
-          args: ['test', '--profile', 'cat'],
-          env: screenEnv({ args: [], catalog: catalogMode }),
-          ...BIG,
-        });
-        const done = /checks? failed|All checks passed|passed|failed/;
-        await t.waitFor(done, { timeoutMs: 60_000 });
-        await settle(t, 1000);
-        await t.press('v');
-        await settle(t, 1000);
-        await t.press('pgdn');
-        await t.press('v');
-        await settle(t);
-        await t.press('w');
-        await settle(t, 1500);
-        await t.waitFor(done, { timeoutMs: 60_000 });
-        await settle(t, 3000);
-        await t.press('v');
-        await settle(t, 1000);
-        t.write('\u0003');
-        await t.exit();
-        expectInertTerminal(`connection test screen (catalog ${catalogMode})`, t, { columns: BIG.cols });
-      },
-    );
+    it(`connection test screen (catalog ${catalogMode}): result, detail view v, write check w`, async () => {
+      // A large terminal: the diagnoses and the trace are shown whole, not only their first rows.
+      const t = floe(serversDir, {
+        args: ['test', '--profile', 'cat'],
+        env: screenEnv({ args: [], catalog: catalogMode }),
+        ...BIG,
+      });
+      const done = /checks? failed|All checks passed|passed|failed/;
+      await t.waitFor(done, { timeoutMs: 60_000 });
+      await settle(t, 1000);
+      await t.press('v');
+      await settle(t, 1000);
+      await t.press('pgdn');
+      await t.press('v');
+      await settle(t);
+      await t.press('w');
+      await settle(t, 1500);
+      await t.waitFor(done, { timeoutMs: 60_000 });
+      await settle(t, 3000);
+      await t.press('v');
+      await settle(t, 1000);
+      t.write('\u0003');
+      await t.exit();
+      expectInertTerminal(`connection test screen (catalog ${catalogMode})`, t, { columns: BIG.cols });
+    });
 
-  itSpec('connection test screen: oauth (hostile token answer) and gcs (hostile errors)', async () => {
+  it('connection test screen: oauth (hostile token answer) and gcs (hostile errors)', async () => {
     for (const c of [
       { args: ['test', '--profile', 'oauth'], catalog: 'error' as Mode },
       { args: ['test', '--profile', 'gcs'], gcsFailAt: 'token' as const },

@@ -4,10 +4,9 @@
 // its response schema, an S3 endpoint and a GCS JSON API whose every answer is an error. In `error`
 // mode the OLake UI and the catalog answer every call with an error whose text is hostile.
 import { generateKeyPairSync } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import * as z from 'zod';
@@ -134,20 +133,15 @@ export async function startHostileOlake(options: HostileOlakeOptions = {}): Prom
 // ---------------------------------------------------------------------------------------------------
 // Iceberg REST catalog
 
-/** shared/spec/ beside the checkout (../shared), found from any worktree depth below it. */
-export function findIcebergSpec(): string {
-  const relative = join('shared', 'spec', 'iceberg-rest-catalog-open-api.yaml');
-  const root = fileURLToPath(new URL('../..', import.meta.url));
-  for (let dir = dirname(root); ; dir = dirname(dir)) {
-    if (existsSync(join(dir, relative))) return join(dir, relative);
-    if (dirname(dir) === dir) return join(dirname(root), relative);
-  }
-}
+/** The Iceberg REST catalog OpenAPI spec, vendored in test/fixtures/spec/. */
+export const ICEBERG_SPEC = fileURLToPath(
+  new URL('../fixtures/spec/iceberg-rest-catalog-open-api.yaml', import.meta.url),
+);
 
 // biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document
 type Spec = Record<string, any>;
 
-export function loadIcebergSpec(path = findIcebergSpec()): Spec {
+export function loadIcebergSpec(path = ICEBERG_SPEC): Spec {
   return parse(readFileSync(path, 'utf8')) as Spec;
 }
 

@@ -2,7 +2,8 @@
 
 import type { CatalogLocation, Chain, ChainOptions } from '../check/chain.js';
 import { SecretScrubber, safeUrl } from '../check/scrub.js';
-import type { Diagnosis, Step } from '../check/types.js';
+import { type StepOutcome, StepRunner } from '../check/steps.js';
+import type { Diagnosis } from '../check/types.js';
 import {
   AUTH_TYPE_INFO,
   DEFAULT_GCP_SCOPES,
@@ -48,7 +49,6 @@ export type CatalogStepId = (typeof CATALOG_STEPS)[number]['id'];
 
 export const LIST_NAMESPACES_ENDPOINT = 'GET /v1/{prefix}/namespaces';
 
-type Outcome = { ok: true; detail: string } | { ok: false; diagnosis: Diagnosis | null } | { skip: string };
 
 /** Config properties that name where the catalog's data lives (Polaris, Nessie, other servers). */
 const LOCATION_PROPERTIES = ['default-base-location', 'warehouse', 'location'];
@@ -86,7 +86,7 @@ export interface CatalogChainOptions {
 }
 
 class Run {
-  private readonly steps = new Map<CatalogStepId, Step>();
+  private readonly steps: StepRunner<CatalogStepId>;
   readonly scrubber = new SecretScrubber();
   readonly http: HttpClient;
   private token?: string;
@@ -106,6 +106,14 @@ class Run {
     private readonly chainOpts: CatalogChainOptions,
   ) {
     this.scrubber.addProfileSecrets(values);
+    this.steps = new StepRunner({
+      chain: 'catalog',
+      steps: CATALOG_STEPS,
+      emit: opts.emit,
+      signal: opts.signal,
+      scrub: (text) => this.scrubber.scrub(text),
+      scrubDiagnosis: (d) => this.scrubDiagnosis(d),
+    });
     this.http = new HttpClient({
       emit: opts.emit,
       signal: opts.signal,
@@ -113,13 +121,6 @@ class Run {
       scrubber: this.scrubber,
       ...(chainOpts.ca ? { ca: chainOpts.ca } : {}),
     });
-  }
-
-  private set(id: CatalogStepId, patch: Partial<Step>): void {
-    const step = { ...this.steps.get(id)!, ...patch };
-    if (step.detail) step.detail = this.scrubber.scrub(step.detail);
-    this.steps.set(id, step);
-    this.opts.emit({ type: 'step', step: { ...step } });
   }
 
   private warn(message: string): void {
@@ -141,7 +142,7 @@ class Run {
    * Whether the config's `overrides.uri` may replace the base URL: a host change is followed with a
    * warning; https → http with the bearer token attached is refused unless allowed (the failed outcome).
    */
-  private followUriOverride(uri: string): Outcome | null {
+  private followUriOverride(uri: string): StepOutcome | null {
     const attached = this.authHeaders().authorization !== undefined;
     const judged = judgeUriOverride(this.base, uri, attached, this.opts.allowInsecureUriOverride === true);
     if (!judged.follow)
@@ -173,11 +174,8 @@ class Run {
   }
 
   async run(): Promise<void> {
-    for (const { id, title } of CATALOG_STEPS) {
-      this.steps.set(id, { id, chain: 'catalog', title, state: 'pending' });
-      this.opts.emit({ type: 'step', step: { id, chain: 'catalog', title, state: 'pending' } });
-    }
-    const bodies: Record<CatalogStepId, () => Promise<Outcome>> = {
+    this.steps.begin();
+    const bodies: Record<CatalogStepId, () => Promise<StepOutcome>> = {
       'catalog.connect': () => this.connect(),
       'catalog.token': () => this.fetchToken(),
       'catalog.config': () => this.readConfig(),
@@ -189,21 +187,16 @@ class Run {
         const outcome = await this.runStep(id, bodies[id]);
         if (this.opts.signal.aborted) break;
         if ('ok' in outcome && !outcome.ok) {
-          for (const later of CATALOG_STEPS.filter((s) => this.steps.get(s.id)?.state === 'pending')) {
-            this.set(later.id, { state: 'skipped', detail: `not run: “${title}” failed` });
-          }
+          this.steps.skipPending(`not run: “${title}” failed`);
           break;
         }
       }
-      if (!this.opts.signal.aborted && this.steps.get('catalog.config')?.state === 'ok')
+      if (!this.opts.signal.aborted && this.steps.state('catalog.config') === 'ok')
         this.opts.shared?.setCatalogSession(this.session());
       await this.settleLocation();
     } finally {
       this.opts.shared?.setCatalogLocation(null);
-      for (const step of this.steps.values()) {
-        if (step.state === 'pending' || step.state === 'running')
-          this.set(step.id as CatalogStepId, { state: 'cancelled' });
-      }
+      this.steps.cancelUnfinished();
       await this.http.close();
     }
   }
@@ -223,35 +216,20 @@ class Run {
     };
   }
 
-  private async runStep(id: CatalogStepId, body: () => Promise<Outcome>): Promise<Outcome> {
-    const started = performance.now();
-    this.set(id, { state: 'running' });
-    let outcome: Outcome;
+  private async runStep(id: CatalogStepId, body: () => Promise<StepOutcome>): Promise<StepOutcome> {
+    this.steps.start(id);
+    let outcome: StepOutcome;
     try {
       outcome = await body();
     } catch (error) {
       outcome = {
         ok: false,
         diagnosis: diagnosis('CATALOG_NETWORK', id, {
-          what: `${this.steps.get(id)?.title} failed: ${(error as Error).message}`,
+          what: `${this.steps.title(id)} failed: ${(error as Error).message}`,
         }),
       };
     }
-    if (this.opts.signal.aborted) return outcome;
-    const durationMs = Math.round(performance.now() - started);
-    if ('skip' in outcome) {
-      this.set(id, { state: 'skipped', detail: outcome.skip });
-    } else if (outcome.ok) {
-      this.set(id, { state: 'ok', durationMs, detail: outcome.detail });
-    } else {
-      this.set(id, {
-        state: 'failed',
-        durationMs,
-        ...(outcome.diagnosis ? { detail: outcome.diagnosis.what } : {}),
-      });
-      if (outcome.diagnosis)
-        this.opts.emit({ type: 'diagnosis', diagnosis: this.scrubDiagnosis(outcome.diagnosis) });
-    }
+    if (!this.opts.signal.aborted) this.steps.settle(id, outcome);
     return outcome;
   }
 
@@ -280,7 +258,7 @@ class Run {
     step: CatalogStepId,
     route: Route,
     req: HttpRequest,
-  ): Promise<{ outcome: Outcome } | { value: unknown; res: HttpResponse; ctx: ClassifyContext }> {
+  ): Promise<{ outcome: StepOutcome } | { value: unknown; res: HttpResponse; ctx: ClassifyContext }> {
     const sent = await this.exchange(step, req);
     if (sent.outcome) return { outcome: sent.outcome };
     const ctx = this.ctx(step, route);
@@ -292,7 +270,7 @@ class Run {
   private async exchange(
     step: CatalogStepId,
     req: HttpRequest,
-  ): Promise<{ res: HttpResponse; outcome?: undefined } | { res?: undefined; outcome: Outcome }> {
+  ): Promise<{ res: HttpResponse; outcome?: undefined } | { res?: undefined; outcome: StepOutcome }> {
     try {
       const prepare = this.signer ? (r: HttpRequest) => this.signer!.sign(r) : undefined;
       return { res: await this.http.send(req, prepare) };
@@ -316,7 +294,7 @@ class Run {
     });
   }
 
-  private async connect(): Promise<Outcome> {
+  private async connect(): Promise<StepOutcome> {
     const raw = text(this.values, 'catalogUrl');
     const base = normaliseBaseUrl(raw);
     if (!base)
@@ -360,7 +338,7 @@ class Run {
     }
   }
 
-  private async fetchToken(): Promise<Outcome> {
+  private async fetchToken(): Promise<StepOutcome> {
     const { authType } = this.values;
     if (authType === 'oauth2') return this.oauth2Token();
     if (authType === 'google') return this.googleToken();
@@ -376,7 +354,7 @@ class Run {
     return new URL(normal);
   }
 
-  private async postToken(url: URL, form: Record<string, string>, describe: string): Promise<Outcome> {
+  private async postToken(url: URL, form: Record<string, string>, describe: string): Promise<StepOutcome> {
     const req: HttpRequest = {
       method: 'POST',
       url,
@@ -423,7 +401,7 @@ class Run {
     return { ok: true, detail: `${describe} from ${url.host} (${tokenType}${expires})` };
   }
 
-  private async oauth2Token(): Promise<Outcome> {
+  private async oauth2Token(): Promise<StepOutcome> {
     const configured = text(this.values, 'oauth2Uri');
     const url = this.tokenUrl(configured || `${this.base}/v1/oauth/tokens`);
     if (!(url instanceof URL)) return { ok: false, diagnosis: url };
@@ -443,7 +421,7 @@ class Run {
     return this.postToken(url, form, clientId ? `token for client ${clientId}` : 'token');
   }
 
-  private async googleToken(): Promise<Outcome> {
+  private async googleToken(): Promise<StepOutcome> {
     const scopes = (text(this.values, 'gcpAuthScopes') || DEFAULT_GCP_SCOPES)
       .split(',')
       .map((s) => s.trim())
@@ -514,7 +492,7 @@ class Run {
     }
   }
 
-  private async readConfig(): Promise<Outcome> {
+  private async readConfig(): Promise<StepOutcome> {
     if (this.values.authType === 'sigv4') {
       const problem = await this.setUpSigV4();
       if (problem || this.opts.signal.aborted) return { ok: false, diagnosis: problem };
@@ -525,7 +503,7 @@ class Run {
     const got = await this.fetchJson('catalog.config', 'config', req);
     if ('outcome' in got) return got.outcome;
     const { value: config, res, ctx } = got;
-    const bad = (why: string): Outcome => ({
+    const bad = (why: string): StepOutcome => ({
       ok: false,
       diagnosis: badShape('CATALOG_BAD_CONFIG', req, res, ctx, why),
     });
@@ -583,7 +561,7 @@ class Run {
     const shared = this.opts.shared;
     if (!shared || this.opts.signal.aborted) return;
     if (this.configLocation === undefined) {
-      const failed = [...this.steps.values()].find((s) => s.state === 'failed');
+      const failed = this.steps.failed();
       shared.locationTried.push(
         `the catalog was not reached (“${failed?.title ?? 'Read the catalog config'}” failed), so neither its config nor a namespace could be asked for a location`,
       );
@@ -629,7 +607,7 @@ class Run {
     );
   }
 
-  private async listNamespaces(): Promise<Outcome> {
+  private async listNamespaces(): Promise<StepOutcome> {
     if (this.endpoints && !this.endpoints.includes(LIST_NAMESPACES_ENDPOINT))
       return { skip: `the server does not advertise ${LIST_NAMESPACES_ENDPOINT}` };
     const path = `/v1/${this.prefix ? `${this.prefix}/` : ''}namespaces`;

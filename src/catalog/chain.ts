@@ -49,7 +49,6 @@ export type CatalogStepId = (typeof CATALOG_STEPS)[number]['id'];
 
 export const LIST_NAMESPACES_ENDPOINT = 'GET /v1/{prefix}/namespaces';
 
-
 /** Config properties that name where the catalog's data lives (Polaris, Nessie, other servers). */
 const LOCATION_PROPERTIES = ['default-base-location', 'warehouse', 'location'];
 /** A value that is a data location. */

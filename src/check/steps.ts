@@ -9,7 +9,10 @@ export interface DeclaredStep<Id extends string> {
 }
 
 /** What a step's body came to: done (its detail), failed (its diagnosis; null when cancelled), or skipped. */
-export type StepOutcome = { ok: true; detail: string } | { ok: false; diagnosis: Diagnosis | null } | { skip: string };
+export type StepOutcome =
+  | { ok: true; detail: string }
+  | { ok: false; diagnosis: Diagnosis | null }
+  | { skip: string };
 
 export type StepPatch = Pick<Step, 'detail' | 'durationMs'>;
 
@@ -58,10 +61,10 @@ export class StepRunner<Id extends string> {
     return this.state(id) === 'running';
   }
 
-  /** The first declared step not yet finished (the last one when all are). */
+  /** The first declared step not yet finished (the first one when all are). */
   current(): Id {
     const ids = this.opts.steps.map((s) => s.id);
-    return ids.find((id) => UNFINISHED.has(this.state(id))) ?? (ids.at(-1) as Id);
+    return ids.find((id) => UNFINISHED.has(this.state(id))) ?? (ids[0] as Id);
   }
 
   /** The first step that failed, if any. */

@@ -5,7 +5,6 @@ import type { Chain, ChainOptions } from '../check/chain.js';
 import { SecretScrubber } from '../check/scrub.js';
 import type { Emit } from '../check/types.js';
 import { maskSecret, type Values } from '../destination/fields.js';
-import { PROBE_FOLDER, probeKey, STEP_IDS, StepBoard } from './board.js';
 import {
   openS3,
   probeError,
@@ -25,6 +24,16 @@ import {
 import { diagnoseGcsError, GCS_TITLES } from './gcs-diagnoses.js';
 import { type ProbeJournal, probeJournal, recorded } from './probe-journal.js';
 import { parseS3Path, profileDataLocation, type S3Location } from './s3path.js';
+import {
+  attempt as attemptStep,
+  PROBE_FOLDER,
+  probeKey,
+  refuse as refuseStep,
+  STEP_IDS,
+  type StorageSteps,
+  skipWrites,
+  storageSteps,
+} from './steps.js';
 
 interface Probe extends StorageSettings {
   location: S3Location;
@@ -38,7 +47,7 @@ export const storageChain: Chain = async (values, opts) => {
   scrubber.add(secretKey);
   const emit: Emit = (event) => opts.emit(scrubber.scrubDeep(event));
   const gcs = values.storage === 'gcs';
-  const board = new StepBoard(emit, gcs ? GCS_TITLES : undefined);
+  const board = storageSteps(emit, opts, gcs ? GCS_TITLES : undefined);
   const source = profileDataLocation(values) ?? (await catalogDataLocation(opts, board));
   const location = source ? parseS3Path(source.url) : null;
   const probe: Probe = { ...settings, location: location ?? { bucket: '', prefix: '' } };
@@ -54,18 +63,15 @@ export const storageChain: Chain = async (values, opts) => {
     credentials: accessKey && secretKey ? 'profile' : 'environment',
     ...(accessKey ? { accessKeyHint: maskSecret(accessKey) } : {}),
   });
-  const refuse = (code: StorageDiagnosisCode) => {
-    const diagnosis = storageDiagnosis(code, baseContext('storage.head'));
-    board.update('storage.head', 'failed', { detail: diagnosis.what });
-    emit({ type: 'diagnosis', diagnosis });
-  };
+  const refuse = (code: StorageDiagnosisCode) =>
+    refuseStep(board, 'storage.head', storageDiagnosis(code, baseContext('storage.head')));
 
-  if (opts.signal.aborted) board.finish(true);
+  if (opts.signal.aborted) board.finish();
   else if (!source) {
-    for (const id of STEP_IDS) board.update(id, 'skipped', { detail: 'no data location known' });
+    for (const id of STEP_IDS) board.skip(id, 'no data location known');
     emit({ type: 'warning', message: noLocationWarning(values, opts) });
   } else if (gcs) {
-    const { runGcsCheck } = await import('./gcs.js');
+    const { runGcsCheck } = await import('./gcs-check.js');
     try {
       await runGcsCheck(values, source, opts, board, emit, scrubber);
     } catch (error) {
@@ -77,14 +83,12 @@ export const storageChain: Chain = async (values, opts) => {
         timeoutMs: opts.timeoutMs,
         timedOut: false,
       });
-      board.update(step, opts.signal.aborted ? 'cancelled' : 'failed', { detail: diagnosis.what });
-      if (!opts.signal.aborted) emit({ type: 'diagnosis', diagnosis });
+      board.set(step, opts.signal.aborted ? 'cancelled' : 'failed', { detail: diagnosis.what });
+      if (!opts.signal.aborted) board.diagnose(diagnosis);
     }
   } else if (source.url.startsWith('gs://')) {
     for (const id of STEP_IDS)
-      board.update(id, 'skipped', {
-        detail: 'Google Cloud Storage, but the storage is S3: choose --storage gcs',
-      });
+      board.skip(id, 'Google Cloud Storage, but the storage is S3: choose --storage gcs');
     emit({
       type: 'warning',
       message: `The data location ${source.url} (from the ${source.from}) is in Google Cloud Storage but the profile's storage is ${values.storage}: choose Google Cloud Storage (--storage gcs) to test it with the service-account key`,
@@ -99,11 +103,11 @@ export const storageChain: Chain = async (values, opts) => {
     } catch (error) {
       const step = board.current();
       const diagnosis = diagnoseStorageError(error, baseContext(step));
-      board.update(step, opts.signal.aborted ? 'cancelled' : 'failed', { detail: diagnosis.what });
-      if (!opts.signal.aborted) emit({ type: 'diagnosis', diagnosis });
+      board.set(step, opts.signal.aborted ? 'cancelled' : 'failed', { detail: diagnosis.what });
+      if (!opts.signal.aborted) board.diagnose(diagnosis);
     }
   }
-  board.finish(opts.signal.aborted);
+  board.finish();
 };
 
 /**
@@ -112,7 +116,7 @@ export const storageChain: Chain = async (values, opts) => {
  */
 async function catalogDataLocation(
   opts: ChainOptions,
-  board: StepBoard,
+  board: StorageSteps,
 ): Promise<{ url: string; from: string } | null> {
   const shared = opts.shared;
   if (!shared) return null;
@@ -123,7 +127,7 @@ async function catalogDataLocation(
   const named = await Promise.race([shared.catalogLocation, aborted]);
   if (named) return { url: named.url, from: named.from };
   if (!opts.write || opts.signal.aborted) return null;
-  board.update('storage.head', 'pending', {
+  board.set('storage.head', 'pending', {
     detail: 'waiting for the location the catalog gives the write check’s table',
   });
   const table = await Promise.race([shared.tableLocation, aborted]);
@@ -141,19 +145,17 @@ function noLocationWarning(values: Values, opts: ChainOptions): string {
   return `The object-store steps were skipped: no data location is known (${asked.join('; ')}). Set Data Location to the bucket and prefix OLake writes to, e.g. floe setup --data-location s3://bucket/prefix`;
 }
 
-type Outcome<T> = { ok: true; value: T } | { ok: false };
-
 async function run(
   probe: Probe,
   from: string,
   opts: ChainOptions,
-  board: StepBoard,
+  board: StorageSteps,
   emit: Emit,
   baseContext: (step: StorageStepId) => ProbeContext,
   scrubber: SecretScrubber,
   journalProbe: (url: string, folder: string) => ProbeJournal,
 ): Promise<void> {
-  board.update('storage.head', 'running');
+  board.start('storage.head');
   const { sdk, client, lastUrl: latestUrl, forget } = await openS3(probe, emit, scrubber);
   const { bucket, prefix } = probe.location;
 
@@ -195,42 +197,35 @@ async function run(
     return { error };
   };
 
-  const attempt = async <T>(
+  const attempt = <T>(
     id: StorageStepId,
     call: (signal: AbortSignal) => Promise<T>,
     detail: (value: T) => string,
     key?: string,
-  ): Promise<Outcome<T>> => {
-    if (!board.isRunning(id)) board.update(id, 'running');
-    forget();
-    timedOut = false;
-    const started = performance.now();
-    const durationMs = () => Math.round(performance.now() - started);
-    try {
-      const value = await send(call);
-      board.update(id, 'ok', { detail: detail(value), durationMs: durationMs() });
-      return { ok: true, value };
-    } catch (thrown) {
-      if (opts.signal.aborted) {
-        board.update(id, 'cancelled', { durationMs: durationMs() });
-        return { ok: false };
-      }
-      const failedUrl = latestUrl();
-      const { error, extra } = id === 'storage.head' ? await explainHead(thrown) : { error: thrown };
-      const url = extra ? latestUrl() : failedUrl;
-      const diagnosis = diagnoseStorageError(error, {
-        ...baseContext(id),
-        ...(key ? { key } : {}),
-        ...(url ? { url } : {}),
-        ...(url ? proxyOf(url) : {}),
-        timedOut,
-        ...(extra ? { extra } : {}),
-      });
-      board.update(id, 'failed', { detail: diagnosis.what, durationMs: durationMs() });
-      emit({ type: 'diagnosis', diagnosis });
-      return { ok: false };
-    }
-  };
+  ) =>
+    attemptStep(
+      board,
+      id,
+      () => {
+        forget();
+        timedOut = false;
+        return send(call);
+      },
+      detail,
+      async (thrown) => {
+        const failedUrl = latestUrl();
+        const { error, extra } = id === 'storage.head' ? await explainHead(thrown) : { error: thrown };
+        const url = extra ? latestUrl() : failedUrl;
+        return diagnoseStorageError(error, {
+          ...baseContext(id),
+          ...(key ? { key } : {}),
+          ...(url ? { url } : {}),
+          ...(url ? proxyOf(url) : {}),
+          timedOut,
+          ...(extra ? { extra } : {}),
+        });
+      },
+    );
 
   let journaled: ProbeJournal | undefined;
   /**
@@ -281,7 +276,7 @@ async function run(
     );
     if (!list.ok) return;
     if (opts.readOnly) {
-      board.skipWrites();
+      skipWrites(board);
       return;
     }
     const key = probeKey(prefix);

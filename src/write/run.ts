@@ -157,7 +157,8 @@ export class WriteRun {
     await this.steps.sequence(
       bodies,
       // The title without its parenthesis: the detail has to fit beside the step at 80 columns.
-      (title, cancelled) => `not run: “${title.replace(/ \(.*\)$/, '')}” ${cancelled ? 'was cancelled' : 'failed'}`,
+      (title, cancelled) =>
+        `not run: “${title.replace(/ \(.*\)$/, '')}” ${cancelled ? 'was cancelled' : 'failed'}`,
       () => steps.cleanup(this).finally(() => this.objects.close()),
     );
     this.report();
@@ -168,7 +169,10 @@ export class WriteRun {
     try {
       return { ok: true, detail: await body() };
     } catch (error) {
-      return { ok: false, diagnosis: error instanceof StepFailure ? error.diagnosis : internalError(id, error) };
+      return {
+        ok: false,
+        diagnosis: error instanceof StepFailure ? error.diagnosis : internalError(id, error),
+      };
     }
   }
 

@@ -109,9 +109,18 @@ describe('StepRunner', () => {
       [
         [
           'a',
-          async () => (ran.push('a'), { ok: false, diagnosis: { ...DIAGNOSIS, step: 'a' } }) as StepOutcome,
+          async (): Promise<StepOutcome> => {
+            ran.push('a');
+            return { ok: false, diagnosis: { ...DIAGNOSIS, step: 'a' } };
+          },
         ],
-        ['b', async () => (ran.push('b'), { ok: true, detail: 'never' }) as StepOutcome],
+        [
+          'b',
+          async (): Promise<StepOutcome> => {
+            ran.push('b');
+            return { ok: true, detail: 'never' };
+          },
+        ],
       ],
       notRun,
       cleanup,

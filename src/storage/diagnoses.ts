@@ -1,15 +1,10 @@
 // What a failed storage step means: the matcher over the storage diagnosis table (s3-diagnoses.ts): the
 // first rule that holds for the error's facts names the code, its row explains it. Pure functions over
 // the error's shape; no SDK import.
+import { type Explained, matchRules, tableSummaries } from '../check/diagnoses.js';
 import { safeUrl } from '../check/scrub.js';
 import type { Diagnosis } from '../check/types.js';
-import {
-  type Explained,
-  pick,
-  STORAGE_DIAGNOSIS_TABLE,
-  STORAGE_RULES,
-  type StorageDiagnosisCode,
-} from './s3-diagnoses.js';
+import { STORAGE_DIAGNOSIS_TABLE, STORAGE_RULES, type StorageDiagnosisCode } from './s3-diagnoses.js';
 import { type ErrorFacts, errorFacts, operationOf, type ProbeContext, target } from './s3-facts.js';
 
 export type { StorageDiagnosisCode } from './s3-diagnoses.js';
@@ -22,9 +17,7 @@ export {
 } from './s3-facts.js';
 
 /** Every storage diagnosis code, one line each (the source of docs/diagnoses.md). */
-export const STORAGE_DIAGNOSES = Object.fromEntries(
-  Object.entries(STORAGE_DIAGNOSIS_TABLE).map(([code, row]) => [code, row.summary]),
-) as Record<StorageDiagnosisCode, string>;
+export const STORAGE_DIAGNOSES = tableSummaries(STORAGE_DIAGNOSIS_TABLE);
 
 /** Failures of the connection itself: through a proxy, their text names it. */
 const CONNECTION_CODES: ReadonlySet<StorageDiagnosisCode> = new Set([
@@ -38,8 +31,7 @@ const CONNECTION_CODES: ReadonlySet<StorageDiagnosisCode> = new Set([
 
 /** Picks the diagnosis code for an error raised by a storage step. */
 export function classify(facts: ErrorFacts, ctx: ProbeContext): StorageDiagnosisCode {
-  const rule = STORAGE_RULES.find((r) => r.when(facts, ctx));
-  return rule ? pick(rule.code, facts, ctx) : 'S3_REQUEST_FAILED';
+  return matchRules(STORAGE_RULES, facts, ctx, 'S3_REQUEST_FAILED');
 }
 
 /** Builds the diagnosis for a failure with no error object (bad input, a content mismatch). */

@@ -2,10 +2,10 @@
 // (gcs-table.ts): the first rule that holds for what the step threw names the code, its row explains it
 // with evidence. Pure functions; no secret goes in.
 import { NetworkFailure } from '../catalog/http.js';
+import { type Explained, matchRules, tableSummaries } from '../check/diagnoses.js';
 import type { Diagnosis } from '../check/types.js';
 import { GCS_STEPS, type GcsContext, GcsError, GcsProbeError, host } from './gcs-facts.js';
-import { GCS_DIAGNOSIS_TABLE, GCS_RULES, type GcsDiagnosisCode, type GcsSaid, pick } from './gcs-table.js';
-import type { Explained } from './s3-diagnoses.js';
+import { GCS_DIAGNOSIS_TABLE, GCS_RULES, type GcsDiagnosisCode, type GcsSaid } from './gcs-table.js';
 
 export {
   GCS_STEPS,
@@ -18,13 +18,10 @@ export {
 export type { GcsDiagnosisCode } from './gcs-table.js';
 
 /** Every GCS diagnosis code, one line each (the source of docs/diagnoses.md). */
-export const GCS_DIAGNOSES = Object.fromEntries(
-  Object.entries(GCS_DIAGNOSIS_TABLE).map(([code, row]) => [code, row.summary]),
-) as Record<GcsDiagnosisCode, string>;
+export const GCS_DIAGNOSES = tableSummaries(GCS_DIAGNOSIS_TABLE);
 
 export function classifyGcs(error: unknown, ctx: GcsContext): GcsDiagnosisCode {
-  const rule = GCS_RULES.find((r) => r.when(error, ctx));
-  return rule ? pick(rule.code, error, ctx) : 'GCS_REQUEST_FAILED';
+  return matchRules(GCS_RULES, error, ctx, 'GCS_REQUEST_FAILED');
 }
 
 /** The phrases every row of the table uses. */

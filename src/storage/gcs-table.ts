@@ -4,6 +4,7 @@
 // https://developers.google.com/identity/protocols/oauth2/service-account#error-codes.
 import { GOOGLE_TOKEN_URI } from '../catalog/auth.js';
 import { type FailureKind, NetworkFailure } from '../catalog/http.js';
+import type { DiagnosisRule, ExplainedRow } from '../check/diagnoses.js';
 import {
   BILLING,
   DENIED,
@@ -16,7 +17,6 @@ import {
   tokenEndpoint,
   USER_PROJECT_INVALID,
 } from './gcs-facts.js';
-import type { Explained } from './s3-diagnoses.js';
 
 /** What a row explains from: the error, the probe's context and the phrases every row uses. */
 export interface GcsSaid {
@@ -34,12 +34,6 @@ export interface GcsSaid {
   account: string;
   /** The host the failing request went to. */
   where: string;
-}
-
-export interface GcsDiagnosisRow {
-  /** The line for docs/diagnoses.md. */
-  summary: string;
-  explain: (said: GcsSaid) => Explained;
 }
 
 /** Every GCS diagnosis code, in the order docs/diagnoses.md lists them. */
@@ -250,16 +244,9 @@ export const GCS_DIAGNOSIS_TABLE = {
       remedy: 'Check the message against https://cloud.google.com/storage/docs/json_api/v1/status-codes',
     }),
   },
-} satisfies Record<string, GcsDiagnosisRow>;
+} satisfies Record<string, ExplainedRow<GcsSaid>>;
 
 export type GcsDiagnosisCode = keyof typeof GCS_DIAGNOSIS_TABLE;
-
-type Pick = GcsDiagnosisCode | ((error: unknown, ctx: GcsContext) => GcsDiagnosisCode);
-
-export interface GcsRule {
-  when: (error: unknown, ctx: GcsContext) => boolean;
-  code: Pick;
-}
 
 /** A failure with no answer, by its kind; any other kind: a broken connection (or a proxy's refusal). */
 const BY_NETWORK_KIND: Partial<Record<FailureKind, GcsDiagnosisCode>> = {
@@ -289,7 +276,7 @@ const google =
 const reason = (error: GcsError) => error.reason?.toLowerCase();
 
 /** The first rule that holds names the code; none: GCS_REQUEST_FAILED. */
-export const GCS_RULES: readonly GcsRule[] = [
+export const GCS_RULES: readonly DiagnosisRule<GcsDiagnosisCode, unknown, GcsContext>[] = [
   { when: (_e, ctx) => ctx.timedOut, code: 'GCS_TIMEOUT' },
   { when: (e) => e instanceof GcsProbeError, code: (e) => BY_PROBE_KIND[(e as GcsProbeError).kind] },
   {
@@ -328,7 +315,3 @@ export const GCS_RULES: readonly GcsRule[] = [
   },
   { when: google((e) => e.status >= 500), code: 'GCS_SERVER_ERROR' },
 ];
-
-export function pick(code: Pick, error: unknown, ctx: GcsContext): GcsDiagnosisCode {
-  return typeof code === 'function' ? code(error, ctx) : code;
-}

@@ -1,6 +1,7 @@
 // The storage check's diagnoses as data: each code's one line (docs/diagnoses.md) and how it explains
 // a failure (what, cause, remedy, evidence); and the rules, in order, that pick a code for an error.
 // diagnoses.ts is the small matcher over them.
+import { type CodeChoice, chooseCode, type DiagnosisRule, type ExplainedRow } from '../check/diagnoses.js';
 import { safeUrl } from '../check/scrub.js';
 import {
   ASSUME_ROLE,
@@ -17,26 +18,12 @@ import {
   where,
 } from './s3-facts.js';
 
-/** What a diagnosis says: what failed, the likely cause, the remedy, and further evidence. */
-export interface Explained {
-  what: string;
-  cause: string;
-  remedy: string;
-  extra?: Record<string, string> | undefined;
-}
-
 /** What a row explains from: the error's facts, the probe's context, its operation and `<op> on <target> failed`. */
 export interface Said {
   f: ErrorFacts;
   ctx: ProbeContext;
   op: string;
   failed: string;
-}
-
-export interface StorageDiagnosisRow {
-  /** The line for docs/diagnoses.md. */
-  summary: string;
-  explain: (said: Said) => Explained;
 }
 
 /** Every storage diagnosis code, in the order docs/diagnoses.md lists them. */
@@ -292,17 +279,17 @@ export const STORAGE_DIAGNOSIS_TABLE = {
       remedy: 'Check the error code against the store’s documentation',
     }),
   },
-} satisfies Record<string, StorageDiagnosisRow>;
+} satisfies Record<string, ExplainedRow<Said>>;
 
 export type StorageDiagnosisCode = keyof typeof STORAGE_DIAGNOSIS_TABLE;
 
-type Pick = StorageDiagnosisCode | ((f: ErrorFacts, ctx: ProbeContext) => StorageDiagnosisCode);
+type Choice = CodeChoice<StorageDiagnosisCode, ErrorFacts, ProbeContext>;
 
 const denied = (_f: ErrorFacts, ctx: ProbeContext): StorageDiagnosisCode =>
   isRead(ctx) ? 'S3_ACCESS_DENIED_READ' : 'S3_ACCESS_DENIED_WRITE';
 
 /** The store's own error codes (S3's `Code`). */
-const BY_ERROR_CODE: Record<string, Pick> = {
+const BY_ERROR_CODE: Record<string, Choice> = {
   NoSuchBucket: 'S3_NO_SUCH_BUCKET',
   InvalidBucketName: 'S3_INVALID_BUCKET_NAME',
   SignatureDoesNotMatch: 'S3_SIGNATURE_MISMATCH',
@@ -320,13 +307,8 @@ const BY_ERROR_CODE: Record<string, Pick> = {
   NoSuchKey: (_f, ctx) => (ctx.step === 'storage.get' ? 'S3_PROBE_MISSING' : 'S3_REQUEST_FAILED'),
 };
 
-export interface StorageRule {
-  when: (f: ErrorFacts, ctx: ProbeContext) => boolean;
-  code: Pick;
-}
-
 /** The first rule that holds names the code; none: S3_REQUEST_FAILED. */
-export const STORAGE_RULES: readonly StorageRule[] = [
+export const STORAGE_RULES: readonly DiagnosisRule<StorageDiagnosisCode, ErrorFacts, ProbeContext>[] = [
   { when: (_f, ctx) => ctx.timedOut, code: 'S3_TIMEOUT' },
   { when: (f) => PROXY_REFUSED.test(f.message), code: 'S3_PROXY_CONNECT' },
   {
@@ -353,7 +335,7 @@ export const STORAGE_RULES: readonly StorageRule[] = [
   { when: (f) => f.name === 'FloeProbeMismatch', code: 'S3_PROBE_MISMATCH' },
   {
     when: (f) => f.code !== undefined && Object.hasOwn(BY_ERROR_CODE, f.code),
-    code: (f, ctx) => pick(BY_ERROR_CODE[f.code as string] as Pick, f, ctx),
+    code: (f, ctx) => chooseCode(BY_ERROR_CODE[f.code as string] as Choice, f, ctx),
   },
   { when: (f, ctx) => f.status === 404 && operationOf(ctx) === 'HeadBucket', code: 'S3_NO_SUCH_BUCKET' },
   {
@@ -364,7 +346,3 @@ export const STORAGE_RULES: readonly StorageRule[] = [
   { when: (f) => f.status === 411, code: 'S3_CHUNKED_UPLOAD_REJECTED' },
   { when: (f) => f.status !== undefined && f.status >= 500, code: 'S3_SERVER_ERROR' },
 ];
-
-export function pick(code: Pick, f: ErrorFacts, ctx: ProbeContext): StorageDiagnosisCode {
-  return typeof code === 'function' ? code(f, ctx) : code;
-}

@@ -1,5 +1,5 @@
-// The write check's run: its state (what it made, journaled before each create or write), its steps'
-// bookkeeping (pending → running → ok/failed/cancelled, skip after a failure, cleanup always) and the
+// The write check's run: its state (what it made, journaled before each create or write), its steps on
+// the check's step runner (check/steps.ts: skip after a failure, cancellation, the cleanup always) and the
 // calls every step makes (catalog requests, object-store calls). The steps themselves are in
 // step-*.ts; chain.ts puts them in order. Internal to src/write: the steps read and change its fields.
 import { randomBytes, randomUUID } from 'node:crypto';

@@ -1,31 +1,18 @@
-// The storage check for a gs:// location: the service-account key (OLake's GCSFileIO credential) signs a
-// JWT-bearer grant for an OAuth2 access token, then the Cloud Storage JSON API runs the same five steps
-// as the S3 check (bucket, list, write, read back, delete a probe under <prefix>/.floe-probe/). Plain
-// undici through floe's HTTP client: a timeout per request, cancellable, one redacted trace entry per
+// A service account's session with Google Cloud Storage, the storage check's (gcs-check.ts) and the write
+// check's: the service-account key (OLake's GCSFileIO credential) signs a JWT-bearer grant for an OAuth2
+// access token, then requests to the Cloud Storage JSON API. Plain undici through floe's HTTP client: a timeout per request, cancellable, one redacted trace entry per
 // exchange. Endpoints: https://cloud.google.com/storage/docs/json_api/v1 (buckets/get, objects/list,
 // objects/insert with uploadType=media, objects/get with alt=media, objects/delete); userProject for
 // requester pays: https://cloud.google.com/storage/docs/requester-pays.
-import { randomUUID } from 'node:crypto';
 import { GoogleKeyError, googleAssertion } from '../catalog/auth.js';
 import { headerProblem } from '../catalog/classify.js';
-import { HttpClient, type HttpRequest, type HttpResponse } from '../catalog/http.js';
+import type { HttpClient, HttpRequest, HttpResponse } from '../catalog/http.js';
 import { cleartextWarning } from '../catalog/transport.js';
-import type { ChainOptions } from '../check/chain.js';
 import { type SecretScrubber, safeUrl } from '../check/scrub.js';
-import type { Emit } from '../check/types.js';
 import type { Values } from '../destination/fields.js';
 import { proxyFor, proxyLabel } from '../net/proxy.js';
-import { PROBE_FOLDER, probeKey, type StepBoard } from './board.js';
 import type { StorageStepId } from './diagnoses.js';
-import {
-  diagnoseGcsError,
-  type GcsContext,
-  GcsError,
-  GcsProbeError,
-  gcsDiagnosis,
-  gcsError,
-} from './gcs-diagnoses.js';
-import { probeJournal, recorded } from './probe-journal.js';
+import { type GcsContext, GcsError, GcsProbeError, gcsError } from './gcs-diagnoses.js';
 
 /** What GCSFileIO asks for (and all a read/write probe needs). */
 export const GCS_SCOPE = 'https://www.googleapis.com/auth/devstorage.read_write';
@@ -58,8 +45,6 @@ function field(values: Values, id: 'gcpServiceAccountJson' | 'gcpProjectId'): st
   const value = values.fields[id];
   return typeof value === 'string' ? value.trim() : '';
 }
-
-type Outcome<T> = { ok: true; value: T } | { ok: false };
 
 /**
  * A service account's session with the Cloud Storage JSON API, the storage check's and the write
@@ -199,209 +184,5 @@ export function gcsJson<T>(res: HttpResponse): T {
     return JSON.parse(res.body) as T;
   } catch {
     throw new GcsProbeError('not-gcs', `the answer is not JSON (HTTP ${res.status})`, res.status);
-  }
-}
-
-/** Runs the five steps against `source` (a gs:// URL); every outcome goes to `board` and `emit`. */
-export async function runGcsCheck(
-  values: Values,
-  source: { url: string; from: string },
-  opts: ChainOptions,
-  board: StepBoard,
-  emit: Emit,
-  scrubber: SecretScrubber,
-): Promise<void> {
-  const location = parseGsPath(source.url);
-  const client = new HttpClient({ emit, signal: opts.signal, timeoutMs: opts.timeoutMs, scrubber });
-  const gcs = new GcsSession(values, client, scrubber);
-  const context = (step: StorageStepId, key?: string): GcsContext =>
-    gcs.context(step, location?.bucket ?? '', opts.timeoutMs, key);
-  const fail = (step: StorageStepId, error: unknown, key?: string) => {
-    const diagnosis = diagnoseGcsError(error, context(step, key));
-    board.update(step, 'failed', { detail: diagnosis.what });
-    emit({ type: 'diagnosis', diagnosis });
-  };
-  if (!location) {
-    await client.close();
-    const diagnosis = gcsDiagnosis('GCS_INVALID_PATH', context('storage.head'));
-    board.update('storage.head', 'failed', { detail: diagnosis.what });
-    emit({ type: 'diagnosis', diagnosis });
-    return;
-  }
-  const { bucket, prefix } = location;
-
-  board.update('storage.head', 'running');
-  try {
-    for (const message of gcs.sign()) emit({ type: 'warning', message });
-  } catch (error) {
-    await client.close();
-    if (!(error instanceof GcsProbeError)) throw error;
-    fail('storage.head', error);
-    return;
-  }
-  const email = gcs.email;
-  const call = (req: Parameters<GcsSession['call']>[0]) => gcs.call(req);
-  const jsonOf = gcsJson;
-  const api = (path: string, query: Record<string, string> = {}, upload = false): URL =>
-    gcs.api(bucket, path, query, upload);
-
-  const attempt = async <T>(
-    id: StorageStepId,
-    run: () => Promise<T>,
-    detail: (value: T) => string,
-    key?: string,
-  ): Promise<Outcome<T>> => {
-    if (!board.isRunning(id)) board.update(id, 'running');
-    const started = performance.now();
-    const durationMs = () => Math.round(performance.now() - started);
-    try {
-      const value = await run();
-      board.update(id, 'ok', { detail: detail(value), durationMs: durationMs() });
-      return { ok: true, value };
-    } catch (error) {
-      if (opts.signal.aborted) {
-        board.update(id, 'cancelled', { durationMs: durationMs() });
-        return { ok: false };
-      }
-      const diagnosis = diagnoseGcsError(error, context(id, key));
-      board.update(id, 'failed', { detail: diagnosis.what, durationMs: durationMs() });
-      emit({ type: 'diagnosis', diagnosis });
-      return { ok: false };
-    }
-  };
-
-  const remove = (key: string) => call({ method: 'DELETE', url: api(`/o/${encodeURIComponent(key)}`) });
-
-  try {
-    const head = await attempt(
-      'storage.head',
-      async () => {
-        await gcs.signIn();
-        try {
-          const bucketRes = await call({ method: 'GET', url: api('', { fields: 'name,location,billing' }) });
-          const found = jsonOf<{ location?: unknown; billing?: { requesterPays?: unknown } }>(bucketRes);
-          return {
-            location: typeof found.location === 'string' ? found.location : undefined,
-            requesterPays: found.billing?.requesterPays === true,
-          };
-        } catch (error) {
-          // roles/storage.objectAdmin (what GCSFileIO needs) has no storage.buckets.get: the listing
-          // that follows shows whether the bucket exists, so this refusal alone is only a warning.
-          if (
-            !(error instanceof GcsError) ||
-            error.status !== 403 ||
-            !/storage\.buckets\.get/.test(error.message)
-          )
-            throw error;
-          emit({
-            type: 'warning',
-            message: `${email} may not read bucket "${bucket}"'s metadata (storage.buckets.get): OLake does not need it; the listing checks the bucket`,
-          });
-          return { location: undefined, requesterPays: false, noMetadata: true };
-        }
-      },
-      (out) =>
-        'noMetadata' in out
-          ? `signed in as ${email}; storage.buckets.get not granted (not needed)`
-          : `bucket "${bucket}" exists${out.location ? ` in ${out.location}` : ''}${out.requesterPays ? ', requester pays' : ''} (from the ${source.from}); signed in as ${email}`,
-    );
-    if (!head.ok) return;
-    const list = await attempt(
-      'storage.list',
-      async () =>
-        jsonOf<{ items?: unknown[] }>(
-          await call({ method: 'GET', url: api('/o', { prefix, maxResults: '1' }) }),
-        ),
-      (out) =>
-        `${prefix ? `prefix "${prefix}"` : 'bucket root'}: ${out.items?.length ? 'has objects' : 'empty'}`,
-    );
-    if (!list.ok) return;
-    if (opts.readOnly) {
-      board.skipWrites();
-      return;
-    }
-    const key = probeKey(prefix);
-    const body = `floe storage probe ${new Date().toISOString()} ${randomUUID()}\n`;
-    const journaled = probeJournal(
-      values,
-      opts,
-      `gs://${bucket}/${key}`,
-      `gs://${bucket}/${prefix}${PROBE_FOLDER}`,
-    );
-    if (!(await recorded(journaled, board, emit))) return;
-    const put = await attempt(
-      'storage.put',
-      async () =>
-        jsonOf<{ size?: unknown }>(
-          await call({
-            method: 'POST',
-            url: api('/o', { uploadType: 'media', name: key }, true),
-            headers: { 'content-type': 'text/plain' },
-            body,
-          }),
-        ),
-      () => `wrote ${key} (${Buffer.byteLength(body)} bytes)`,
-      key,
-    );
-    const byHand = `remove gs://${bucket}/${key} by hand`;
-    if (!put.ok) {
-      if (opts.signal.aborted) {
-        emit({
-          type: 'warning',
-          message: `The test was cancelled during the upload; Cloud Storage may have kept the probe: ${byHand}`,
-        });
-        return;
-      }
-      // An upload that failed or timed out may still have stored the object.
-      let gone = true;
-      try {
-        await remove(key);
-      } catch (error) {
-        gone = error instanceof GcsError && error.status === 404;
-        if (!gone)
-          emit({
-            type: 'warning',
-            message: `The upload failed and the delete that should remove a probe Cloud Storage may have kept failed too (${(error as Error).message}): ${byHand}`,
-          });
-      }
-      if (gone) await journaled.gone();
-      return;
-    }
-    await attempt(
-      'storage.get',
-      async () => {
-        const res = await call({
-          method: 'GET',
-          url: api(`/o/${encodeURIComponent(key)}`, { alt: 'media' }),
-        });
-        if (res.body !== body)
-          throw new GcsProbeError(
-            'mismatch',
-            `read ${Buffer.byteLength(res.body)} bytes that differ`,
-            res.status,
-          );
-        return Buffer.byteLength(res.body);
-      },
-      (n) => `read ${n} bytes back, identical`,
-      key,
-    );
-    if (opts.signal.aborted) {
-      emit({
-        type: 'warning',
-        message: `The test was cancelled before the probe object was deleted: ${byHand}`,
-      });
-      return;
-    }
-    const removed = await attempt(
-      'storage.delete',
-      () => remove(key),
-      () => `removed ${key}`,
-      key,
-    );
-    if (removed.ok) await journaled.gone();
-    else if (!opts.signal.aborted)
-      emit({ type: 'warning', message: `The probe object was not deleted: ${byHand}` });
-  } finally {
-    await client.close();
   }
 }

@@ -9,7 +9,7 @@ import type { ChainOptions, SharedFacts } from '../check/chain.js';
 import type { Emit } from '../check/types.js';
 import type { Values } from '../destination/fields.js';
 import { type WriteRecord, writeScope } from '../write/journal.js';
-import type { StepBoard } from './board.js';
+import { type StorageSteps, skipWrites } from './steps.js';
 
 export interface ProbeJournal {
   /** Records the probe; resolves once it is on disk. */
@@ -63,12 +63,12 @@ export function probeJournal(
  * Records the probe before it is written; when the journal cannot be written, the probe is not either
  * (a kill would leave an object nothing names): its three steps are skipped with a warning.
  */
-export async function recorded(journal: ProbeJournal, board: StepBoard, emit: Emit): Promise<boolean> {
+export async function recorded(journal: ProbeJournal, steps: StorageSteps, emit: Emit): Promise<boolean> {
   try {
     await journal.written();
     return true;
   } catch (error) {
-    board.skipWrites('not written: the journal could not record it');
+    skipWrites(steps, 'not written: the journal could not record it');
     emit({
       type: 'warning',
       message: `The probe object was not written: recording it in the config folder's write journal failed (${error instanceof Error ? error.message : String(error)})`,

@@ -6,6 +6,7 @@
 // Iceberg clients do); the table loaded back and the record read back; then the table dropped with
 // purge and every object floe wrote removed. A failure or Ctrl-C still cleans up what was made.
 import type { Chain } from '../check/chain.js';
+import { StepRunner } from '../check/steps.js';
 import { WRITE_STEPS, WriteRun, type WriteSteps } from './run.js';
 import { cleanup } from './step-cleanup.js';
 import { commit } from './step-commit.js';
@@ -33,18 +34,11 @@ export const writeChain: Chain = async (values, opts) => {
   const session = opts.shared?.catalogSession;
   const write = opts.write;
   if (!session || !write) {
-    for (const { id, title } of write?.cleanupOnly
-      ? WRITE_STEPS.filter((s) => s.id === 'write.cleanup')
-      : WRITE_STEPS)
-      opts.emit({
-        type: 'step',
-        step: {
-          id,
-          chain: 'write',
-          title,
-          state: opts.signal.aborted ? 'cancelled' : 'skipped',
-          detail: 'not run: the catalog check did not pass',
-        },
+    const declared = write?.cleanupOnly ? WRITE_STEPS.filter((s) => s.id === 'write.cleanup') : WRITE_STEPS;
+    const steps = new StepRunner({ chain: 'write', steps: declared, emit: opts.emit, signal: opts.signal });
+    for (const { id } of declared)
+      steps.set(id, opts.signal.aborted ? 'cancelled' : 'skipped', {
+        detail: 'not run: the catalog check did not pass',
       });
     return;
   }

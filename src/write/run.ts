@@ -1,5 +1,5 @@
-// The write check's run: its state (what it made, journaled before each create or write), its steps'
-// bookkeeping (pending → running → ok/failed/cancelled, skip after a failure, cleanup always) and the
+// The write check's run: its state (what it made, journaled before each create or write), its steps on
+// the check's step runner (check/steps.ts: skip after a failure, cancellation, the cleanup always) and the
 // calls every step makes (catalog requests, object-store calls). The steps themselves are in
 // step-*.ts; chain.ts puts them in order. Internal to src/write: the steps read and change its fields.
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -9,7 +9,8 @@ import { HttpClient, type HttpRequest, type HttpResponse, NetworkFailure } from 
 import { type CatalogSession, serves } from '../catalog/session.js';
 import type { ChainOptions, WriteOptions } from '../check/chain.js';
 import type { SecretScrubber } from '../check/scrub.js';
-import type { Diagnosis, Emit, Leftover, Step, StepState } from '../check/types.js';
+import { type DeclaredStep, type StepOutcome, StepRunner } from '../check/steps.js';
+import type { Diagnosis, Emit, Leftover } from '../check/types.js';
 import type { Values } from '../destination/fields.js';
 import { operationText, privilegeAdvice, type WriteOperation, writeDiagnosis } from './diagnoses.js';
 import type { DataFileFacts, RawRow } from './files.js';
@@ -30,7 +31,6 @@ export type WriteStepId = (typeof WRITE_STEPS)[number]['id'];
 
 /** floe test --cleanup: the one step, over what earlier runs left. */
 const CLEANUP_ONLY_TITLE = 'Remove what earlier write checks left';
-type Outcome = { ok: true; detail: string } | { ok: false; diagnosis: Diagnosis | null };
 
 /** A unique name for the check table, e.g. floe_check_20261126t0512_3fa9c1. */
 function checkTableName(now = new Date()): string {
@@ -52,7 +52,7 @@ export interface WriteSteps {
 }
 
 export class WriteRun {
-  readonly steps = new Map<WriteStepId, Step>();
+  readonly steps: StepRunner<WriteStepId>;
   readonly scrubber: SecretScrubber;
   readonly namespace: string[];
   readonly name = checkTableName();
@@ -86,6 +86,14 @@ export class WriteRun {
     });
     this.namespace = opts.write.namespace;
     this.signal = opts.signal;
+    this.steps = new StepRunner({
+      chain: 'write',
+      steps: this.declared(),
+      emit: opts.emit,
+      signal: opts.signal,
+      scrub: (text) => this.scrubber.scrub(text),
+      scrubDiagnosis: (d) => this.scrubber.scrubDeep(d),
+    });
     this.http = this.client(opts.signal);
     this.journal = opts.write.journal ?? memoryJournal();
     this.record = {
@@ -128,23 +136,12 @@ export class WriteRun {
     return this.opts.emit;
   }
 
-  set(id: WriteStepId, state: StepState, patch: Pick<Step, 'detail' | 'durationMs'> = {}): void {
-    const title =
-      id === 'write.namespace'
-        ? `Namespace ${this.namespace.join('.')}`
-        : id === 'write.cleanup' && this.opts.write.cleanupOnly
-          ? CLEANUP_ONLY_TITLE
-          : WRITE_STEPS.find((s) => s.id === id)!.title;
-    const step: Step = {
-      id,
-      chain: 'write',
-      title,
-      state,
-      ...patch,
-      ...(patch.detail ? { detail: this.scrubber.scrub(patch.detail) } : {}),
-    };
-    this.steps.set(id, step);
-    this.emit({ type: 'step', step });
+  /** The run's steps as the runner declares them (the namespace's title names it). */
+  private declared(): DeclaredStep<WriteStepId>[] {
+    if (this.opts.write.cleanupOnly) return [{ id: 'write.cleanup', title: CLEANUP_ONLY_TITLE }];
+    return WRITE_STEPS.map(({ id, title }) =>
+      id === 'write.namespace' ? { id, title: `Namespace ${this.namespace.join('.')}` } : { id, title },
+    );
   }
 
   fail(d: Diagnosis | null): never {
@@ -153,61 +150,30 @@ export class WriteRun {
 
   /** Runs the steps in order, then the cleanup, whatever happened (--cleanup: only the cleanup). */
   async run(steps: WriteSteps): Promise<void> {
-    if (this.opts.write.cleanupOnly) {
-      this.set('write.cleanup', 'pending');
-      await steps.cleanup(this).finally(() => this.objects.close());
-      this.report();
-      return;
-    }
-    for (const { id } of WRITE_STEPS) this.set(id, 'pending');
-    let failed: string | null = null;
-    for (const [id, step] of steps.bodies) {
-      if (failed !== null || this.signal.aborted) {
-        this.set(
-          id,
-          this.signal.aborted ? 'cancelled' : 'skipped',
-          failed ? { detail: `not run: ${failed}` } : {},
-        );
-        continue;
-      }
-      const outcome = await this.runStep(id, () => step(this));
-      if (!outcome.ok)
-        // The title without its parenthesis: the detail has to fit beside the step at 80 columns.
-        failed = `“${this.steps.get(id)?.title.replace(/ \(.*\)$/, '')}” ${this.signal.aborted ? 'was cancelled' : 'failed'}`;
-    }
-    await steps.cleanup(this).finally(() => this.objects.close());
+    this.steps.begin();
+    const bodies = this.opts.write.cleanupOnly
+      ? []
+      : steps.bodies.map(([id, step]) => [id, () => this.outcome(id, () => step(this))] as const);
+    await this.steps.sequence(
+      bodies,
+      // The title without its parenthesis: the detail has to fit beside the step at 80 columns.
+      (title, cancelled) =>
+        `not run: “${title.replace(/ \(.*\)$/, '')}” ${cancelled ? 'was cancelled' : 'failed'}`,
+      () => steps.cleanup(this).finally(() => this.objects.close()),
+    );
     this.report();
   }
 
-  async runStep(id: WriteStepId, body: () => Promise<string>): Promise<Outcome> {
-    const started = performance.now();
-    this.set(id, 'running');
-    let outcome: Outcome;
+  /** A step's body as its outcome: whatever stops it (a bug included), the cleanup still runs and names what is left. */
+  private async outcome(id: WriteStepId, body: () => Promise<string>): Promise<StepOutcome> {
     try {
-      outcome = { ok: true, detail: await body() };
+      return { ok: true, detail: await body() };
     } catch (error) {
-      // Whatever stops a step (a bug included), the cleanup still runs and names what is left.
-      outcome = {
+      return {
         ok: false,
         diagnosis: error instanceof StepFailure ? error.diagnosis : internalError(id, error),
       };
     }
-    const durationMs = Math.round(performance.now() - started);
-    if (outcome.ok) this.set(id, 'ok', { durationMs, detail: outcome.detail });
-    else if (this.signal.aborted) this.set(id, 'cancelled', { durationMs });
-    else {
-      this.set(id, 'failed', {
-        durationMs,
-        ...(outcome.diagnosis ? { detail: outcome.diagnosis.what } : {}),
-      });
-      if (outcome.diagnosis)
-        this.emit({ type: 'diagnosis', diagnosis: this.scrubDiagnosis(outcome.diagnosis) });
-    }
-    return outcome;
-  }
-
-  scrubDiagnosis(d: Diagnosis): Diagnosis {
-    return this.scrubber.scrubDeep(d);
   }
 
   report(): void {

@@ -49,13 +49,10 @@ export async function cleanup(run: WriteRun): Promise<void> {
       : null;
   if (own && (kept || !made)) await run.journal.remove(run.record.id);
   if (earlier.length === 0 && (kept || !made)) {
-    run.set(step, 'skipped', {
-      detail: kept ?? (own ? 'nothing to clean up' : 'no earlier write check left anything'),
-    });
+    run.steps.skip(step, kept ?? (own ? 'nothing to clean up' : 'no earlier write check left anything'));
     return;
   }
-  const started = performance.now();
-  run.set(step, 'running');
+  run.steps.start(step);
   // Ctrl-C stopped the check, not the cleanup: it gets its own signal and a bounded budget.
   const budget = AbortSignal.timeout(Math.min(30_000, 3 * run.opts.timeoutMs));
   run.signal = budget;
@@ -79,16 +76,12 @@ export async function cleanup(run: WriteRun): Promise<void> {
     else await run.journal.remove(record.id);
   }
   await run.http.close();
-  const durationMs = Math.round(performance.now() - started);
   run.leftovers = left.map((l) => run.scrubber.scrubDeep(l));
   if (left.length === 0) {
-    run.set(step, 'ok', { durationMs, detail: done.join('; ') || 'nothing left' });
+    run.steps.ok(step, done.join('; ') || 'nothing left');
     return;
   }
-  run.set(step, 'warning', {
-    durationMs,
-    detail: `left behind: ${left.map((l) => l.name).join(', ')}`,
-  });
+  run.steps.warning(step, `left behind: ${left.map((l) => l.name).join(', ')}`);
   for (const l of run.leftovers)
     run.emit({
       type: 'warning',

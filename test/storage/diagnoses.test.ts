@@ -5,7 +5,6 @@ import { diagnosisSchema } from '../../src/check/types.js';
 import {
   diagnoseStorageError,
   type ProbeContext,
-  redactUrl,
   STORAGE_DIAGNOSES,
   type StorageDiagnosisCode,
   type StorageStepId,
@@ -203,10 +202,18 @@ describe('storage diagnoses', () => {
       }
   });
 
-  it('URLs lose userinfo and signing parameters', () => {
-    expect(redactUrl('https://u:p@host/b/k?X-Amz-Signature=abc&X-Amz-Credential=AKIA%2Fx&partNumber=1')).toBe(
-      'https://host/b/k?X-Amz-Signature=redacted&X-Amz-Credential=redacted&partNumber=1',
+  it('URLs in the evidence lose userinfo and signing parameters (safeUrl, as every other URL)', () => {
+    const url = 'https://u:p@host/b/k?X-Amz-Signature=abc&X-Amz-Credential=AKIA%2Fx&partNumber=1';
+    const d = diagnoseStorageError(serviceError('SlowDown', 503), ctx({ url }));
+    expect(d.evidence.url).toBe(
+      'https://host/b/k?X-Amz-Signature=%5Bredacted%5D&X-Amz-Credential=%5Bredacted%5D&partNumber=1',
     );
+    const moved = diagnoseStorageError(
+      serviceError('Moved', 302, {}, { location: url }),
+      ctx({ endpoint: 'https://host' }),
+    );
+    expect(moved.code).toBe('S3_REDIRECT');
+    expect(moved.evidence.extra?.location).not.toMatch(/u:p|abc|AKIA/);
   });
 });
 

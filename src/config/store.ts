@@ -10,7 +10,6 @@ import * as z from 'zod/mini';
 import { AUTH_TYPES, FIELDS, STORAGE_KINDS, type Values } from '../destination/fields.js';
 import { PRESET_IDS } from '../destination/presets.js';
 import { FloeError } from '../errors.js';
-import type { SecretStorage } from '../secrets/store.js';
 import { sanitize } from '../text/sanitize.js';
 import {
   checkPrivateDir,
@@ -21,6 +20,9 @@ import {
   withLockSync,
   writePrivateFile,
 } from './files.js';
+
+/** Where a profile's secrets are kept (secrets/ implements each; the environment always wins). */
+export type SecretStorage = 'keychain' | 'file' | 'env';
 
 export const SCHEMA_VERSION = 1;
 

@@ -1,9 +1,11 @@
 // Secret storage behind one small interface. Backends: the OS keychain (keytar), a 0600 plaintext
 // file used only with explicit consent, and the environment (read-only; it always wins).
+
+import type { SecretStorage } from '../config/store.js';
 import type { SecretEnv } from '../destination/fields.js';
 import { FloeError } from '../errors.js';
 
-export type SecretStorage = 'keychain' | 'file' | 'env';
+export type { SecretStorage };
 
 export interface SecretBackend {
   readonly kind: Exclude<SecretStorage, 'env'>;

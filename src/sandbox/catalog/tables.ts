@@ -13,14 +13,7 @@ import {
   type TableRules,
 } from './flavours/index.js';
 import { empty, icebergError, json, refuse } from './http.js';
-import {
-  applyUpdates,
-  isObject,
-  MetadataError,
-  metadataFile,
-  newTableMetadata,
-  nextVersion,
-} from './metadata.js';
+import { isObject, MetadataError, metadataFile, newTableMetadata, nextVersion } from './metadata.js';
 import { dotted, namespaceRoutes, page } from './namespaces.js';
 import { checkRequirements } from './requirements.js';
 import {
@@ -32,6 +25,7 @@ import {
   type TableEntry,
   tableKey,
 } from './store.js';
+import { applyUpdates } from './updates.js';
 
 /** Who calls, as the flavour's refusals name them. */
 export type Caller = Omit<Denial, 'operation' | 'privilege' | 'namespace' | 'table' | 'tableUuid' | 'purge'>;

@@ -253,7 +253,7 @@ function setCurrentSchema(b: Builder, u: Json): void {
   let id = long(u['schema-id'], 'schema-id');
   if (id === -1) {
     if (b.lastAddedSchema === null)
-      throw invalid('Cannot set last b.added schema: no schema has been b.added');
+      throw invalid('Cannot set last added schema: no schema has been added');
     id = b.lastAddedSchema;
   }
   if (id === meta['current-schema-id']) return;
@@ -294,7 +294,7 @@ function setDefaultSortOrder(b: Builder, u: Json): void {
   let id = long(u['sort-order-id'], 'sort-order-id');
   if (id === -1) {
     if (b.lastAddedOrder === null)
-      throw invalid('Cannot set last b.added sort order: no sort order has been b.added');
+      throw invalid('Cannot set last added sort order: no sort order has been added');
     id = b.lastAddedOrder;
   }
   if (id === meta['default-sort-order-id']) return;

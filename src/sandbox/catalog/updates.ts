@@ -252,8 +252,7 @@ function setCurrentSchema(b: Builder, u: Json): void {
   const { meta } = b;
   let id = long(u['schema-id'], 'schema-id');
   if (id === -1) {
-    if (b.lastAddedSchema === null)
-      throw invalid('Cannot set last added schema: no schema has been added');
+    if (b.lastAddedSchema === null) throw invalid('Cannot set last added schema: no schema has been added');
     id = b.lastAddedSchema;
   }
   if (id === meta['current-schema-id']) return;

@@ -49,6 +49,45 @@ function legacyTokenRouteOf(
           : 'idp';
 }
 
+/** The tokens, keys and clients the emulator takes: its token endpoints and its authenticator. */
+function authOf(options: CatalogEmulatorOptions, counter: { issued: number }) {
+  const authMode = options.auth ?? 'none';
+  const ttl = options.tokenTtlSeconds ?? 3600;
+  const tokens = new Map<string, IssuedToken>();
+  const staticTokens = new Set(options.tokens ?? []);
+  const keys = new Map((options.sigv4?.keys ?? []).map((k) => [k.accessKeyId, k]));
+  const now = () => Date.now() + (options.clockOffsetMs ?? 0);
+  const issue = (principal: string) => {
+    const token = randomBytes(24).toString('base64url');
+    tokens.set(token, { principal, expiresAt: now() + ttl * 1000 });
+    counter.issued++;
+    return token;
+  };
+  const endpoints = tokenEndpoints({
+    clients: options.clients ?? [],
+    serviceAccounts: options.serviceAccounts ?? [],
+    ttl,
+    now,
+    issue,
+    keys,
+    stsRoles: options.sts?.allowedRoles ?? [],
+  });
+  const authenticate = authenticator({
+    mode: authMode,
+    sigv4: {
+      service: options.sigv4?.service ?? 'execute-api',
+      region: options.sigv4?.region ?? 'us-east-1',
+      keys,
+    },
+    staticTokens,
+    tokens,
+    ...(options.trustedTokens ? { trusted: options.trustedTokens } : {}),
+    now,
+    expiredTokenStatus: options.expiredTokenStatus ?? 401,
+  });
+  return { authMode, tokens, staticTokens, keys, now, endpoints, authenticate };
+}
+
 export type CatalogState = ReturnType<typeof createCatalogState>;
 
 export function createCatalogState(options: CatalogEmulatorOptions) {
@@ -63,12 +102,8 @@ export function createCatalogState(options: CatalogEmulatorOptions) {
   const dataLocation = options.dataLocation ?? 's3://warehouse';
   const callerAccount =
     /^arn:aws:iam::(\d{12}):/.exec(options.sigv4?.keys[0]?.arn ?? '')?.[1] ?? DEFAULT_ACCOUNT;
-  const authMode = options.auth ?? 'none';
-  const ttl = options.tokenTtlSeconds ?? 3600;
-  const tokens = new Map<string, IssuedToken>();
-  const staticTokens = new Set(options.tokens ?? []);
   const denied = new Set(options.denied ?? []);
-  const keys = new Map((options.sigv4?.keys ?? []).map((k) => [k.accessKeyId, k]));
+  const { authMode, tokens, staticTokens, keys, now, endpoints, authenticate } = authOf(options, state);
   const namespaces = new Map<string, NamespaceEntry>(
     (options.namespaces ?? [['default']]).map((levels) => [
       nsKey(levels),
@@ -83,22 +118,6 @@ export function createCatalogState(options: CatalogEmulatorOptions) {
   // writes to the object store after the emulator said it stopped.
   const closing = new AbortController();
   const running = new Set<Promise<void>>();
-  const now = () => Date.now() + (options.clockOffsetMs ?? 0);
-  const issue = (principal: string) => {
-    const token = randomBytes(24).toString('base64url');
-    tokens.set(token, { principal, expiresAt: now() + ttl * 1000 });
-    state.issued++;
-    return token;
-  };
-  const endpoints = tokenEndpoints({
-    clients: options.clients ?? [],
-    serviceAccounts: options.serviceAccounts ?? [],
-    ttl,
-    now,
-    issue,
-    keys,
-    stsRoles: options.sts?.allowedRoles ?? [],
-  });
   const baseCtx = {
     warehouses,
     dataLocation,
@@ -115,20 +134,6 @@ export function createCatalogState(options: CatalogEmulatorOptions) {
     denied: () => state.deniedPrivileges,
     base: options.tableLocationBase ?? dataLocation,
     now,
-  });
-
-  const authenticate = authenticator({
-    mode: authMode,
-    sigv4: {
-      service: options.sigv4?.service ?? 'execute-api',
-      region: options.sigv4?.region ?? 'us-east-1',
-      keys,
-    },
-    staticTokens,
-    tokens,
-    ...(options.trustedTokens ? { trusted: options.trustedTokens } : {}),
-    now,
-    expiredTokenStatus: options.expiredTokenStatus ?? 401,
   });
 
   const legacyTokenRoute = legacyTokenRouteOf(model, options);

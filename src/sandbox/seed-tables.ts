@@ -1,21 +1,39 @@
 // OLake-shaped tables in a catalog, written by floe's own write path (write/files.ts: Parquet data
 // files with OLake's raw schema, Avro manifests and manifest lists; write/store.ts: S3 or Cloud
-// Storage) and committed through the REST catalog as appends (add-snapshot + set-snapshot-ref, as
-// write/table.ts's append): the sandbox's demo tables and the fixtures of `floe tables`' tests. Each
-// commit's manifest list carries every earlier manifest forward, its summary keeps Iceberg's running
-// totals (SnapshotSummary), unless the table is meant to have none. Position delete files (file_path,
-// pos: format/spec.md "Position Delete Files") are written with hyparquet-writer too; equality delete
-// files hold OLake's `_olake_id`.
+// Storage) and committed through the REST catalog as appends (seed-snapshot.ts): the sandbox's demo
+// tables and the fixtures of `floe tables`' tests. Each commit's manifest list carries every earlier
+// manifest forward; equality delete files hold OLake's `_olake_id`.
 import { randomBytes } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { HttpClient, type HttpResponse } from '../catalog/http.js';
 import { type CatalogSession, catalogPath } from '../catalog/session.js';
 import type { Values } from '../destination/fields.js';
-import { lazy } from '../lazy.js';
-import type { IcebergSchema, ManifestEntryInput, ManifestFileInput, RawRow } from '../write/files.js';
+import type {
+  IcebergField,
+  IcebergSchema,
+  ManifestEntryInput,
+  ManifestFileInput,
+  RawRow,
+} from '../write/files.js';
 import { objectPath } from '../write/paths.js';
 import { openWriteStore, type WriteStore } from '../write/store.js';
-import { createTableRequest, parseLossless, rawNumber, readTable, stringifyWithIds } from '../write/table.js';
+import { createTableRequest, parseLossless, readTable, type TableFacts } from '../write/table.js';
+import {
+  type AddedFiles,
+  appendRequest,
+  newSnapshotId,
+  positionDeleteFile,
+  snapshotSummary,
+  zeroTotals,
+} from './seed-snapshot.js';
+
+type Files = typeof import('../write/files.js');
+
+/** A created table, with its `_olake_id` field and the schema of its equality delete files. */
+interface NewTable extends TableFacts {
+  idField: IcebergField;
+  equalitySchema: IcebergSchema;
+}
 
 export interface SeedCommit {
   /** Data files added, each with `rows` records. */
@@ -42,45 +60,6 @@ export interface SeededTable {
   namespace: string[];
   name: string;
   metadataLocation: string;
-}
-
-/** Java's positive random longs, below 2^53 here (the catalog emulator holds JavaScript numbers). */
-function newSnapshotId(): number {
-  return (randomBytes(6).readUIntBE(0, 6) % 2 ** 47) + 1;
-}
-
-const POSITION_SCHEMA: IcebergSchema = {
-  type: 'struct',
-  'schema-id': 0,
-  fields: [
-    { id: 2147483546, name: 'file_path', required: true, type: 'string' },
-    { id: 2147483545, name: 'pos', required: true, type: 'long' },
-  ],
-};
-
-async function positionDeleteFile(dataFile: string, rows: number): Promise<Uint8Array> {
-  const { parquetWriteBuffer } = await lazy.hyparquetWriter();
-  const buffer = parquetWriteBuffer({
-    columnData: [
-      { name: 'file_path', data: Array.from({ length: rows }, () => dataFile) },
-      { name: 'pos', data: Array.from({ length: rows }, (_, i) => BigInt(i)) },
-    ],
-    schema: [
-      { name: 'table', num_children: 2 },
-      {
-        name: 'file_path',
-        repetition_type: 'REQUIRED',
-        field_id: 2147483546,
-        type: 'BYTE_ARRAY',
-        converted_type: 'UTF8',
-        logical_type: { type: 'STRING' },
-      },
-      { name: 'pos', repetition_type: 'REQUIRED', field_id: 2147483545, type: 'INT64' },
-    ],
-    codec: 'SNAPPY',
-    kvMetadata: [{ key: 'iceberg.schema', value: JSON.stringify(POSITION_SCHEMA) }],
-  });
-  return new Uint8Array(buffer);
 }
 
 export interface SeedOptions {
@@ -148,8 +127,8 @@ class Seeder {
     }
   }
 
-  async table(spec: SeedTable): Promise<SeededTable> {
-    const files = await import('../write/files.js');
+  /** Creates the table with OLake's raw schema; what its commits need of it. */
+  private async create(spec: SeedTable, files: Files): Promise<NewTable> {
     const request = createTableRequest(spec.name, files.olakeRawSchema(true));
     request.properties = { ...(request.properties as Record<string, string>), ...spec.properties };
     const created = await this.send(
@@ -161,116 +140,165 @@ class Seeder {
       throw new Error(`creating ${spec.name}: HTTP ${created.status} ${created.body.slice(0, 200)}`);
     const table = readTable(parseLossless(created.body));
     if ('problem' in table) throw new Error(`creating ${spec.name}: the table ${table.problem}`);
-    const { schema, location, uuid } = table;
-    const idField = schema.fields.find((f) => f.name === '_olake_id')!;
+    const idField = table.schema.fields.find((f) => f.name === '_olake_id')!;
     const equalitySchema: IcebergSchema = {
       type: 'struct',
-      'schema-id': schema['schema-id'],
+      'schema-id': table.schema['schema-id'],
       fields: [idField],
     };
+    return { ...table, idField, equalitySchema };
+  }
+
+  /**
+   * The commit's data files: one Parquet file per commit, stored under each data file's own path: the
+   * counts and sizes are every file's own, and seeding hundreds of files stays quick.
+   */
+  private async dataFiles(
+    files: Files,
+    table: NewTable,
+    c: number,
+    commit: SeedCommit,
+    snapshotId: number,
+    rowIds: { next: number },
+  ): Promise<ManifestEntryInput[]> {
+    const { schema, location } = table;
+    const stamp = new Date(commit.timestampMs);
+    const rows: RawRow[] = Array.from({ length: commit.rows }, () => ({
+      _olake_id: `id-${rowIds.next++}`,
+      _olake_timestamp: stamp,
+      _op_type: 'r',
+      _cdc_timestamp: stamp,
+      data: JSON.stringify({ n: rowIds.next }),
+    }));
+    const facts = commit.files ? await files.writeDataFile(schema, rows) : null;
+    const paths = Array.from(
+      { length: commit.files },
+      (_, f) =>
+        `${location}/data/${String(c).padStart(5, '0')}-${f}-${randomBytes(4).toString('hex')}.parquet`,
+    );
+    for (let start = 0; start < paths.length; start += 8)
+      await Promise.all(paths.slice(start, start + 8).map((path) => this.put(path, facts!.bytes)));
+    return paths.map((path) => ({
+      status: 1,
+      snapshotId,
+      sequenceNumber: null,
+      content: 0,
+      path,
+      recordCount: commit.rows,
+      sizeInBytes: facts!.bytes.length,
+      facts: facts!,
+    }));
+  }
+
+  /** The commit's equality delete files (of `_olake_id`), then its position delete files. */
+  private async deleteFiles(
+    files: Files,
+    table: NewTable,
+    c: number,
+    commit: SeedCommit,
+    snapshotId: number,
+    target: string,
+  ): Promise<ManifestEntryInput[]> {
+    const { location } = table;
+    const deletes: ManifestEntryInput[] = [];
+    for (let f = 0; f < (commit.equalityDeletes?.files ?? 0); f++) {
+      const rows = Array.from(
+        { length: commit.equalityDeletes!.rows },
+        (_, i) => ({ _olake_id: `id-${i}` }) as RawRow,
+      );
+      const facts = await files.writeDataFile(table.equalitySchema, rows);
+      const path = `${location}/data/${String(c).padStart(5, '0')}-eq-${f}-${randomBytes(4).toString('hex')}.parquet`;
+      await this.put(path, facts.bytes);
+      deletes.push({
+        status: 1,
+        snapshotId,
+        sequenceNumber: null,
+        content: 2,
+        path,
+        recordCount: rows.length,
+        sizeInBytes: facts.bytes.length,
+        equalityIds: [table.idField.id],
+      });
+    }
+    for (let f = 0; f < (commit.positionDeletes?.files ?? 0); f++) {
+      const bytes = await positionDeleteFile(target, commit.positionDeletes!.rows);
+      const path = `${location}/data/${String(c).padStart(5, '0')}-pos-${f}-${randomBytes(4).toString('hex')}.parquet`;
+      await this.put(path, bytes);
+      deletes.push({
+        status: 1,
+        snapshotId,
+        sequenceNumber: null,
+        content: 1,
+        path,
+        recordCount: commit.positionDeletes!.rows,
+        sizeInBytes: bytes.length,
+      });
+    }
+    return deletes;
+  }
+
+  /** A data manifest and a delete manifest for what the commit added, appended to `manifests`. */
+  private async writeManifests(
+    files: Files,
+    table: NewTable,
+    added: AddedFiles,
+    snapshotId: number,
+    sequence: number,
+    manifests: ManifestFileInput[],
+  ): Promise<void> {
+    const { schema, location } = table;
+    for (const [kind, entries] of [
+      ['data', added.data],
+      ['deletes', added.deletes],
+    ] as const) {
+      if (!entries.length) continue;
+      const bytes = await files.writeManifestEntries({
+        schema,
+        formatVersion: 2,
+        specId: 0,
+        content: kind,
+        entries,
+      });
+      const path = `${location}/metadata/${randomBytes(8).toString('hex')}-m${kind === 'data' ? 0 : 1}.avro`;
+      await this.put(path, bytes);
+      manifests.push({
+        path,
+        length: bytes.length,
+        specId: 0,
+        content: kind === 'data' ? 0 : 1,
+        sequenceNumber: sequence,
+        minSequenceNumber: sequence,
+        addedSnapshotId: snapshotId,
+        addedFilesCount: entries.length,
+        existingFilesCount: 0,
+        deletedFilesCount: 0,
+        addedRowsCount: entries.reduce((n, e) => n + e.recordCount, 0),
+        existingRowsCount: 0,
+        deletedRowsCount: 0,
+      });
+    }
+  }
+
+  async table(spec: SeedTable): Promise<SeededTable> {
+    const files = await import('../write/files.js');
+    const table = await this.create(spec, files);
+    const { location } = table;
     const manifests: ManifestFileInput[] = [];
-    const totals = { records: 0, dataFiles: 0, deleteFiles: 0, bytes: 0, positions: 0, equalities: 0 };
+    const totals = zeroTotals();
     let parent: number | null = null;
     let metadataLocation = table.metadataLocation ?? '';
     let sequence = table.lastSequenceNumber;
-    let rowId = 0;
+    const rowIds = { next: 0 };
     for (const [c, commit] of spec.commits.entries()) {
       sequence++;
       const snapshotId = newSnapshotId();
-      const stamp = new Date(commit.timestampMs);
-      const added = { data: [] as ManifestEntryInput[], deletes: [] as ManifestEntryInput[] };
-      // One Parquet file per commit, stored under each data file's own path: the counts and sizes
-      // are every file's own, and seeding hundreds of files stays quick.
-      const rows: RawRow[] = Array.from({ length: commit.rows }, () => ({
-        _olake_id: `id-${rowId++}`,
-        _olake_timestamp: stamp,
-        _op_type: 'r',
-        _cdc_timestamp: stamp,
-        data: JSON.stringify({ n: rowId }),
-      }));
-      const facts = commit.files ? await files.writeDataFile(schema, rows) : null;
-      const paths = Array.from(
-        { length: commit.files },
-        (_, f) =>
-          `${location}/data/${String(c).padStart(5, '0')}-${f}-${randomBytes(4).toString('hex')}.parquet`,
-      );
-      for (let start = 0; start < paths.length; start += 8)
-        await Promise.all(paths.slice(start, start + 8).map((path) => this.put(path, facts!.bytes)));
-      for (const path of paths)
-        added.data.push({
-          status: 1,
-          snapshotId,
-          sequenceNumber: null,
-          content: 0,
-          path,
-          recordCount: commit.rows,
-          sizeInBytes: facts!.bytes.length,
-          facts: facts!,
-        });
-      for (let f = 0; f < (commit.equalityDeletes?.files ?? 0); f++) {
-        const rows = Array.from(
-          { length: commit.equalityDeletes!.rows },
-          (_, i) => ({ _olake_id: `id-${i}` }) as RawRow,
-        );
-        const facts = await files.writeDataFile(equalitySchema, rows);
-        const path = `${location}/data/${String(c).padStart(5, '0')}-eq-${f}-${randomBytes(4).toString('hex')}.parquet`;
-        await this.put(path, facts.bytes);
-        added.deletes.push({
-          status: 1,
-          snapshotId,
-          sequenceNumber: null,
-          content: 2,
-          path,
-          recordCount: rows.length,
-          sizeInBytes: facts.bytes.length,
-          equalityIds: [idField.id],
-        });
-      }
-      for (let f = 0; f < (commit.positionDeletes?.files ?? 0); f++) {
-        const target = added.data[0]?.path ?? manifests[0]?.path ?? `${location}/data/none.parquet`;
-        const bytes = await positionDeleteFile(target, commit.positionDeletes!.rows);
-        const path = `${location}/data/${String(c).padStart(5, '0')}-pos-${f}-${randomBytes(4).toString('hex')}.parquet`;
-        await this.put(path, bytes);
-        added.deletes.push({
-          status: 1,
-          snapshotId,
-          sequenceNumber: null,
-          content: 1,
-          path,
-          recordCount: commit.positionDeletes!.rows,
-          sizeInBytes: bytes.length,
-        });
-      }
-      for (const [kind, entries] of [
-        ['data', added.data],
-        ['deletes', added.deletes],
-      ] as const) {
-        if (!entries.length) continue;
-        const bytes = await files.writeManifestEntries({
-          schema,
-          formatVersion: 2,
-          specId: 0,
-          content: kind,
-          entries,
-        });
-        const path = `${location}/metadata/${randomBytes(8).toString('hex')}-m${kind === 'data' ? 0 : 1}.avro`;
-        await this.put(path, bytes);
-        manifests.push({
-          path,
-          length: bytes.length,
-          specId: 0,
-          content: kind === 'data' ? 0 : 1,
-          sequenceNumber: sequence,
-          minSequenceNumber: sequence,
-          addedSnapshotId: snapshotId,
-          addedFilesCount: entries.length,
-          existingFilesCount: 0,
-          deletedFilesCount: 0,
-          addedRowsCount: entries.reduce((n, e) => n + e.recordCount, 0),
-          existingRowsCount: 0,
-          deletedRowsCount: 0,
-        });
-      }
+      const data = await this.dataFiles(files, table, c, commit, snapshotId, rowIds);
+      const target = data[0]?.path ?? manifests[0]?.path ?? `${location}/data/none.parquet`;
+      const added: AddedFiles = {
+        data,
+        deletes: await this.deleteFiles(files, table, c, commit, snapshotId, target),
+      };
+      await this.writeManifests(files, table, added, snapshotId, sequence, manifests);
       const list = await files.writeManifestListFiles({
         snapshotId,
         parentSnapshotId: parent,
@@ -279,72 +307,11 @@ class Seeder {
       });
       const listPath = `${location}/metadata/snap-${snapshotId}-1-${randomBytes(8).toString('hex')}.avro`;
       await this.put(listPath, list);
-      const sum = (entries: ManifestEntryInput[], field: 'recordCount' | 'sizeInBytes') =>
-        entries.reduce((n, e) => n + e[field], 0);
-      const positions = added.deletes.filter((e) => e.content === 1);
-      const equalities = added.deletes.filter((e) => e.content === 2);
-      totals.records += sum(added.data, 'recordCount');
-      totals.dataFiles += added.data.length;
-      totals.deleteFiles += added.deletes.length;
-      totals.bytes += sum(added.data, 'sizeInBytes') + sum(added.deletes, 'sizeInBytes');
-      totals.positions += sum(positions, 'recordCount');
-      totals.equalities += sum(equalities, 'recordCount');
-      const summary: Record<string, string> = {
-        operation: added.deletes.length ? 'overwrite' : 'append',
-        'added-data-files': String(added.data.length),
-        'added-records': String(sum(added.data, 'recordCount')),
-        'added-files-size': String(sum(added.data, 'sizeInBytes') + sum(added.deletes, 'sizeInBytes')),
-        ...(added.deletes.length
-          ? {
-              'added-delete-files': String(added.deletes.length),
-              'added-position-delete-files': String(positions.length),
-              'added-equality-delete-files': String(equalities.length),
-              'added-position-deletes': String(sum(positions, 'recordCount')),
-              'added-equality-deletes': String(sum(equalities, 'recordCount')),
-            }
-          : {}),
-        ...(spec.noTotals
-          ? {}
-          : {
-              'total-records': String(totals.records),
-              'total-files-size': String(totals.bytes),
-              'total-data-files': String(totals.dataFiles),
-              'total-delete-files': String(totals.deleteFiles),
-              'total-position-deletes': String(totals.positions),
-              'total-equality-deletes': String(totals.equalities),
-            }),
-      };
-      const body = stringifyWithIds({
-        identifier: { namespace: spec.namespace, name: spec.name },
-        requirements: [
-          { type: 'assert-table-uuid', uuid },
-          {
-            type: 'assert-ref-snapshot-id',
-            ref: 'main',
-            'snapshot-id': parent === null ? null : rawNumber(String(parent)),
-          },
-        ],
-        updates: [
-          {
-            action: 'add-snapshot',
-            snapshot: {
-              'snapshot-id': rawNumber(String(snapshotId)),
-              ...(parent === null ? {} : { 'parent-snapshot-id': rawNumber(String(parent)) }),
-              'sequence-number': sequence,
-              'timestamp-ms': commit.timestampMs,
-              'manifest-list': listPath,
-              summary,
-              'schema-id': schema['schema-id'],
-            },
-          },
-          {
-            action: 'set-snapshot-ref',
-            'ref-name': 'main',
-            type: 'branch',
-            'snapshot-id': rawNumber(String(snapshotId)),
-          },
-        ],
-      });
+      const summary = snapshotSummary(added, totals, spec.noTotals);
+      const body = appendRequest(
+        { namespace: spec.namespace, name: spec.name, uuid: table.uuid, schemaId: table.schema['schema-id'] },
+        { snapshotId, parent, sequence, timestampMs: commit.timestampMs, listPath, summary },
+      );
       const res = await this.send(
         'POST',
         catalogPath(this.opts.session, spec.namespace, 'tables', spec.name),

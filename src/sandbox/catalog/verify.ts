@@ -46,12 +46,13 @@ function headerValue(headers: IncomingHttpHeaders, name: string): string | undef
   return Array.isArray(value) ? value.join(',') : value;
 }
 
-/** Verifies a SigV4-signed request; returns the caller's key or the rejection AWS would send. */
-export async function verifySigV4(
-  req: { method: string; rawUrl: string; headers: IncomingHttpHeaders; body: Buffer },
+type SignedRequest = { method: string; rawUrl: string; headers: IncomingHttpHeaders; body: Buffer };
+
+/** The Authorization header's key, scope and signed headers, or the rejection AWS would send. */
+function credentialOf(
+  req: SignedRequest,
   config: SigV4Config,
-  now: Date,
-): Promise<AccessKey | AwsRejection> {
+): { key: AccessKey; fields: Record<string, string>; signedHeaders: string[] } | AwsRejection {
   const auth = headerValue(req.headers, 'authorization') ?? '';
   if (!auth.startsWith('AWS4-HMAC-SHA256 '))
     return {
@@ -89,6 +90,11 @@ export async function verifySigV4(
       errorType: 'InvalidSignatureException',
       message: `Credential should be scoped to correct service: '${config.service}'. `,
     };
+  return { key, fields, signedHeaders };
+}
+
+/** X-Amz-Date, within five minutes of now, or the rejection AWS would send. */
+function dateOf(req: SignedRequest, now: Date): Date | AwsRejection {
   const dateText = headerValue(req.headers, 'x-amz-date') ?? '';
   const date = parseAmzDate(dateText);
   if (!date)
@@ -110,20 +116,17 @@ export async function verifySigV4(
       errorType: 'InvalidSignatureException',
       message: `Signature not yet current: ${dateText} is still later than ${amzDate(new Date(now.getTime() + FIVE_MINUTES))} (${amzDate(now)} + 5 min.)`,
     };
-  const bodyHash = createHash('sha256').update(req.body).digest('hex');
-  const claimedHash = headerValue(req.headers, 'x-amz-content-sha256');
-  if (claimedHash !== undefined && claimedHash !== bodyHash)
-    return {
-      status: 400,
-      errorType: 'InvalidSignatureException',
-      message: "The provided 'x-amz-content-sha256' header does not match what was computed.",
-    };
-  if (key.sessionToken && headerValue(req.headers, 'x-amz-security-token') !== key.sessionToken)
-    return {
-      status: 403,
-      errorType: 'UnrecognizedClientException',
-      message: 'The security token included in the request is invalid.',
-    };
+  return date;
+}
+
+/** The signature the request should carry, computed with the caller's key. */
+async function signatureOf(
+  req: SignedRequest,
+  config: SigV4Config,
+  key: AccessKey,
+  date: Date,
+  signedHeaders: string[],
+): Promise<string | undefined> {
   const url = new URL(req.rawUrl, 'http://emulator');
   const query: Record<string, string> = {};
   for (const [k, v] of url.searchParams) query[k] = v;
@@ -152,7 +155,35 @@ export async function verifySigV4(
     }),
     { signingDate: date, signableHeaders: new Set(signedHeaders) },
   );
-  const expectedSignature = /Signature=([0-9a-f]+)/.exec(String(expected.headers.authorization))?.[1];
+  return /Signature=([0-9a-f]+)/.exec(String(expected.headers.authorization))?.[1];
+}
+
+/** Verifies a SigV4-signed request; returns the caller's key or the rejection AWS would send. */
+export async function verifySigV4(
+  req: SignedRequest,
+  config: SigV4Config,
+  now: Date,
+): Promise<AccessKey | AwsRejection> {
+  const credential = credentialOf(req, config);
+  if ('status' in credential) return credential;
+  const { key, fields, signedHeaders } = credential;
+  const date = dateOf(req, now);
+  if (!(date instanceof Date)) return date;
+  const bodyHash = createHash('sha256').update(req.body).digest('hex');
+  const claimedHash = headerValue(req.headers, 'x-amz-content-sha256');
+  if (claimedHash !== undefined && claimedHash !== bodyHash)
+    return {
+      status: 400,
+      errorType: 'InvalidSignatureException',
+      message: "The provided 'x-amz-content-sha256' header does not match what was computed.",
+    };
+  if (key.sessionToken && headerValue(req.headers, 'x-amz-security-token') !== key.sessionToken)
+    return {
+      status: 403,
+      errorType: 'UnrecognizedClientException',
+      message: 'The security token included in the request is invalid.',
+    };
+  const expectedSignature = await signatureOf(req, config, key, date, signedHeaders);
   if (expectedSignature !== fields.Signature)
     return {
       status: 403,

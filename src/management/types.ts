@@ -36,7 +36,7 @@ export type Job = z.infer<typeof jobSchema>;
 
 /** A job's detail as floe keeps it: configs included, `streams_config` only summarised. */
 export type JobDetail = Omit<Job, 'streams_config'> & {
-  /** `config`: the `streams_config` itself when small enough to keep (client.ts STREAMS_KEEP_BYTES). */
+  /** `config`: the `streams_config` itself when small enough to keep (client/jobs.ts STREAMS_KEEP_BYTES). */
   streams?: { bytes: number; selected: number; config?: string };
 };
 

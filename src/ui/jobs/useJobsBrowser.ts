@@ -1,4 +1,6 @@
 // Side effects of the jobs browser: loading, auto-refresh, re-login, detail/logs fetching and job actions.
+// The hook is four parts, called in this order on every render (so React sees the same hooks in the same
+// order): the state and its refs, the session (re-login), loading (list, detail, refresh, clock), commands.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { actionDone, serverSaid } from '../../management/actions.js';
 import { syncAndConfirm } from '../../management/sync.js';
@@ -41,8 +43,10 @@ const ACTION_WORDS: Record<JobAction, string> = {
   cancel: 'Cancelling the run of',
 };
 
-export function useJobsBrowser(options: JobsBrowserOptions) {
-  const { api, relogin, refreshMs, tickMs = 1000 } = options;
+type Call = <T>(run: () => Promise<T>) => Promise<T>;
+
+/** The state (kept in a ref as well, see below), the clock, the refs the parts share, and dispatch. */
+function useBrowserState(options: JobsBrowserOptions) {
   const clock = options.now ?? Date.now;
   // The reducer runs here, not in React: `stateRef` holds the state after every action at once, so key
   // handlers see the effect of keys typed ahead or pasted before React renders again.
@@ -74,13 +78,22 @@ export function useJobsBrowser(options: JobsBrowserOptions) {
       passwordWaiter.current?.reject(new ManagementError('cancelled', 'closed'));
     };
   }, []);
+  return { state, stateRef, now, setNow, clockRef, controller, loadSeq, reauth, passwordWaiter, dispatch };
+}
 
+type BrowserState = ReturnType<typeof useBrowserState>;
+
+/** Signing in again when the session expires, once however many calls hit it; `call` retries a call after. */
+function useSession(
+  { reauth, passwordWaiter, dispatch }: BrowserState,
+  relogin: JobsBrowserOptions['relogin'],
+) {
   const askPassword = useCallback(
     () =>
       new Promise<string>((resolve, reject) => {
         passwordWaiter.current = { resolve, reject };
       }),
-    [],
+    [passwordWaiter],
   );
 
   /** One re-login at a time, however many calls hit the expired session. */
@@ -119,7 +132,7 @@ export function useJobsBrowser(options: JobsBrowserOptions) {
         reauth.current = undefined;
       });
     return reauth.current;
-  }, [relogin, askPassword, dispatch]);
+  }, [relogin, askPassword, dispatch, reauth]);
 
   /** Runs an API call; on an expired session signs in again and retries it once. */
   const call = useCallback(
@@ -134,7 +147,13 @@ export function useJobsBrowser(options: JobsBrowserOptions) {
     },
     [reauthenticate],
   );
+  return call;
+}
 
+/** The list and the open detail: loaded now, on refresh, and when the session ends; the clock's tick. */
+function useLoading(browser: BrowserState, call: Call, options: JobsBrowserOptions) {
+  const { stateRef, clockRef, controller, loadSeq, setNow, dispatch } = browser;
+  const { api, refreshMs, tickMs = 1000 } = options;
   const loadDetail = useCallback(
     (jobId: number) => {
       const { project } = stateRef.current;
@@ -148,7 +167,7 @@ export function useJobsBrowser(options: JobsBrowserOptions) {
         (error: unknown) => dispatch({ type: 'tasks-failed', jobId, failure: toFailure(error) }),
       );
     },
-    [api, call, dispatch],
+    [api, call, dispatch, stateRef, controller],
   );
 
   const expireOn = useCallback(
@@ -178,7 +197,7 @@ export function useJobsBrowser(options: JobsBrowserOptions) {
       );
       if (detail) loadDetail(detail.jobId);
     },
-    [api, call, loadDetail, expireOn, dispatch],
+    [api, call, loadDetail, expireOn, dispatch, loadSeq, stateRef, controller, clockRef],
   );
 
   useEffect(() => {
@@ -193,19 +212,51 @@ export function useJobsBrowser(options: JobsBrowserOptions) {
       if (!typing && !current.refreshing && current.session === 'ok') load();
     }, refreshMs);
     return () => clearInterval(timer);
-  }, [refreshMs, load]);
+  }, [refreshMs, load, stateRef]);
 
   useEffect(() => {
     if (tickMs <= 0) return;
     const timer = setInterval(() => setNow(clockRef.current()), tickMs);
     return () => clearInterval(timer);
-  }, [tickMs]);
+  }, [tickMs, clockRef, setNow]);
+  return { load, loadDetail, expireOn };
+}
 
+/** What a sync, pause, resume or cancel does; the notice it leaves, and the run a sync started. */
+async function runAction(
+  api: JobsApi,
+  project: string,
+  action: JobAction,
+  jobId: number,
+  name: string,
+  signal: AbortSignal,
+): Promise<{ tone: 'ok' | 'warn'; text: string; started?: Task }> {
+  if (action === 'sync') {
+    const outcome = await syncAndConfirm(api, project, jobId, { signal });
+    return outcome.kind === 'started'
+      ? { tone: 'ok', text: outcome.text, started: outcome.run }
+      : { tone: 'warn', text: outcome.text };
+  }
+  const message =
+    action === 'cancel'
+      ? await api.cancelRun(project, jobId)
+      : await api.setActive(project, jobId, action === 'resume');
+  const said = serverSaid(message);
+  return { tone: 'ok', text: `${actionDone(action, jobId, name)}${said ? ` · ${said}` : ''}` };
+}
+
+/** The commands the keys call: open a detail, read a log, act on a job, switch project, answer the password. */
+function useCommands(
+  { stateRef, controller, passwordWaiter, dispatch }: BrowserState,
+  call: Call,
+  { load, loadDetail, expireOn }: ReturnType<typeof useLoading>,
+  api: JobsApi,
+) {
   const openDetail = useCallback(() => {
     dispatch({ type: 'detail-open' });
     const id = stateRef.current.selectedId;
     if (id !== undefined) loadDetail(id);
-  }, [loadDetail, dispatch]);
+  }, [loadDetail, dispatch, stateRef]);
 
   const loadLogs = useCallback(
     (task: Task, query: LogQuery) => {
@@ -222,7 +273,7 @@ export function useJobsBrowser(options: JobsBrowserOptions) {
         },
       );
     },
-    [api, call, expireOn, dispatch],
+    [api, call, expireOn, dispatch, stateRef, controller],
   );
 
   /** Runs a job action and says how it went; resolves with the run a sync started, if one did. */
@@ -231,21 +282,7 @@ export function useJobsBrowser(options: JobsBrowserOptions) {
       const { project } = stateRef.current;
       dispatch({ type: 'overlay-close' });
       dispatch({ type: 'notice', tone: 'busy', text: `${ACTION_WORDS[action]} ${name}…` });
-      const run = async (): Promise<{ tone: 'ok' | 'warn'; text: string; started?: Task }> => {
-        if (action === 'sync') {
-          const outcome = await syncAndConfirm(api, project, jobId, { signal: controller.current.signal });
-          return outcome.kind === 'started'
-            ? { tone: 'ok', text: outcome.text, started: outcome.run }
-            : { tone: 'warn', text: outcome.text };
-        }
-        const message =
-          action === 'cancel'
-            ? await api.cancelRun(project, jobId)
-            : await api.setActive(project, jobId, action === 'resume');
-        const said = serverSaid(message);
-        return { tone: 'ok', text: `${actionDone(action, jobId, name)}${said ? ` · ${said}` : ''}` };
-      };
-      return call(run).then(
+      return call(() => runAction(api, project, action, jobId, name, controller.current.signal)).then(
         ({ started, ...result }) => {
           dispatch({ type: 'notice', ...result });
           load();
@@ -259,7 +296,7 @@ export function useJobsBrowser(options: JobsBrowserOptions) {
         },
       );
     },
-    [api, call, load, expireOn, dispatch],
+    [api, call, load, expireOn, dispatch, stateRef, controller],
   );
 
   const switchProject = useCallback(
@@ -270,23 +307,34 @@ export function useJobsBrowser(options: JobsBrowserOptions) {
     [load, dispatch],
   );
 
-  const submitPassword = useCallback((password: string) => {
-    const waiter = passwordWaiter.current;
-    passwordWaiter.current = undefined;
-    waiter?.resolve(password);
-  }, []);
+  const submitPassword = useCallback(
+    (password: string) => {
+      const waiter = passwordWaiter.current;
+      passwordWaiter.current = undefined;
+      waiter?.resolve(password);
+    },
+    [passwordWaiter],
+  );
 
   const cancelPassword = useCallback(() => {
     const waiter = passwordWaiter.current;
     passwordWaiter.current = undefined;
     waiter?.reject(new ManagementError('unauthorized', 'Sign-in cancelled'));
-  }, []);
+  }, [passwordWaiter]);
 
-  const commands = useMemo(
+  return useMemo(
     () => ({ load, openDetail, loadLogs, perform, switchProject, submitPassword, cancelPassword, call }),
     [load, openDetail, loadLogs, perform, switchProject, submitPassword, cancelPassword, call],
   );
+}
+
+export function useJobsBrowser(options: JobsBrowserOptions) {
+  const browser = useBrowserState(options);
+  const call = useSession(browser, options.relogin);
+  const loading = useLoading(browser, call, options);
+  const commands = useCommands(browser, call, loading, options.api);
+  const { stateRef } = browser;
   /** The state after the last action, possibly ahead of the last render. */
-  const latest = useCallback(() => stateRef.current, []);
-  return { state, latest, dispatch, now, commands };
+  const latest = useCallback(() => stateRef.current, [stateRef]);
+  return { state: browser.state, latest, dispatch: browser.dispatch, now: browser.now, commands };
 }

@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useRef } from 'react';
 import type { Diagnosis } from '../../check/types.js';
 import { diagnoseLog, runHosts } from '../../management/diagnose.js';
-import { followStep, followTail } from '../../management/follow.js';
+import { type FollowCursor, type FollowStep, followStep, followTail } from '../../management/follow.js';
 import { readWholeLog } from '../../management/logs.js';
 import type { JobsApi, Task } from '../../management/types.js';
 import { sanitize } from '../../text/sanitize.js';
@@ -24,16 +24,67 @@ export interface RunLogsOptions {
   keep: number;
 }
 
-export function useRunLogs({ api, latest, dispatch, call, pollMs, keep }: RunLogsOptions) {
-  const busy = useRef(false);
+/** What one poll found. */
+type Polled = { step: FollowStep; ended: boolean; status: string };
+
+/** One poll of a followed run: its new lines and, once caught up, whether it is still running. */
+function pollFollowed(
+  api: JobsApi,
+  call: RunLogsOptions['call'],
+  project: string,
+  jobId: number,
+  task: Task,
+  cursor: FollowCursor,
+): Promise<Polled> {
+  return call(async () => {
+    const step = await followStep(api, project, jobId, task, cursor);
+    // Caught up: is the run still running? (what `floe jobs logs --follow` asks too)
+    const now = step.more
+      ? undefined
+      : (await api.listTasks(project, jobId)).find((t) => t.file_path === task.file_path);
+    const ended = !step.more && now?.status.toLowerCase() !== 'running';
+    return { step, ended, status: now?.status ?? 'no longer listed' };
+  });
+}
+
+/** Shows a poll's lines; at the run's end, says how it ended and shows its diagnosis. */
+function showPolled(
+  dispatch: RunLogsOptions['dispatch'],
+  diagnose: (run: Task) => void,
+  task: Task,
+  keep: number,
+  { step, ended, status }: Polled,
+): void {
+  dispatch({ type: 'logs-append', task, lines: step.lines, next: step.next, keep });
+  if (!ended) return;
+  dispatch({ type: 'log-ended', task, status });
+  // A failed end is a ✗, a completed one a ✓; anything else (canceled…) a warning.
+  const color = stateLook(status).color;
+  dispatch({
+    type: 'notice',
+    tone: color === 'green' ? 'ok' : color === 'red' ? 'error' : 'warn',
+    text: `Run ended: ${sanitize(status)}; following stopped.`,
+  });
+  // What went wrong, under the log, as Enter on a failed run shows it.
+  diagnose({ ...task, status });
+}
+
+/** A poll failed: following stops, and says why. */
+function followFailed(dispatch: RunLogsOptions['dispatch'], error: unknown): void {
+  dispatch({ type: 'log-follow' });
+  dispatch({
+    type: 'notice',
+    tone: 'error',
+    text: `Following stopped: ${(error as Error).message}`,
+  });
+}
+
+/** A failed run's diagnosis (its whole log read once, shown again when asked again). */
+function useDiagnose({ api, latest, dispatch, call }: Omit<RunLogsOptions, 'pollMs' | 'keep'>) {
   /** Diagnoses by run (file path); 'pending' while the log is read. */
   const diagnosed = useRef(new Map<string, Diagnosis[] | 'pending'>());
-  const logs = latest().detail?.logs;
-  const following = logs?.view.follow !== undefined;
-  const task = logs?.task;
-
   /** Reads a failed run's whole log once and diagnoses it; shows the known diagnosis again. */
-  const diagnose = useCallback(
+  return useCallback(
     (run: Task) => {
       const current = latest();
       if (!current.detail || run.status.toLowerCase() !== 'failed') return;
@@ -55,6 +106,14 @@ export function useRunLogs({ api, latest, dispatch, call, pollMs, keep }: RunLog
     },
     [api, call, dispatch, latest],
   );
+}
+
+export function useRunLogs({ api, latest, dispatch, call, pollMs, keep }: RunLogsOptions) {
+  const busy = useRef(false);
+  const diagnose = useDiagnose({ api, latest, dispatch, call });
+  const logs = latest().detail?.logs;
+  const following = logs?.view.follow !== undefined;
+  const task = logs?.task;
 
   useEffect(() => {
     if (!following || !task) return;
@@ -67,38 +126,10 @@ export function useRunLogs({ api, latest, dispatch, call, pollMs, keep }: RunLog
       busy.current = true;
       const { project } = current;
       const { jobId } = current.detail;
-      call(async () => {
-        const step = await followStep(api, project, jobId, task, cursor);
-        // Caught up: is the run still running? (what `floe jobs logs --follow` asks too)
-        const now = step.more
-          ? undefined
-          : (await api.listTasks(project, jobId)).find((t) => t.file_path === task.file_path);
-        const ended = !step.more && now?.status.toLowerCase() !== 'running';
-        return { step, ended, status: now?.status ?? 'no longer listed' };
-      })
+      pollFollowed(api, call, project, jobId, task, cursor)
         .then(
-          ({ step, ended, status }) => {
-            dispatch({ type: 'logs-append', task, lines: step.lines, next: step.next, keep });
-            if (!ended) return;
-            dispatch({ type: 'log-ended', task, status });
-            // A failed end is a ✗, a completed one a ✓; anything else (canceled…) a warning.
-            const color = stateLook(status).color;
-            dispatch({
-              type: 'notice',
-              tone: color === 'green' ? 'ok' : color === 'red' ? 'error' : 'warn',
-              text: `Run ended: ${sanitize(status)}; following stopped.`,
-            });
-            // What went wrong, under the log, as Enter on a failed run shows it.
-            diagnose({ ...task, status });
-          },
-          (error: unknown) => {
-            dispatch({ type: 'log-follow' });
-            dispatch({
-              type: 'notice',
-              tone: 'error',
-              text: `Following stopped: ${(error as Error).message}`,
-            });
-          },
+          (polled) => showPolled(dispatch, diagnose, task, keep, polled),
+          (error: unknown) => followFailed(dispatch, error),
         )
         .finally(() => {
           busy.current = false;

@@ -713,7 +713,7 @@ path" below.`,
   'jobs-json':
     () => `Profile of \`floe jobs --json\` with 10,000 jobs (\`node --cpu-prof\`, unminified build, ${JOBS.toLocaleString('en')}
 jobs, 4.4 MB): of floe's ~100 ms over the plain script, about 60 ms is zod validating the list
-(\`src/management/client.ts\` #parse → \`jobSchema\`; a second parse of the same list in the same
+(\`src/management/client/transport.ts\` #parse → \`jobSchema\`; a second parse of the same list in the same
 process takes 13 ms, so most of it is V8 compiling zod's generic parse path cold, once per run), about
 15 ms the tough-cookie jar's first lookup, and the rest loading floe's chunks. The plain script validates
 nothing. Floe keeps validating every job: a job without an id or name would otherwise reach the
@@ -730,7 +730,7 @@ happen: a loss here is a regression (\`test/ui/components/TextInput.test.tsx\` a
   'jobs-rss':
     () => `Most of the peak is fixed cost, not the 10,000 jobs: \`import('ink')\` alone is about 86 MiB and
 \`floe jobs\` with 50 jobs about 127 MiB. The 10,000-job list is a 4.4 MB response that
-\`src/management/client.ts\` holds as text, parses and copies through zod, all alive at the peak;
+\`src/management/client/transport.ts\` holds as text, parses and copies through zod, all alive at the peak;
 validating only the fields the browser shows and dropping the text first would lower it.`,
   'detail-rss': () => `The detail is read as it arrives and its streams_config is only counted
 (\`src/management/detail.ts\`), so its size should not show here; a miss is the browser's fixed cost

@@ -14,6 +14,9 @@ import {
 } from '../../src/sandbox/catalog/index.js';
 import { loadIcebergSpec } from '../support/hostile-servers.js';
 
+// biome-ignore lint/suspicious/noExplicitAny: an answer's JSON, walked freely in assertions
+type Answer = any;
+
 let ajv: Ajv2020;
 let spec: { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
 let emulator: CatalogEmulator;
@@ -45,7 +48,7 @@ function validate(schema: string, body: unknown): void {
 
 async function get(path: string, headers: Record<string, string> = { authorization: 'Bearer reader' }) {
   const res = await fetch(`${emulator.url}${path}`, { headers });
-  return { status: res.status, type: res.headers.get('content-type'), body: await res.json() };
+  return { status: res.status, type: res.headers.get('content-type'), body: (await res.json()) as Answer };
 }
 
 async function token(form: Record<string, string>) {
@@ -54,7 +57,7 @@ async function token(form: Record<string, string>) {
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams(form).toString(),
   });
-  return { status: res.status, body: await res.json() };
+  return { status: res.status, body: (await res.json()) as Answer };
 }
 
 async function withFault<T>(fault: CatalogFault, route: FaultRoute, fn: () => Promise<T>): Promise<T> {
@@ -217,7 +220,7 @@ describe('flavour answers match the OpenAPI spec', () => {
             method,
             headers: auth ? { authorization: 'Bearer t' } : {},
           });
-          const body = await res.json();
+          const body = (await res.json()) as Answer;
           const key = `${method} ${template} ${res.status}`;
           if (res.status >= 400) validate('IcebergErrorResponse', body);
           expect(
@@ -261,7 +264,7 @@ describe('flavour answers match the OpenAPI spec', () => {
           body: new URLSearchParams({ grant_type: 'client_credentials', ...form }).toString(),
         });
         expect(declared('/v1/oauth/tokens', 'post', res.status)).toBe(true);
-        return { status: res.status, body: await res.json() };
+        return { status: res.status, body: (await res.json()) as Answer };
       };
       const ok = await post({
         client_id: CLIENT.id,

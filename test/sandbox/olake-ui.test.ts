@@ -175,7 +175,7 @@ describe('log cursors are byte offsets; a partial last line is skipped (E7)', ()
     { level: 'info', time: '2026-01-01T00:00:02Z', message: 'two' },
   ];
   const q = (o: Record<string, string | number>) =>
-    new URLSearchParams(Object.entries(o).map(([k, v]) => [k, String(v)]));
+    new URLSearchParams(Object.entries(o).map(([k, v]): [string, string] => [k, String(v)]));
 
   it('tails backwards with newer_cursor at the file size and pages forward from an offset', () => {
     const file = logFile(lines, '{"level":"info","time":"2026-01-01T00:00:03Z","mess');

@@ -91,6 +91,7 @@ export async function valuesFromFlags(
   parsed: Record<string, string | boolean | undefined>,
   base: Values,
   env: NodeJS.ProcessEnv = process.env,
+  stdin: NodeJS.ReadStream = process.stdin,
 ): Promise<Values> {
   const values: Values = { ...base, fields: { ...base.fields } };
   if (typeof parsed.preset === 'string') {
@@ -123,7 +124,7 @@ export async function valuesFromFlags(
     if (envValue !== undefined) values.fields[def.id] = envValue;
     if (def.secretFlag && parsed[def.secretFlag] !== undefined) {
       values.fields[def.id] = def.secretFlag.endsWith('-stdin')
-        ? await readStdin(`--${def.secretFlag}`)
+        ? await readStdin(`--${def.secretFlag}`, undefined, stdin)
         : await readSecretFile(def.secretFlag, String(parsed[def.secretFlag]));
     }
   }

@@ -9,7 +9,7 @@ import { secretsToStore } from '../secrets/vault.js';
 import type { Context } from './context.js';
 import { guarded } from './interrupt.js';
 import { FloeError } from './io.js';
-import { err } from './output.js';
+import type { Writer } from './output.js';
 
 export interface LoadedProfile {
   name: string;
@@ -110,9 +110,9 @@ export async function saveProfile(
   return stored;
 }
 
-/** For commands without a screen: says on stderr that the save waits for another process. */
-export function reportLockWait(lockPath: string): void {
-  err`floe: another floe process is saving; waiting for it (${lockPath})…`;
+/** For commands without a screen: says on `to` (stderr) that the save waits for another process. */
+export function reportLockWait(to: Writer): (lockPath: string) => void {
+  return (lockPath) => to`floe: another floe process is saving; waiting for it (${lockPath})…`;
 }
 
 /**

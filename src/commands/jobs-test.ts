@@ -2,15 +2,14 @@
 // without saving it anywhere. Secrets the server's copy lacks come from a local profile of the same
 // catalog URL, or are asked for; they are never printed.
 
+import { writeCheck } from '../app/check-output.js';
 import type { WriteOptions } from '../check/chain.js';
-import { isFinal } from '../check/reducer.js';
 import { runCheck } from '../check/run.js';
-import { reportText, stepLine } from '../check/text.js';
+import type { Io } from '../cli/command-io.js';
 import { openContext } from '../cli/context.js';
-import { canPrompt, EXIT, FloeError } from '../cli/io.js';
-import { err, line, out, printJson } from '../cli/output.js';
+import { EXIT, FloeError } from '../cli/io.js';
+import { line } from '../cli/output.js';
 import { loadProfile } from '../cli/profiles.js';
-import { promptPassword } from '../cli/prompt.js';
 import { fileJournal } from '../config/journal.js';
 import { FIELDS, type Values } from '../destination/fields.js';
 import {
@@ -195,12 +194,12 @@ export async function prepareJobTest(
   };
 }
 
-export async function testJob(session: Session, id: number, opts: JobTestOptions): Promise<number> {
+export async function testJob(io: Io, session: Session, id: number, opts: JobTestOptions): Promise<number> {
   const job = await session.client.getJob(session.project, id);
   const ask =
-    canPrompt() && !opts.json
+    io.canPrompt() && !opts.json
       ? (key: string, why?: string) =>
-          promptPassword(
+          io.prompter.password(
             line`The OLake UI's copy of ${key} is hidden or empty${why ? `, and it is ${why}` : ''}. ${key} (used once, not saved): `,
           )
       : undefined;
@@ -208,23 +207,8 @@ export async function testJob(session: Session, id: number, opts: JobTestOptions
     profile: opts.profile,
     ask,
   });
-  if (opts.json) {
-    const report = await runCheck(values, {
-      timeoutMs: opts.timeoutMs ?? TIMEOUT_MS,
-      readOnly: opts.readOnly,
-    });
-    printJson({
-      job: { id, name: job.name },
-      destination: job.destination.name,
-      profile,
-      differences,
-      secretsFrom,
-      report,
-    });
-    return report.ok ? EXIT.OK : EXIT.FAILURE;
-  }
-  if (canPrompt()) {
-    for (const note of notes) err`${note}`;
+  if (!opts.json && io.canPrompt()) {
+    for (const note of notes) io.err`${note}`;
     const { runTestScreen } = await loadScreen(() => import('../ui/test/index.js'));
     const { report, interrupted } = await runTestScreen(values, {
       title,
@@ -235,14 +219,25 @@ export async function testJob(session: Session, id: number, opts: JobTestOptions
     if (interrupted) return EXIT.INTERRUPTED;
     return report.ok ? EXIT.OK : EXIT.FAILURE;
   }
-  for (const note of notes) out`${note}`;
-  const report = await runCheck(values, {
-    timeoutMs: opts.timeoutMs ?? TIMEOUT_MS,
-    readOnly: opts.readOnly,
-    onEvent: (event) => {
-      if (event.type === 'step' && isFinal(event.step.state)) out`${stepLine(event.step)}`;
+  return writeCheck(
+    io,
+    {
+      json: opts.json,
+      heading: notes,
+      document: (report) => ({
+        job: { id, name: job.name },
+        destination: job.destination.name,
+        profile,
+        differences,
+        secretsFrom,
+        report,
+      }),
     },
-  });
-  for (const text of reportText(report)) out`${text}`;
-  return report.ok ? EXIT.OK : EXIT.FAILURE;
+    (onEvent) =>
+      runCheck(values, {
+        timeoutMs: opts.timeoutMs ?? TIMEOUT_MS,
+        readOnly: opts.readOnly,
+        ...(onEvent ? { onEvent } : {}),
+      }),
+  );
 }

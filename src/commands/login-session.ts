@@ -62,9 +62,10 @@ export async function keepLogin(
   login: KeptLogin,
   flags: StorageFlags,
   fallback: (reason: string, choice: StorageChoice) => Promise<SessionStorage>,
+  env: NodeJS.ProcessEnv,
 ): Promise<{ storage: SessionStorage; remember: boolean }> {
   const previous = settingsFor(ctx, login.url);
-  const choice = chooseStorage(ctx, flags, 'login', previous?.secretStorage);
+  const choice = chooseStorage(ctx, flags, 'login', previous?.secretStorage, env);
   let storage: SessionStorage = choice.storage;
   for (;;) {
     try {

@@ -2,8 +2,9 @@
 // streams named as OLake names their tables (management/streams.ts), read through the job's destination
 // with a local profile's secrets, as `floe jobs test` prepares it. A stream whose table the catalog does
 // not have yet is listed too, never committed: next to the job's last run, a run that wrote nothing shows.
+
+import { DEFAULT_TIMEOUT_SECONDS } from '../app/timeout.js';
 import type { CatalogSession } from '../catalog/session.js';
-import { DEFAULT_TIMEOUT_SECONDS } from '../cli/timeout.js';
 import { parseWriter } from '../management/jobtest.js';
 import { cronPeriodMs } from '../management/schedule.js';
 import { streamTables } from '../management/streams.js';

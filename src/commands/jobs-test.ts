@@ -3,13 +3,13 @@
 // catalog URL, or are asked for; they are never printed.
 
 import { writeCheck } from '../app/check-output.js';
+import { openContext } from '../app/context.js';
+import { loadProfile } from '../app/profiles.js';
 import type { WriteOptions } from '../check/chain.js';
 import { runCheck } from '../check/run.js';
 import type { Io } from '../cli/command-io.js';
-import { openContext } from '../cli/context.js';
 import { EXIT, FloeError } from '../cli/io.js';
 import { line } from '../cli/output.js';
-import { loadProfile } from '../cli/profiles.js';
 import { fileJournal } from '../config/journal.js';
 import { FIELDS, type Values } from '../destination/fields.js';
 import {

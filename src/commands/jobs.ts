@@ -1,11 +1,11 @@
 // floe jobs: the jobs of an OLake UI project. Interactive browser on a terminal; `--json`, a table, or
 // one action (show, sync, pause, resume, cancel, tasks, logs, test) otherwise.
 
+import { openManagement } from '../app/management.js';
+import { parseTimeout } from '../app/timeout.js';
 import type { Io } from '../cli/command-io.js';
 import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
-import { openManagement } from '../cli/management.js';
 import { printHelp, printJson, type Writer } from '../cli/output.js';
-import { parseTimeout } from '../cli/timeout.js';
 import { actionDone, serverSaid } from '../management/actions.js';
 import { explained } from '../management/exit.js';
 import { findJobByName, JOB_NUMBER } from '../management/jobref.js';

@@ -1,12 +1,13 @@
 // floe push: create a profile as an Iceberg destination in the OLake UI. Like the OLake UI itself, it
 // runs the connection test first and creates the destination only when the test succeeded.
+
+import { openManagement } from '../app/management.js';
+import { loadProfile, requireSecrets } from '../app/profiles.js';
 import { cleartextWarning } from '../catalog/transport.js';
 import { SecretScrubber } from '../check/scrub.js';
 import type { Io } from '../cli/command-io.js';
 import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
-import { openManagement } from '../cli/management.js';
 import { line, printHelp } from '../cli/output.js';
-import { loadProfile, requireSecrets } from '../cli/profiles.js';
 import { REDACTED, serializeDestination, toDestinationJson } from '../destination/olake.js';
 import { validate } from '../destination/schema.js';
 import { explained } from '../management/exit.js';

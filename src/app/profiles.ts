@@ -1,15 +1,15 @@
 // Loading and saving whole profiles: non-secret fields in the config file, secrets in the vault, changed
 // together through the save protocol of secrets/shadow.ts.
 
+import { guarded } from '../cli/interrupt.js';
+import { FloeError } from '../cli/io.js';
+import type { Writer } from '../cli/output.js';
 import { profileNameProblem, profileValues, type StoredProfile } from '../config/store.js';
 import { FIELD_BY_ID, type FieldId, type Values } from '../destination/fields.js';
 import { newGeneration, profileEntries, sweep, switchSecrets, transaction } from '../secrets/shadow.js';
 import { accounts, type SecretStorage } from '../secrets/store.js';
 import { secretsToStore } from '../secrets/vault.js';
 import type { Context } from './context.js';
-import { guarded } from './interrupt.js';
-import { FloeError } from './io.js';
-import type { Writer } from './output.js';
 
 export interface LoadedProfile {
   name: string;

@@ -15,7 +15,12 @@ const PROD: Values = {
 describe('floe profiles: parse', () => {
   it('gives the action and the name', () => {
     expect(parse([])).toEqual({ help: false, action: 'list', json: false });
-    expect(parse(['show', 'prod', '--json'])).toEqual({ help: false, action: 'show', name: 'prod', json: true });
+    expect(parse(['show', 'prod', '--json'])).toEqual({
+      help: false,
+      action: 'show',
+      name: 'prod',
+      json: true,
+    });
   });
 
   it('refuses an unknown action, naming the valid ones', () => {

@@ -24,7 +24,9 @@ describe('floe setup and floe test, in process', () => {
     const io = testIo({ env: sandboxSecretEnv(sandbox) });
     expect(await setup.run(setup.parse(setupArgs(sandbox)), io)).toBe(0);
     expect(io.stderr()).toMatch(
-      new RegExp(`^Saved profile "${PROFILE}" \\(authentication: [^;]+; secrets in the OS keychain\\)\\. Next: .+ test --profile ${PROFILE}\\n$`),
+      new RegExp(
+        `^Saved profile "${PROFILE}" \\(authentication: [^;]+; secrets in the OS keychain\\)\\. Next: .+ test --profile ${PROFILE}\\n$`,
+      ),
     );
     expect([...io.keychain.keys()].some((account) => account.includes(`${PROFILE}/`))).toBe(true);
 

@@ -4,8 +4,9 @@
 // build theirs (test/support/io.ts) and read what was written.
 
 import { type Context, openContext } from '../app/context.js';
+import { EXIT } from '../errors.js';
 import type { SecretBackend } from '../secrets/store.js';
-import { err, out, type Shown, type Writer } from './output.js';
+import { err, out, printHelp, type Shown, type Writer } from './output.js';
 import { confirm, promptChoice, promptPassword } from './prompt.js';
 
 /** The line prompts (stderr), for commands outside a screen. */
@@ -40,6 +41,12 @@ export function promptable(
   env: NodeJS.ProcessEnv,
 ): boolean {
   return Boolean(stdin.isTTY && stdout.isTTY) && !truthy(env.CI);
+}
+
+/** A command's --help on the Io's stdout; exit code 0. */
+export function showHelp(text: string, io: Pick<Io, 'out'>): number {
+  printHelp(text, io.out);
+  return EXIT.OK;
 }
 
 /** The process's Io: stdout, stderr, stdin, process.env, the process's context, the wall clock. */

@@ -53,12 +53,18 @@ function memoryKeychain(memory: Map<string, string>, unavailable: boolean): Secr
   return {
     kind: 'keychain',
     location: 'the OS keychain',
-    get: async (account) => (check(), memory.get(account)),
+    get: async (account) => {
+      check();
+      return memory.get(account);
+    },
     set: async (account, value) => {
       check();
       memory.set(account, value);
     },
-    delete: async (account) => (check(), memory.delete(account)),
+    delete: async (account) => {
+      check();
+      return memory.delete(account);
+    },
   };
 }
 

@@ -132,13 +132,8 @@ export async function run(options: Options, io: Io): Promise<number> {
     io.err`Profile "${flags.profile}" kept as it was; nothing imported.`;
     return EXIT.FAILURE;
   }
-  const choice = chooseStorage(
-    ctx,
-    flags,
-    'import',
-    ctx.config.getProfile(flags.profile)?.secretStorage,
-    io.env,
-  );
+  const own = ctx.config.getProfile(flags.profile)?.secretStorage;
+  const choice = chooseStorage(ctx, flags, 'import', own, io.env);
   const storage = choice.storage;
   try {
     await saveProfile(ctx, flags.profile, result.values, storage, { onWait: reportLockWait(io.err) });

@@ -124,13 +124,8 @@ export async function run(options: Options, io: Io): Promise<number> {
       );
     throw error;
   }
-  const choice = chooseStorage(
-    ctx,
-    flags,
-    'pull',
-    ctx.config.getProfile(flags.profile)?.secretStorage,
-    io.env,
-  );
+  const own = ctx.config.getProfile(flags.profile)?.secretStorage;
+  const choice = chooseStorage(ctx, flags, 'pull', own, io.env);
   const storage = choice.storage;
   try {
     await saveProfile(ctx, flags.profile, values, storage);

@@ -46,9 +46,10 @@ function capture(tty: boolean, columns: number | undefined) {
   return { writer, text: () => text };
 }
 
-function memoryKeychain(memory: Map<string, string>, unavailable: boolean): SecretBackend {
+/** A keychain in `memory`; with `unavailableReason`, one that fails every call as a missing Secret Service does. */
+export function memoryKeychain(memory: Map<string, string>, unavailableReason?: string): SecretBackend {
   const check = () => {
-    if (unavailable) throw new KeychainUnavailableError('no Secret Service in this test');
+    if (unavailableReason !== undefined) throw new KeychainUnavailableError(unavailableReason);
   };
   return {
     kind: 'keychain',
@@ -93,7 +94,13 @@ export function testIo(options: TestIoOptions = {}): TestIo {
     err: stderr.writer,
     stdin,
     env,
-    openContext: contextOpener(env, memoryKeychain(keychain, options.keychain === 'unavailable')),
+    openContext: contextOpener(
+      env,
+      memoryKeychain(
+        keychain,
+        options.keychain === 'unavailable' ? 'no Secret Service in this test' : undefined,
+      ),
+    ),
     now: () => options.now ?? Date.parse('2026-01-02T03:04:05Z'),
     canPrompt: () => promptable(stdin, stdout.writer, env),
     prompter,

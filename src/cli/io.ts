@@ -1,19 +1,16 @@
 // Shared CLI plumbing: exit codes, error types, TTY detection, argv parsing and stdin reads.
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { UsageError } from '../errors.js';
+import { promptable } from './command-io.js';
 import { out } from './output.js';
 import { closest } from './usage.js';
 
 /** Exit codes, bad invocations (exit 2) and failures to explain to the user (exit 1 unless told otherwise). */
 export { EXIT, FloeError, UsageError } from '../errors.js';
 
-function truthy(value: string | undefined): boolean {
-  return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
-}
-
-/** Prompting needs a TTY on both ends and no CI. */
+/** Prompting from this process (the process's Io says the same: command-io.ts). */
 export function canPrompt(): boolean {
-  return Boolean(process.stdin.isTTY && out.isTTY) && !truthy(process.env.CI);
+  return promptable(process.stdin, out, process.env);
 }
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -45,14 +42,18 @@ export function parseCommandArgs<O extends Options>(
 }
 
 /** Reads all of stdin (for --*-stdin flags), capped so a mistaken pipe cannot eat memory. */
-export async function readStdin(what: string, maxBytes = 1024 * 1024): Promise<string> {
-  if (process.stdin.isTTY)
+export async function readStdin(
+  what: string,
+  maxBytes = 1024 * 1024,
+  stdin: NodeJS.ReadStream = process.stdin,
+): Promise<string> {
+  if (stdin.isTTY)
     throw new UsageError([
       `${what}: stdin is a terminal; pipe the value in, e.g. printf %s "$VALUE" | floe …`,
     ]);
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of process.stdin) {
+  for await (const chunk of stdin) {
     size += (chunk as Buffer).length;
     if (size > maxBytes) throw new UsageError([`${what}: more than ${maxBytes} bytes on stdin`]);
     chunks.push(chunk as Buffer);

@@ -1,9 +1,11 @@
-// Entry point of the bundled CLI: dispatches argv to a command (table in commands.ts) and maps
-// errors to exit codes.
-import { COMMANDS, suggestCommand, usage } from './commands.js';
+// Entry point of the bundled CLI: dispatches argv to a command (table in commands.ts): its parse gives
+// the Options, its run acts with the process's Io; errors become exit codes.
+import { type Io, processIo } from './command-io.js';
+import { COMMANDS, HOME, suggestCommand, usage } from './commands.js';
 import { onSignal } from './interrupt.js';
 import { EXIT, FloeError, UsageError } from './io.js';
 import { block, err, out, quietOnClosedPipes } from './output.js';
+import type { AnyCommand } from './usage.js';
 
 declare const __FLOE_VERSION__: string;
 export const VERSION = typeof __FLOE_VERSION__ === 'string' ? __FLOE_VERSION__ : '0.0.0-dev';
@@ -27,10 +29,23 @@ function report(error: unknown): number {
   return EXIT.FAILURE;
 }
 
+/** The command's parse, then its run; argv it refuses is its own to report too (refused). */
+async function parseAndRun(module: AnyCommand, argv: string[], io: Io): Promise<number> {
+  let options: unknown;
+  try {
+    options = module.parse(argv);
+  } catch (error) {
+    if (error instanceof UsageError) module.refused?.(argv, error, io);
+    throw error;
+  }
+  return module.run(options, io);
+}
+
 export async function main(argv: string[]): Promise<void> {
   quietOnClosedPipes();
   process.on('SIGINT', () => onSignal(EXIT.INTERRUPTED));
   process.on('SIGTERM', () => onSignal(143));
+  const io = processIo();
   let code: number;
   try {
     const [first, ...rest] = argv;
@@ -41,15 +56,18 @@ export async function main(argv: string[]): Promise<void> {
       out`floe ${VERSION}`;
       code = EXIT.OK;
     } else if (first === undefined || first.startsWith('-')) {
-      code = await (await import('../commands/home.js')).run(argv);
+      code = await parseAndRun(await HOME.load(), argv, io);
     } else {
-      const command = COMMANDS[first];
+      const command = COMMANDS[first as keyof typeof COMMANDS] as
+        | (typeof COMMANDS)[keyof typeof COMMANDS]
+        | undefined;
       if (!command) {
         const meant = suggestCommand(first);
         throw new UsageError([`unknown command "${first}"${meant ? `: did you mean "${meant}"?` : ''}`]);
       }
       // -h is --help for every command (none uses -h for anything else).
-      code = await (await command.load()).run(rest.map((arg) => (arg === '-h' ? '--help' : arg)));
+      const args = rest.map((arg) => (arg === '-h' ? '--help' : arg));
+      code = await parseAndRun(await command.load(), args, io);
     }
   } catch (error) {
     code = report(error);

@@ -92,14 +92,14 @@ export function jsonText(text: string): Shown {
   return new ShownText(jsonSafe(text));
 }
 
-/** `value` as JSON on stdout (one line when `indent` is 0). */
-export function printJson(value: unknown, indent = 2): void {
-  out.put(jsonText(`${JSON.stringify(value, null, indent)}\n`));
+/** `value` as JSON on stdout, or on `writer` (one line when `indent` is 0). */
+export function printJson(value: unknown, writer: Writer = out, indent = 2): void {
+  writer.put(jsonText(`${JSON.stringify(value, null, indent)}\n`));
 }
 
-/** A command's --help on stdout, wrapped at word boundaries to 80 columns. */
-export function printHelp(text: string): void {
-  out.put(block(`${reflow(text.trimEnd())}\n`));
+/** A command's --help on stdout, or on `writer`, wrapped at word boundaries to 80 columns. */
+export function printHelp(text: string, writer: Writer = out): void {
+  writer.put(block(`${reflow(text.trimEnd())}\n`));
 }
 
 /** The terminal modes floe itself sets; nothing else reaches a terminal unsanitized. */

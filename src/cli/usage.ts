@@ -1,11 +1,28 @@
 // The command names, their one-line summaries and the usage text, with no loaders: the home screen
 // and any command may read it without importing the command modules (no import cycle).
+import type { UsageError } from '../errors.js';
+import type { Io } from './command-io.js';
 
-export interface CommandModule {
-  run(argv: string[]): Promise<number>;
+/**
+ * A command in gh's shape: `parse` turns argv into validated Options (a UsageError, exit 2, names the
+ * flag), `run` acts on them with the Io it is given. Commands call each other's run with Options.
+ */
+export interface CommandModule<Options = never> {
+  /** The --help text (completion reads its flags). */
+  readonly HELP?: string;
+  /** The words a command takes first (completion offers them). */
+  readonly ACTIONS?: readonly string[];
+  parse(argv: string[]): Options;
+  run(options: Options, io: Io): Promise<number>;
+  /** Told when parse refused argv (cobra's FlagErrorFunc): `floe test --json` still prints its document. */
+  refused?(argv: string[], error: UsageError, io: Io): void;
 }
 
-export type CommandTable = Record<string, { summary: string; load: () => Promise<CommandModule> }>;
+/** A module as the table loads it, whatever its Options. */
+// biome-ignore lint/suspicious/noExplicitAny: each command has its own Options; parse's feeds its run.
+export type AnyCommand = CommandModule<any>;
+
+export type CommandTable = Record<string, { summary: string; load: () => Promise<AnyCommand> }>;
 
 export const SUMMARIES = {
   setup: 'Create or edit a destination profile (guided, or with flags)',

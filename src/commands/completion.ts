@@ -1,8 +1,9 @@
 // floe completion bash|zsh|fish: a completion script generated from the command table and each
 // command's --help (its flags), with the fixed values of the flags that have them; profile names come
 // from "floe profiles names" when the shell completes.
+import { type Io, showHelp } from '../cli/command-io.js';
 import { EXIT, parseCommandArgs, UsageError } from '../cli/io.js';
-import { block, out, printHelp } from '../cli/output.js';
+import { block } from '../cli/output.js';
 import type { CommandTable } from '../cli/usage.js';
 import { AUTH_TYPES, STORAGE_KINDS } from '../destination/fields.js';
 import { PRESET_IDS, PRESETS } from '../destination/presets.js';
@@ -141,17 +142,16 @@ export function completionScript(shell: Shell, spec: CompletionSpec): string {
   return shell === 'bash' ? BASH(spec) : shell === 'zsh' ? ZSH(spec) : FISH(spec);
 }
 
-export async function run(argv: string[], table: CommandTable): Promise<number> {
+export type Options = { help: true } | { help: false; shell: Shell };
+
+export function parse(argv: string[]): Options {
   const { values: flags, positionals } = parseCommandArgs(
     'completion',
     argv,
     { help: { type: 'boolean' } },
     true,
   );
-  if (flags.help) {
-    printHelp(HELP);
-    return EXIT.OK;
-  }
+  if (flags.help) return { help: true };
   const shell = SHELLS.find((s) => s === positionals[0]);
   if (!shell || positionals.length > 1)
     throw new UsageError(
@@ -160,6 +160,12 @@ export async function run(argv: string[], table: CommandTable): Promise<number> 
       ],
       'completion',
     );
-  out.put(block(completionScript(shell, await completionSpec(table))));
+  return { help: false, shell };
+}
+
+/** The script for the shell; `table` is main.ts's command table (handed over by it, never imported). */
+export async function run(options: Options, io: Io, table: CommandTable): Promise<number> {
+  if (options.help) return showHelp(HELP, io);
+  io.out.put(block(completionScript(options.shell, await completionSpec(table))));
   return EXIT.OK;
 }

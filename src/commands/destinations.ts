@@ -1,9 +1,12 @@
 // floe destinations: the project's Iceberg destinations in the OLake UI, with the jobs that use each.
+
+import { openManagement } from '../app/management.js';
+import { type Io, showHelp } from '../cli/command-io.js';
 import { EXIT, parseCommandArgs, UsageError } from '../cli/io.js';
-import { openManagement } from '../cli/management.js';
-import { line, out, printHelp, printJson } from '../cli/output.js';
+import { line, printJson } from '../cli/output.js';
 import { explained } from '../management/exit.js';
 import { parseWriter } from '../management/jobtest.js';
+import { urlFlag } from '../management/session.js';
 import { redactConfig } from '../management/summary.js';
 import type { Destination } from '../management/types.js';
 
@@ -29,7 +32,14 @@ function catalogOf(destination: Destination): string {
   }
 }
 
-export async function run(argv: string[]): Promise<number> {
+export interface Options {
+  help: boolean;
+  project?: string;
+  url?: string;
+  json: boolean;
+}
+
+export function parse(argv: string[]): Options {
   const { values: flags, positionals } = parseCommandArgs(
     'destinations',
     argv,
@@ -41,28 +51,39 @@ export async function run(argv: string[]): Promise<number> {
     },
     true,
   );
-  if (flags.help) {
-    printHelp(HELP);
-    return EXIT.OK;
-  }
+  if (flags.help) return { help: true, json: false };
   if (positionals.length > 0)
     throw new UsageError([`unexpected argument "${positionals[0]}"`], 'destinations');
-  const session = await openManagement('destinations', flags);
+  const url = urlFlag(flags.url, 'destinations');
+  return {
+    help: false,
+    json: flags.json === true,
+    project: flags.project,
+    url,
+  };
+}
+
+export async function run(options: Options, io: Io): Promise<number> {
+  if (options.help) return showHelp(HELP, io);
+  const session = await openManagement(io, 'destinations', options);
   try {
     const list = await explained(() => session.client.listDestinations(session.project));
-    if (flags.json) {
-      printJson(list.map((d) => ({ ...d, config: redactConfig(d.config) })));
+    if (options.json) {
+      printJson(
+        list.map((d) => ({ ...d, config: redactConfig(d.config) })),
+        io.out,
+      );
       return EXIT.OK;
     }
     if (list.length === 0) {
-      out`No destinations in project ${session.project} at ${session.url}.`;
+      io.out`No destinations in project ${session.project} at ${session.url}.`;
       return EXIT.OK;
     }
     for (const d of list) {
-      out`${d.id}  ${d.name}  (${d.type} ${d.version})  catalog ${catalogOf(d)}`;
-      if (d.jobs.length === 0) out`    no jobs use it`;
+      io.out`${d.id}  ${d.name}  (${d.type} ${d.version})  catalog ${catalogOf(d)}`;
+      if (d.jobs.length === 0) io.out`    no jobs use it`;
       for (const job of d.jobs)
-        out`    job ${job.id} ${job.name}${job.source_name ? line` from ${job.source_name}` : ''}${job.activate === false ? ' (paused)' : ''}${job.last_run_state ? line` · last run ${job.last_run_state}` : ''}`;
+        io.out`    job ${job.id} ${job.name}${job.source_name ? line` from ${job.source_name}` : ''}${job.activate === false ? ' (paused)' : ''}${job.last_run_state ? line` · last run ${job.last_run_state}` : ''}`;
     }
     return EXIT.OK;
   } finally {

@@ -2,10 +2,10 @@
 // (pyiceberg, Spark, Trino, DuckDB), on stdout or in a 0600 file.
 import { lstatSync, type Stats } from 'node:fs';
 import { resolve } from 'node:path';
-import { openContext } from '../cli/context.js';
+import { type LoadedProfile, loadProfile, requireSecrets } from '../app/profiles.js';
+import { type Io, showHelp } from '../cli/command-io.js';
 import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
-import { block, err, jsonText, out, printHelp, printJson } from '../cli/output.js';
-import { type LoadedProfile, loadProfile, requireSecrets } from '../cli/profiles.js';
+import { block, jsonText, printJson } from '../cli/output.js';
 import { writePrivateFile } from '../config/files.js';
 import type { FieldId, Values } from '../destination/fields.js';
 import { serializeDestination, toDestinationJson } from '../destination/olake.js';
@@ -112,7 +112,34 @@ function refuseUnsafeTarget(path: string, force: boolean): void {
   );
 }
 
-export async function run(argv: string[]): Promise<number> {
+export interface Options {
+  help: boolean;
+  format: Format;
+  profile?: string;
+  output?: string;
+  'include-secrets': boolean;
+  redact: boolean;
+  force: boolean;
+  'engine-version'?: string;
+  json: boolean;
+}
+
+/** The Options of `floe export --profile NAME --output FILE` (the home screen's export). */
+export function options(profile: string, output: string): Options {
+  return {
+    help: false,
+    format: 'olake',
+    profile,
+    output,
+    'include-secrets': false,
+    redact: false,
+    force: false,
+    json: false,
+  };
+}
+
+/** The flags, checked against each other (where the output may go is checked by run: it needs the Io). */
+export function parse(argv: string[]): Options {
   const { values: flags } = parseCommandArgs('export', argv, {
     format: { type: 'string', short: 'f' },
     profile: { type: 'string' },
@@ -124,11 +151,19 @@ export async function run(argv: string[]): Promise<number> {
     json: { type: 'boolean' },
     help: { type: 'boolean' },
   });
-  if (flags.help) {
-    printHelp(HELP);
-    return EXIT.OK;
-  }
   const format = (flags.format ?? 'olake') as Format;
+  const options: Options = {
+    help: flags.help === true,
+    format,
+    'include-secrets': flags['include-secrets'] === true,
+    redact: flags.redact === true,
+    force: flags.force === true,
+    json: flags.json === true,
+    profile: flags.profile,
+    output: flags.output,
+    'engine-version': flags['engine-version'],
+  };
+  if (options.help) return options;
   if (!FORMATS.includes(format))
     throw new UsageError([`--format: "${flags.format}" is not one of ${FORMATS.join(', ')}`], 'export');
   if (format !== 'olake' && flags.redact)
@@ -143,8 +178,14 @@ export async function run(argv: string[]): Promise<number> {
     );
   if (format === 'olake' && flags['include-secrets'] && flags.redact)
     throw new UsageError(['--include-secrets and --redact contradict each other'], 'export');
+  return options;
+}
+
+export async function run(flags: Options, io: Io): Promise<number> {
+  if (flags.help) return showHelp(HELP, io);
+  const { format } = flags;
   // A file with secrets goes to a file (0600) or a pipe, never onto a terminal's screen and scrollback.
-  if (format === 'olake' && !flags.redact && !flags.output && out.isTTY)
+  if (format === 'olake' && !flags.redact && !flags.output && io.out.isTTY)
     throw new UsageError(
       [
         'destination.json holds the secrets: not printed to a terminal; pass --output FILE (written 0600), pipe the output, or add --redact',
@@ -158,12 +199,11 @@ export async function run(argv: string[]): Promise<number> {
       ],
       'export',
     );
-  const profile = await loadProfile(await openContext(), flags.profile);
-  const force = flags.force === true;
-  const json = flags.json === true;
-  if (format === 'olake') return exportOlake(profile, flags.output, flags.redact === true, force, json);
-  const includeSecrets = flags['include-secrets'] === true;
-  if (includeSecrets && !flags.output && out.isTTY)
+  const profile = await loadProfile(await io.openContext(), flags.profile);
+  const { force, json } = flags;
+  if (format === 'olake') return exportOlake(io, profile, flags.output, flags.redact, force, json);
+  const includeSecrets = flags['include-secrets'];
+  if (includeSecrets && !flags.output && io.out.isTTY)
     throw new UsageError(
       ['--include-secrets: not printed to a terminal; pass --output FILE (written 0600) or pipe the output'],
       'export',
@@ -184,16 +224,20 @@ export async function run(argv: string[]): Promise<number> {
     throw error;
   }
   if (flags.output) writeExport(flags.output, rendered.text, includeSecrets, force);
-  else out.put(block(rendered.text));
+  else io.out.put(block(rendered.text));
   if (flags.output && json)
-    printJson(written(profile, format, flags.output, includeSecrets ? 'included' : 'none', rendered.notes));
+    printJson(
+      written(profile, format, flags.output, includeSecrets ? 'included' : 'none', rendered.notes),
+      io.out,
+    );
   else if (flags.output)
-    err`Wrote ${flags.output} (${includeSecrets ? 'mode 0600, contains secrets' : 'no secrets'}).`;
-  if (!json) for (const note of rendered.notes) err`${note}`;
+    io.err`Wrote ${flags.output} (${includeSecrets ? 'mode 0600, contains secrets' : 'no secrets'}).`;
+  if (!json) for (const note of rendered.notes) io.err`${note}`;
   return EXIT.OK;
 }
 
 function exportOlake(
+  io: Io,
   profile: LoadedProfile,
   output: string | undefined,
   redact: boolean,
@@ -209,12 +253,12 @@ function exportOlake(
     );
   const text = serializeDestination(toDestinationJson(profile.values, { redact }));
   if (!output) {
-    out.put(jsonText(text));
+    io.out.put(jsonText(text));
     return EXIT.OK;
   }
   writeExport(output, text, !redact, force);
-  if (json) printJson(written(profile, 'olake', output, redact ? 'redacted' : 'included', []));
-  else err`Wrote ${output} (mode 0600${redact ? ', secrets redacted' : ', contains secrets'}).`;
+  if (json) printJson(written(profile, 'olake', output, redact ? 'redacted' : 'included', []), io.out);
+  else io.err`Wrote ${output} (mode 0600${redact ? ', secrets redacted' : ', contains secrets'}).`;
   return EXIT.OK;
 }
 

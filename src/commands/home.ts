@@ -1,13 +1,13 @@
 // floe with no command: the home screen on a terminal (profiles and what can be done with them),
-// else the profile list and the usage. The chosen action runs its command module after Ink unmounts,
-// then the home screen comes back.
+// else the profile list and the usage. The chosen action runs its command (loaded from main's command
+// table, cli/commands.ts, handed over) with its Options after Ink unmounts, then the home screen comes back.
 
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { openContext } from '../cli/context.js';
-import { canPrompt, EXIT, FloeError, UsageError } from '../cli/io.js';
-import { block, err, out, type Writer } from '../cli/output.js';
-import { type CommandModule, usage } from '../cli/usage.js';
+import type { Io } from '../cli/command-io.js';
+import { EXIT, FloeError, UsageError } from '../cli/io.js';
+import { block, type Writer } from '../cli/output.js';
+import { usage } from '../cli/usage.js';
 import { configDir } from '../config/store.js';
 import { holdKeys } from '../text/keys.js';
 import type { HomeAction, HomeMessage } from '../ui/home/model.js';
@@ -15,34 +15,47 @@ import { exportedMessage, plainHome } from '../ui/home/model.js';
 import { loadScreen } from '../ui/load.js';
 import type { LoginOutcome } from '../ui/login/index.js';
 
-type Command = 'setup' | 'test' | 'export' | 'jobs' | 'tables';
+/** The modules of the commands the home screen runs. */
+interface HomeModules {
+  setup: Pick<typeof import('./setup.js'), 'options' | 'run'>;
+  test: Pick<typeof import('./test.js'), 'options' | 'run'>;
+  export: Pick<typeof import('./export.js'), 'options' | 'run'>;
+  jobs: Pick<typeof import('./jobs.js'), 'options' | 'run'>;
+  tables: Pick<typeof import('./tables.js'), 'options' | 'run'>;
+}
 
-const COMMANDS: Record<Command, () => Promise<CommandModule>> = {
-  setup: () => import('./setup.js'),
-  test: () => import('./test.js'),
-  export: () => import('./export.js'),
-  jobs: () => import('./jobs.js'),
-  tables: () => import('./tables.js'),
-};
+/** Those entries of the command table (cli/commands.ts, which main.ts hands over). */
+export type HomeCommands = { [C in keyof HomeModules]: { load(): Promise<HomeModules[C]> } };
 
-/** The command (and its arguments) an action runs; null for quit. */
-export function commandFor(action: HomeAction): [Command, string[]] | null {
+/** Runs what `action` chose, with its Options. */
+async function runAction(
+  commands: HomeCommands,
+  action: Exclude<HomeAction, { type: 'quit' | 'interrupt' }>,
+  io: Io,
+): Promise<number> {
   switch (action.type) {
-    case 'quit':
-    case 'interrupt':
-      return null;
     case 'edit':
-    case 'new':
-      return ['setup', ['--profile', action.name]];
-    case 'test':
-      return ['test', ['--profile', action.name]];
-    case 'tables':
-      return ['tables', ['--profile', action.name]];
-    case 'export':
-      return ['export', ['--profile', action.name, '--output', action.output]];
+    case 'new': {
+      const setup = await commands.setup.load();
+      return setup.run(setup.options(action.name), io);
+    }
+    case 'test': {
+      const test = await commands.test.load();
+      return test.run(test.options(action.name), io);
+    }
+    case 'tables': {
+      const tables = await commands.tables.load();
+      return tables.run(tables.options(action.name), io);
+    }
+    case 'export': {
+      const exported = await commands.export.load();
+      return exported.run(exported.options(action.name, action.output), io);
+    }
     case 'jobs':
-    case 'login':
-      return ['jobs', []];
+    case 'login': {
+      const jobs = await commands.jobs.load();
+      return jobs.run(jobs.options(), io);
+    }
   }
 }
 
@@ -61,18 +74,19 @@ function prepareExportFolder(output: string): void {
 
 export async function homeLoop(
   next: (selected: string | undefined, message?: HomeMessage) => Promise<HomeAction>,
-  load: (command: Command) => Promise<CommandModule> = (command) => COMMANDS[command](),
-  stderr: Writer = err,
-  signIn: () => Promise<LoginOutcome> = async () => (await import('./login-screen.js')).signInOnScreen(),
+  commands: HomeCommands,
+  io: Io,
+  signIn: () => Promise<LoginOutcome> = async () => (await import('./login-screen.js')).signInOnScreen(io),
 ): Promise<number> {
+  const stderr: Writer = io.err;
   let selected: string | undefined;
   let message: HomeMessage | undefined;
   for (;;) {
     const action = await next(selected, message);
     message = undefined;
     if ('name' in action) selected = action.name;
-    const command = commandFor(action);
-    if (!command) return action.type === 'interrupt' ? EXIT.INTERRUPTED : EXIT.OK;
+    if (action.type === 'quit' || action.type === 'interrupt')
+      return action.type === 'interrupt' ? EXIT.INTERRUPTED : EXIT.OK;
     // Keys typed while the command starts wait for its screen, unchanged.
     holdKeys();
     try {
@@ -83,7 +97,7 @@ export async function homeLoop(
         if (outcome === 'interrupt') return EXIT.INTERRUPTED;
         if (outcome === 'back') continue;
       }
-      const code = await (await load(command[0])).run(command[1]);
+      const code = await runAction(commands, action, io);
       if (code === EXIT.INTERRUPTED) return EXIT.INTERRUPTED;
       // The export's own line goes to the shell's screen, hidden until quit: the home screen says it.
       if (action.type === 'export' && code === EXIT.OK) message = exportedMessage(action.output);
@@ -96,18 +110,23 @@ export async function homeLoop(
   }
 }
 
-export interface HomeOptions {
+export interface Options {
   /** The demo's sandbox facts (addresses, credentials, replaced ports, its log), shown on the home screen with s. */
   facts?: () => string;
 }
 
-export async function run(argv: string[], options: HomeOptions = {}): Promise<number> {
+/** `floe` takes no flag but --help and --version (main.ts answers those). */
+export function parse(argv: string[]): Options {
   if (argv.length > 0) throw new UsageError([`unknown flag "${argv[0]}"`]);
-  const ctx = await openContext();
-  if (!canPrompt()) {
-    out`${block(plainHome(ctx))}\n\n${block(usage())}`;
+  return {};
+}
+
+export async function run(options: Options, io: Io, commands: HomeCommands): Promise<number> {
+  const ctx = await io.openContext();
+  if (!io.canPrompt()) {
+    io.out`${block(plainHome(ctx))}\n\n${block(usage())}`;
     return EXIT.OK;
   }
   const { runHome } = await loadScreen(() => import('../ui/home/index.js'));
-  return homeLoop((selected, message) => runHome(ctx, selected, message, options.facts));
+  return homeLoop((selected, message) => runHome(ctx, selected, message, options.facts), commands, io);
 }

@@ -1,10 +1,12 @@
 // floe import: an OLake destination.json (also the older form) into a profile; secrets to the store.
-import { type Context, openContext } from '../cli/context.js';
-import { issueLines } from '../cli/destination-flags.js';
-import { canPrompt, EXIT, FloeError, parseCommandArgs, readStdin, UsageError } from '../cli/io.js';
-import { err, line, printHelp } from '../cli/output.js';
-import { reportLockWait, saveProfile } from '../cli/profiles.js';
-import { chooseStorage, describeSaved, keychainHint, rememberChoice } from '../cli/secrets-choice.js';
+
+import type { Context } from '../app/context.js';
+import { issueLines } from '../app/destination-flags.js';
+import { reportLockWait, saveProfile } from '../app/profiles.js';
+import { chooseStorage, describeSaved, keychainHint, rememberChoice } from '../app/secrets-choice.js';
+import { type Io, showHelp } from '../cli/command-io.js';
+import { EXIT, FloeError, parseCommandArgs, readStdin, UsageError } from '../cli/io.js';
+import { line } from '../cli/output.js';
 import { KeyFileError, readKeyFile } from '../config/files.js';
 import { FIELDS } from '../destination/fields.js';
 import { fromDestinationJson, ImportError, REDACTED } from '../destination/olake.js';
@@ -32,9 +34,10 @@ const MAX_INPUT_BYTES = 1024 * 1024;
  * stdin (at most 1 MiB: `floe import - < /dev/zero` stops there), or a regular file of at most 1 MiB
  * read within a timeout (never /dev/zero or a FIFO); a UTF-8 byte-order mark is dropped.
  */
-async function readInput(path: string): Promise<string> {
+async function readInput(path: string, stdin: NodeJS.ReadStream): Promise<string> {
   try {
-    const text = path === '-' ? await readStdin('floe import -', MAX_INPUT_BYTES) : await readKeyFile(path);
+    const text =
+      path === '-' ? await readStdin('floe import -', MAX_INPUT_BYTES, stdin) : await readKeyFile(path);
     return text.replace(/^\uFEFF/, '');
   } catch (error) {
     if (error instanceof KeyFileError) throw new FloeError(`Cannot read ${path}: ${error.message}.`);
@@ -48,20 +51,31 @@ async function readInput(path: string): Promise<string> {
  * Whether `name` may be written: it is new, --force was given, or the user said yes on a terminal.
  * Without a terminal an existing profile is never replaced silently: a usage error names --force.
  */
-async function mayReplace(ctx: Context, name: string, force: boolean): Promise<boolean> {
+async function mayReplace(io: Io, ctx: Context, name: string, force: boolean): Promise<boolean> {
   const existing = ctx.config.getProfile(name);
   if (!existing || force) return true;
   const what = `Profile "${name}" exists (authentication: ${existing.authType}).`;
-  if (!canPrompt())
+  if (!io.canPrompt())
     throw new UsageError(
       [`${what} Pass --force to replace it, or --profile NAME to import under another name.`],
       'import',
     );
-  const { confirm } = await import('../cli/prompt.js');
-  return confirm(line`${what} Replace it?`);
+  return io.prompter.confirm(line`${what} Replace it?`);
 }
 
-export async function run(argv: string[]): Promise<number> {
+export type Options =
+  | { help: true }
+  | {
+      help: false;
+      /** A path, or "-" for stdin. */
+      file: string;
+      profile: string;
+      force: boolean;
+      'insecure-storage': boolean;
+      'env-secrets': boolean;
+    };
+
+export function parse(argv: string[]): Options {
   const { values: flags, positionals } = parseCommandArgs(
     'import',
     argv,
@@ -74,15 +88,25 @@ export async function run(argv: string[]): Promise<number> {
     },
     true,
   );
-  if (flags.help) {
-    printHelp(HELP);
-    return EXIT.OK;
-  }
+  if (flags.help) return { help: true };
   const [file, ...extra] = positionals;
   if (!file || extra.length > 0) throw new UsageError(['give exactly one FILE to import'], 'import');
+  return {
+    help: false,
+    file,
+    profile: flags.profile,
+    force: flags.force === true,
+    'insecure-storage': flags['insecure-storage'] === true,
+    'env-secrets': flags['env-secrets'] === true,
+  };
+}
+
+export async function run(options: Options, io: Io): Promise<number> {
+  if (options.help) return showHelp(HELP, io);
+  const { file, ...flags } = options;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(await readInput(file));
+    parsed = JSON.parse(await readInput(file, io.stdin));
   } catch (error) {
     if (error instanceof FloeError) throw error;
     throw new FloeError(`${file} is not valid JSON: ${(error as Error).message}`);
@@ -103,15 +127,16 @@ export async function run(argv: string[]): Promise<number> {
       `Cannot import ${file}: ${[...invalid, ...missing].map((l) => l.replace(/^--[a-z0-9-]+: /, '')).join('; ')}`,
     );
   }
-  const ctx = await openContext();
-  if (!(await mayReplace(ctx, flags.profile, Boolean(flags.force)))) {
-    err`Profile "${flags.profile}" kept as it was; nothing imported.`;
+  const ctx = await io.openContext();
+  if (!(await mayReplace(io, ctx, flags.profile, flags.force))) {
+    io.err`Profile "${flags.profile}" kept as it was; nothing imported.`;
     return EXIT.FAILURE;
   }
-  const choice = chooseStorage(ctx, flags, 'import', ctx.config.getProfile(flags.profile)?.secretStorage);
+  const own = ctx.config.getProfile(flags.profile)?.secretStorage;
+  const choice = chooseStorage(ctx, flags, 'import', own, io.env);
   const storage = choice.storage;
   try {
-    await saveProfile(ctx, flags.profile, result.values, storage, { onWait: reportLockWait });
+    await saveProfile(ctx, flags.profile, result.values, storage, { onWait: reportLockWait(io.err) });
   } catch (error) {
     if (!(error instanceof KeychainUnavailableError)) throw error;
     throw new FloeError(
@@ -120,9 +145,10 @@ export async function run(argv: string[]): Promise<number> {
     );
   }
   rememberChoice(ctx, storage, choice);
-  err`Imported ${file} as profile "${flags.profile}" (authentication: ${result.values.authType}; secrets ${describeSaved(ctx, storage)}).`;
-  for (const note of imported.notes) err`  note: ${note}`;
-  for (const { key, why } of imported.ignored) err`  ignored ${key}: ${why}`;
-  for (const def of redacted) err`  ${def.label} was redacted in the file: set ${def.env!} or run floe setup`;
+  io.err`Imported ${file} as profile "${flags.profile}" (authentication: ${result.values.authType}; secrets ${describeSaved(ctx, storage)}).`;
+  for (const note of imported.notes) io.err`  note: ${note}`;
+  for (const { key, why } of imported.ignored) io.err`  ignored ${key}: ${why}`;
+  for (const def of redacted)
+    io.err`  ${def.label} was redacted in the file: set ${def.env!} or run floe setup`;
   return EXIT.OK;
 }

@@ -3,9 +3,10 @@
 
 import { diagnosisLines } from '../check/text.js';
 import type { Diagnosis } from '../check/types.js';
+import type { Io } from '../cli/command-io.js';
 import { guarded } from '../cli/interrupt.js';
 import { EXIT } from '../cli/io.js';
-import { err, joined, line, out, printJson, type Shown } from '../cli/output.js';
+import { joined, line, printJson, type Shown } from '../cli/output.js';
 import { diagnoseLog, runHosts } from '../management/diagnose.js';
 import { followStep, followTail } from '../management/follow.js';
 import { readWholeLog } from '../management/logs.js';
@@ -25,6 +26,9 @@ function logLine(entry: LogLine): Shown {
   return line`${entry.time} ${entry.level.toUpperCase().padEnd(5)} ${entry.message}`;
 }
 
+/** Where the log and the messages about it go. */
+export type Streams = Pick<Io, 'out' | 'err'>;
+
 export interface LogsTarget {
   api: JobsApi;
   project: string;
@@ -32,13 +36,13 @@ export interface LogsTarget {
   task: Task;
 }
 
-export async function printLogs(t: LogsTarget, limit: number, json: boolean): Promise<number> {
+export async function printLogs(io: Streams, t: LogsTarget, limit: number, json: boolean): Promise<number> {
   const page = await t.api.taskLogs(t.project, t.id, t.task, { cursor: -1, limit, direction: 'older' });
-  if (json) printJson({ task: t.task, ...page });
+  if (json) printJson({ task: t.task, ...page }, io.out);
   else {
-    err`Run ${t.task.file_path} (${t.task.status}, started ${t.task.start_time})`;
-    for (const entry of page.logs) out`${logLine(entry)}`;
-    if (page.has_more_older) err`(older lines not shown; raise --limit to see more than ${limit})`;
+    io.err`Run ${t.task.file_path} (${t.task.status}, started ${t.task.start_time})`;
+    for (const entry of page.logs) io.out`${logLine(entry)}`;
+    if (page.has_more_older) io.err`(older lines not shown; raise --limit to see more than ${limit})`;
   }
   return EXIT.OK;
 }
@@ -57,9 +61,9 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 /** Prints the last `limit` lines, then every new line until the run is no longer running. */
-export async function followLogs(t: LogsTarget, limit: number, json: boolean): Promise<number> {
-  err`Following run ${t.task.file_path} (${t.task.status}); Ctrl-C stops.`;
-  await follow(t, limit, (entry) => (json ? printJson(entry, 0) : out`${logLine(entry)}`));
+export async function followLogs(io: Streams, t: LogsTarget, limit: number, json: boolean): Promise<number> {
+  io.err`Following run ${t.task.file_path} (${t.task.status}); Ctrl-C stops.`;
+  await follow(io, t, limit, (entry) => (json ? printJson(entry, io.out, 0) : io.out`${logLine(entry)}`));
   return EXIT.OK;
 }
 
@@ -69,6 +73,7 @@ export async function followLogs(t: LogsTarget, limit: number, json: boolean): P
  * when following stopped before it ended).
  */
 async function follow(
+  io: Streams,
   t: LogsTarget,
   limit: number,
   print: (entry: LogLine) => void,
@@ -96,7 +101,7 @@ async function follow(
     burst = 0;
     if (!running) break;
     if (Date.now() - lastLine > FOLLOW_IDLE_END_MS) {
-      err`No new line for ${FOLLOW_IDLE_END_MS / 60_000} min; stopped following (the run is still running). "floe jobs logs ${t.id} --follow" starts again.`;
+      io.err`No new line for ${FOLLOW_IDLE_END_MS / 60_000} min; stopped following (the run is still running). "floe jobs logs ${t.id} --follow" starts again.`;
       return undefined;
     }
     await sleep(pause, signal);
@@ -108,7 +113,7 @@ async function follow(
     running = now?.status.toLowerCase() === 'running';
     if (!running) {
       ended = now;
-      err`Run ended: ${now?.status ?? 'no longer listed'}.`;
+      io.err`Run ended: ${now?.status ?? 'no longer listed'}.`;
     }
   }
   return ended;
@@ -119,12 +124,12 @@ async function follow(
  * diagnosed as `floe jobs logs ID --diagnose` does. Exit 0 when the run completed, 1 otherwise. Ctrl-C
  * stops following only: nothing is sent to the server, the sync goes on.
  */
-export async function followSync(t: LogsTarget, limit: number, json: boolean): Promise<number> {
-  err`Sync started: following run ${t.task.file_path}. Ctrl-C stops following, not the sync ("floe jobs cancel ${t.id}" stops the sync).`;
+export async function followSync(io: Streams, t: LogsTarget, limit: number, json: boolean): Promise<number> {
+  io.err`Sync started: following run ${t.task.file_path}. Ctrl-C stops following, not the sync ("floe jobs cancel ${t.id}" stops the sync).`;
   let stopped = false;
   const ended = await guarded(
     async (signal) => {
-      const last = await follow(t, limit, json ? () => {} : (entry) => out`${logLine(entry)}`, signal);
+      const last = await follow(io, t, limit, json ? () => {} : (entry) => io.out`${logLine(entry)}`, signal);
       stopped = signal.aborted;
       return last;
     },
@@ -136,10 +141,10 @@ export async function followSync(t: LogsTarget, limit: number, json: boolean): P
   const completed = run.status.toLowerCase() === 'completed';
   const diagnoses = completed ? [] : (await diagnosed({ ...t, task: run })).diagnoses;
   const code = completed ? EXIT.OK : EXIT.FAILURE;
-  if (json) printJson({ run, diagnoses });
-  else if (diagnoses.length > 0) out`${joined(diagnosisText(diagnoses))}`;
-  else if (!completed) out`✗ Run ${run.file_path} ended ${run.status}; its log names no error.`;
-  else out`✓ Run ${run.file_path} completed.`;
+  if (json) printJson({ run, diagnoses }, io.out);
+  else if (diagnoses.length > 0) io.out`${joined(diagnosisText(diagnoses))}`;
+  else if (!completed) io.out`✗ Run ${run.file_path} ended ${run.status}; its log names no error.`;
+  else io.out`✓ Run ${run.file_path} completed.`;
   return code;
 }
 
@@ -159,15 +164,15 @@ async function diagnosed(t: LogsTarget): Promise<{ lines: LogLine[]; diagnoses: 
 }
 
 /** Exits 1 when the log shows a failure (a diagnosis, recognized or not), 0 when it shows none. */
-export async function diagnoseLogs(t: LogsTarget, json: boolean): Promise<number> {
+export async function diagnoseLogs(io: Streams, t: LogsTarget, json: boolean): Promise<number> {
   const { lines, diagnoses } = await diagnosed(t);
   const code = diagnoses.length > 0 ? EXIT.FAILURE : EXIT.OK;
   if (json) {
-    printJson({ task: t.task, lines: lines.length, diagnoses });
+    printJson({ task: t.task, lines: lines.length, diagnoses }, io.out);
     return code;
   }
-  err`Run ${t.task.file_path} (${t.task.status}, started ${t.task.start_time}), ${lines.length} lines`;
-  if (diagnoses.length === 0) out`No errors in this run’s log.`;
-  else out`${joined(diagnosisText(diagnoses))}`;
+  io.err`Run ${t.task.file_path} (${t.task.status}, started ${t.task.start_time}), ${lines.length} lines`;
+  if (diagnoses.length === 0) io.out`No errors in this run’s log.`;
+  else io.out`${joined(diagnosisText(diagnoses))}`;
   return code;
 }

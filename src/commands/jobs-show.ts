@@ -1,7 +1,7 @@
 // floe jobs show: a job's detail without a terminal. The detail is read size-tolerantly (its
 // streams_config is only counted), configs are summarised and secret values never printed.
 import { EXIT } from '../cli/io.js';
-import { joined, line, out, printJson, type Shown } from '../cli/output.js';
+import { joined, line, printJson, type Shown, type Writer } from '../cli/output.js';
 import type { ManagementClient } from '../management/client.js';
 import { configLine, redactConfig } from '../management/summary.js';
 import type { JobDetail } from '../management/types.js';
@@ -52,13 +52,14 @@ export function detailLines(job: JobDetail): Shown[] {
 }
 
 export async function showJob(
+  out: Writer,
   client: ManagementClient,
   project: string,
   id: number,
   json: boolean,
 ): Promise<number> {
   const job = await client.getJob(project, id);
-  if (json) printJson(publicDetail(job));
+  if (json) printJson(publicDetail(job), out);
   else out`${joined(detailLines(job))}`;
   return EXIT.OK;
 }

@@ -2,33 +2,16 @@
 // without saving it anywhere. Secrets the server's copy lacks come from a local profile of the same
 // catalog URL, or are asked for; they are never printed.
 
-import type { WriteOptions } from '../check/chain.js';
-import { isFinal } from '../check/reducer.js';
+import { writeCheck } from '../app/check-output.js';
+import { localProfiles } from '../app/profiles.js';
 import { runCheck } from '../check/run.js';
-import { reportText, stepLine } from '../check/text.js';
-import { openContext } from '../cli/context.js';
-import { canPrompt, EXIT, FloeError } from '../cli/io.js';
-import { err, line, out, printJson } from '../cli/output.js';
-import { loadProfile } from '../cli/profiles.js';
-import { promptPassword } from '../cli/prompt.js';
+import type { Io } from '../cli/command-io.js';
+import { EXIT } from '../cli/io.js';
+import { line } from '../cli/output.js';
 import { fileJournal } from '../config/journal.js';
-import { FIELDS, type Values } from '../destination/fields.js';
-import {
-  differingKeys,
-  JobConfigError,
-  missingSecrets,
-  movedDestinations,
-  parseWriter,
-  profileWriter,
-  sameCatalog,
-  valuesFor,
-  type Writer,
-} from '../management/jobtest.js';
+import { prepareJobTest } from '../management/jobtest-prepare.js';
 import type { Session } from '../management/session.js';
-import { serverText } from '../management/text.js';
-import type { JobDetail } from '../management/types.js';
 import { loadScreen } from '../ui/load.js';
-import { OLAKE_CHECK_NAMESPACE } from '../write/names.js';
 
 const TIMEOUT_MS = 10_000;
 
@@ -40,191 +23,28 @@ export interface JobTestOptions {
   timeoutMs?: number;
 }
 
-interface LocalProfile {
-  name: string;
-  writer: Writer;
+/** Where a job test takes hidden secrets from (the local profiles) and records what `w` makes. */
+export async function jobTestSources(io: Io) {
+  const ctx = await io.openContext();
+  return { profiles: localProfiles(ctx), journal: fileJournal(ctx.config.dir) };
 }
 
-/** The named profile, or the first one whose catalog URL is the server copy's. */
-async function localProfile(server: Writer, wanted: string | undefined): Promise<LocalProfile | undefined> {
-  const ctx = await openContext();
-  if (wanted) {
-    const profile = await loadProfile(ctx, wanted);
-    return { name: profile.name, writer: profileWriter(profile.values) };
-  }
-  for (const name of ctx.config.profileNames()) {
-    try {
-      const profile = await loadProfile(ctx, name);
-      const writer = profileWriter(profile.values);
-      if (sameCatalog(server, writer)) return { name, writer };
-    } catch {
-      // an unreadable profile is not a match; the explicit --profile reports its error
-    }
-  }
-  return undefined;
-}
-
-/** What the connection test of a job's destination needs, with what to tell the user about it. */
-export interface PreparedJobTest {
-  values: Values;
-  title: string;
-  notes: string[];
-  profile?: string;
-  differences?: string[];
-  secretsFrom: Record<string, string>;
-  /** What the test screen's `w` uses: the config folder's journal, the matched profile. */
-  writeWith: Omit<WriteOptions, 'keep' | 'cleanupOnly'>;
-}
-
-/** Secrets the server's copy lacks that no local profile supplies: to be typed, then passed as `typed`. */
-export interface SecretsToType {
-  missing: { key: string; label: string }[];
-}
-
-interface PrepareOptions {
-  profile?: string;
-  /** Asks for a secret on a terminal (`why`: the local profile's was withheld); undefined or '' when none. */
-  ask?: (key: string, why?: string) => Promise<string | undefined>;
-  /** Secrets already typed (held in memory only), by writer key. */
-  typed?: Readonly<Record<string, string>>;
-  /** Report the secrets still missing (as SecretsToType) instead of failing. */
-  collect?: boolean;
-}
-
-const secretLabel = (key: string) => FIELDS.find((f) => f.writerKey === key)?.label ?? key;
-
-/**
- * Reads the destination config of the job's detail; secrets its copy lacks come from the local profile
- * (named, or of the same catalog URL), else from `typed` or `ask` (a terminal), else it reports them
- * (`collect`) or fails naming the key.
- */
-export async function prepareJobTest(
-  job: JobDetail,
-  opts: PrepareOptions & { collect: true },
-): Promise<PreparedJobTest | SecretsToType>;
-export async function prepareJobTest(job: JobDetail, opts: PrepareOptions): Promise<PreparedJobTest>;
-export async function prepareJobTest(
-  job: JobDetail,
-  opts: PrepareOptions,
-): Promise<PreparedJobTest | SecretsToType> {
-  const label = serverText(`"${job.destination.name}" of job ${job.id} (${job.name})`);
-  let server: Writer;
-  try {
-    server = parseWriter(job.destination.config);
-  } catch (error) {
-    if (error instanceof JobConfigError) throw new FloeError(`The destination ${label}: ${error.message}.`);
-    throw error;
-  }
-  const local = await localProfile(server, opts.profile);
-  const filled: Writer = {};
-  const from: Record<string, string> = {};
-  const unresolved: string[] = [];
-  const withheld: string[] = [];
-  const reasons: Record<string, string> = {};
-  for (const key of missingSecrets(server)) {
-    const value = local?.writer[key];
-    // The server's copy may point the secret elsewhere (another token URL or S3 endpoint): a local
-    // secret only ever goes where its own profile sends it, so it is then typed, not taken.
-    const moved = local ? movedDestinations(server, local.writer, key) : [];
-    if (typeof value === 'string' && value !== '' && moved.length === 0) {
-      filled[key] = value;
-      from[key] = `profile "${local?.name}"`;
-      continue;
-    }
-    const why =
-      moved.length > 0
-        ? `not taken from profile "${local?.name}", which sends it to ${moved.map((m) => `${serverText(m.local)} (${m.key})`).join(', ')}, while the OLake UI's copy sends it to ${moved.map((m) => serverText(m.server)).join(', ')}`
-        : undefined;
-    if (why) {
-      withheld.push(`${key}: ${why}.`);
-      reasons[key] = why;
-    }
-    const typed = opts.typed?.[key] || (await opts.ask?.(key, why));
-    if (!typed) {
-      if (!opts.collect)
-        throw new FloeError(
-          `The OLake UI's copy of the destination ${label} has no usable ${key}.${withheld.length > 0 ? ` ${withheld.join(' ')}` : ''}`,
-          `Name a local profile of the same catalog with --profile NAME, or run "floe jobs test ${job.id}" on a terminal to type it (it is not saved).`,
-        );
-      unresolved.push(key);
-      continue;
-    }
-    filled[key] = typed;
-    from[key] = 'typed';
-  }
-  if (unresolved.length > 0)
-    return {
-      missing: unresolved.map((key) => ({
-        key,
-        label: reasons[key] ? `${secretLabel(key)} (${reasons[key]})` : secretLabel(key),
-      })),
-    };
-  let values: Values;
-  try {
-    values = valuesFor(server, filled);
-  } catch (error) {
-    if (error instanceof JobConfigError) throw new FloeError(`The destination ${label}: ${error.message}.`);
-    throw error;
-  }
-  // Compared as floe would write both, so defaults the server's copy leaves out do not count.
-  const differences = local ? differingKeys(profileWriter(values), local.writer) : undefined;
-  const notes = [
-    `Testing the destination ${label} as the OLake UI holds it; nothing is saved.`,
-    ...(local
-      ? [
-          `Local profile "${local.name}" uses the same catalog${differences && differences.length > 0 ? `; these keys differ: ${differences.join(', ')}` : '; no other key differs'}.`,
-        ]
-      : []),
-    ...Object.entries(from).map(
-      ([key, source]) => `${key}: taken from ${source === 'typed' ? 'what you typed' : source}.`,
-    ),
-    ...withheld,
-  ];
-  return {
-    values,
-    title: `job ${job.id} · ${serverText(job.destination.name)}`,
-    notes,
-    profile: local?.name,
-    differences,
-    secretsFrom: from,
-    writeWith: {
-      namespace: [OLAKE_CHECK_NAMESPACE],
-      journal: fileJournal((await openContext()).config.dir),
-      profile: local?.name ?? '',
-    },
-  };
-}
-
-export async function testJob(session: Session, id: number, opts: JobTestOptions): Promise<number> {
+export async function testJob(io: Io, session: Session, id: number, opts: JobTestOptions): Promise<number> {
   const job = await session.client.getJob(session.project, id);
   const ask =
-    canPrompt() && !opts.json
+    io.canPrompt() && !opts.json
       ? (key: string, why?: string) =>
-          promptPassword(
+          io.prompter.password(
             line`The OLake UI's copy of ${key} is hidden or empty${why ? `, and it is ${why}` : ''}. ${key} (used once, not saved): `,
           )
       : undefined;
   const { values, title, notes, profile, differences, secretsFrom, writeWith } = await prepareJobTest(job, {
+    ...(await jobTestSources(io)),
     profile: opts.profile,
     ask,
   });
-  if (opts.json) {
-    const report = await runCheck(values, {
-      timeoutMs: opts.timeoutMs ?? TIMEOUT_MS,
-      readOnly: opts.readOnly,
-    });
-    printJson({
-      job: { id, name: job.name },
-      destination: job.destination.name,
-      profile,
-      differences,
-      secretsFrom,
-      report,
-    });
-    return report.ok ? EXIT.OK : EXIT.FAILURE;
-  }
-  if (canPrompt()) {
-    for (const note of notes) err`${note}`;
+  if (!opts.json && io.canPrompt()) {
+    for (const note of notes) io.err`${note}`;
     const { runTestScreen } = await loadScreen(() => import('../ui/test/index.js'));
     const { report, interrupted } = await runTestScreen(values, {
       title,
@@ -235,14 +55,25 @@ export async function testJob(session: Session, id: number, opts: JobTestOptions
     if (interrupted) return EXIT.INTERRUPTED;
     return report.ok ? EXIT.OK : EXIT.FAILURE;
   }
-  for (const note of notes) out`${note}`;
-  const report = await runCheck(values, {
-    timeoutMs: opts.timeoutMs ?? TIMEOUT_MS,
-    readOnly: opts.readOnly,
-    onEvent: (event) => {
-      if (event.type === 'step' && isFinal(event.step.state)) out`${stepLine(event.step)}`;
+  return writeCheck(
+    io,
+    {
+      json: opts.json,
+      heading: notes,
+      document: (report) => ({
+        job: { id, name: job.name },
+        destination: job.destination.name,
+        profile,
+        differences,
+        secretsFrom,
+        report,
+      }),
     },
-  });
-  for (const text of reportText(report)) out`${text}`;
-  return report.ok ? EXIT.OK : EXIT.FAILURE;
+    (onEvent) =>
+      runCheck(values, {
+        timeoutMs: opts.timeoutMs ?? TIMEOUT_MS,
+        readOnly: opts.readOnly,
+        ...(onEvent ? { onEvent } : {}),
+      }),
+  );
 }

@@ -1,13 +1,15 @@
 // floe jobs: the jobs of an OLake UI project. Interactive browser on a terminal; `--json`, a table, or
 // one action (show, sync, pause, resume, cancel, tasks, logs, test) otherwise.
 
-import { canPrompt, EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
-import { openManagement } from '../cli/management.js';
-import { out, printHelp, printJson } from '../cli/output.js';
-import { parseTimeout } from '../cli/timeout.js';
+import { openManagement } from '../app/management.js';
+import { parseTimeout } from '../app/timeout.js';
+import { type Io, showHelp } from '../cli/command-io.js';
+import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
+import { printJson, type Writer } from '../cli/output.js';
 import { actionDone, serverSaid } from '../management/actions.js';
 import { explained } from '../management/exit.js';
 import { findJobByName, JOB_NUMBER } from '../management/jobref.js';
+import { prepareJobTest } from '../management/jobtest-prepare.js';
 import { type Session, urlFlag } from '../management/session.js';
 import { type SyncOutcome, syncAndConfirm } from '../management/sync.js';
 import type { Job, Task } from '../management/types.js';
@@ -16,7 +18,7 @@ import { scheduleText } from '../ui/jobs/cron.js';
 import { loadScreen } from '../ui/load.js';
 import { diagnoseLogs, followLogs, followSync, printLogs } from './jobs-logs.js';
 import { showJob } from './jobs-show.js';
-import { prepareJobTest, testJob } from './jobs-test.js';
+import { jobTestSources, testJob } from './jobs-test.js';
 
 export const HELP = `Usage: floe jobs [--json] [--project ID] [--url URL] [--refresh SECONDS]
        floe jobs show ID [--json]
@@ -148,7 +150,7 @@ function lastRun(job: Job): string {
 }
 
 /** Prints rows as aligned columns, measured as shown (a control character in a cell shows as ^X). */
-function printTable(cells: string[][]): void {
+function printTable(out: Writer, cells: string[][]): void {
   const rows = cells.map((row) => row.map((cell) => sanitize(cell)));
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
   for (const row of rows)
@@ -174,7 +176,35 @@ function pickTask(tasks: Task[], wanted: string | undefined, id: number): Task {
   );
 }
 
-export async function run(argv: string[]): Promise<number> {
+export interface Options extends ActOptions {
+  help: boolean;
+  action: Action;
+  /** The job's number or name; '' for list. */
+  ref: string;
+  /** `floe jobs` with no action: the browser on a terminal (unless --json). */
+  bare: boolean;
+  project?: string;
+  url?: string;
+  refreshMs?: number;
+}
+
+/** The Options of a bare `floe jobs` (the browser on a terminal; the home screen's j). */
+export function options(): Options {
+  return {
+    help: false,
+    action: 'list',
+    ref: '',
+    bare: true,
+    json: false,
+    limit: 1000,
+    follow: false,
+    diagnose: false,
+    readOnly: false,
+    timeoutMs: parseTimeout(undefined, 'jobs'),
+  };
+}
+
+export function parse(argv: string[]): Options {
   const { values: flags, positionals } = parseCommandArgs(
     'jobs',
     argv,
@@ -194,10 +224,7 @@ export async function run(argv: string[]): Promise<number> {
     },
     true,
   );
-  if (flags.help) {
-    printHelp(HELP);
-    return EXIT.OK;
-  }
+  if (flags.help) return { ...options(), help: true };
   const [rawAction, rawId, ...extra] = positionals;
   if (rawAction !== undefined && !ACTIONS.includes(rawAction as Action))
     throw new UsageError([`unknown action "${rawAction}"; use one of ${ACTIONS.join(', ')}`], 'jobs');
@@ -231,12 +258,35 @@ export async function run(argv: string[]): Promise<number> {
       'jobs',
     );
   const refreshMs = flags.refresh === undefined ? undefined : positive(flags.refresh, '--refresh', 10) * 1000;
-  const browse = action === 'list' && rawAction === undefined && !flags.json && canPrompt();
+  const url = urlFlag(flags.url, 'jobs');
+  return {
+    help: false,
+    action,
+    ref,
+    bare: rawAction === undefined,
+    json: Boolean(flags.json),
+    limit,
+    follow: Boolean(flags.follow),
+    diagnose: Boolean(flags.diagnose),
+    readOnly: Boolean(flags['read-only']),
+    timeoutMs,
+    task: flags.task,
+    profile: flags.profile,
+    project: flags.project,
+    url,
+    refreshMs,
+  };
+}
+
+export async function run(options: Options, io: Io): Promise<number> {
+  if (options.help) return showHelp(HELP, io);
+  const { action, ref, refreshMs } = options;
+  const browse = action === 'list' && options.bare && !options.json && io.canPrompt();
 
   // The browser asks for the password itself, on its own screen; without a session, the sign-in form.
   const session = browse
-    ? await browserSession(flags)
-    : await openManagement('jobs', flags, { prompt: canPrompt() });
+    ? await browserSession(io, options)
+    : await openManagement(io, 'jobs', options, { prompt: io.canPrompt() });
   if (typeof session === 'number') return session;
   try {
     if (browse) {
@@ -248,22 +298,17 @@ export async function run(argv: string[]): Promise<number> {
           refreshMs,
           relogin: session.relogin,
           account: { url: session.url, username: session.username, hadSession: session.hadSession },
-          prepareTest: (job, typed) => prepareJobTest(job, { typed, collect: true }),
-          prepareTables: async (job) => (await import('./jobs-tables.js')).prepareJobTables(job),
+          prepareTest: async (job, typed) =>
+            prepareJobTest(job, { ...(await jobTestSources(io)), typed, collect: true }),
+          prepareTables: async (job) =>
+            (await import('./jobs-tables.js')).prepareJobTables(job, {
+              prepare: async (j) => prepareJobTest(j, { ...(await jobTestSources(io)), collect: true }),
+            }),
         }),
       );
     }
     return await explained(async () =>
-      act(session, action, action === 'list' ? { id: 0 } : await resolveJob(session, ref), {
-        json: Boolean(flags.json),
-        task: flags.task,
-        limit,
-        follow: Boolean(flags.follow),
-        diagnose: Boolean(flags.diagnose),
-        profile: flags.profile,
-        readOnly: Boolean(flags['read-only']),
-        timeoutMs,
-      }),
+      act(io, session, action, action === 'list' ? { id: 0 } : await resolveJob(session, ref), options),
     );
   } finally {
     await session.client.close();
@@ -271,16 +316,16 @@ export async function run(argv: string[]): Promise<number> {
 }
 
 /** The session the browser needs; not logged in, the sign-in form first (Esc: the "not logged in" error). */
-async function browserSession(flags: { url?: string; project?: string }): Promise<Session | number> {
+async function browserSession(io: Io, flags: Pick<Options, 'url' | 'project'>): Promise<Session | number> {
   try {
-    return await openManagement('jobs', flags, { prompt: false });
+    return await openManagement(io, 'jobs', flags, { prompt: false });
   } catch (error) {
     if (!(error instanceof FloeError) || error.exitCode !== EXIT.AUTH) throw error;
     const { signInOnScreen } = await import('./login-screen.js');
-    const outcome = await signInOnScreen(error.message, flags.url && urlFlag(flags.url, 'jobs'));
+    const outcome = await signInOnScreen(io, error.message, flags.url);
     if (outcome === 'interrupt') return EXIT.INTERRUPTED;
     if (outcome === 'back') throw error;
-    return openManagement('jobs', flags, { prompt: false });
+    return openManagement(io, 'jobs', flags, { prompt: false });
   }
 }
 
@@ -296,6 +341,7 @@ interface ActOptions {
 }
 
 async function act(
+  io: Io,
   session: Session,
   action: Action,
   job: { id: number; name?: string },
@@ -306,10 +352,10 @@ async function act(
   switch (action) {
     case 'list': {
       const jobs = (await client.listJobs(project)).map(publicJob);
-      if (opts.json) printJson(jobs);
-      else if (jobs.length === 0) out`No jobs in project ${project} at ${session.url}.`;
+      if (opts.json) printJson(jobs, io.out);
+      else if (jobs.length === 0) io.out`No jobs in project ${project} at ${session.url}.`;
       else
-        printTable([
+        printTable(io.out, [
           ['ID', 'NAME', 'SCHEDULE', 'FREQUENCY', 'LAST RUN'],
           ...jobs.map((j) => [
             String(j.id),
@@ -335,20 +381,20 @@ async function act(
       if (outcome.kind === 'skipped')
         throw new FloeError(`${outcome.text}.`, `Wait for it to end, or cancel it: floe jobs cancel ${id}`);
       if (outcome.kind === 'started' && opts.follow)
-        return followSync({ api: client, project, id, task: outcome.run }, opts.limit, opts.json);
-      if (outcome.kind === 'started') out`✓ ${outcome.text}`;
+        return followSync(io, { api: client, project, id, task: outcome.run }, opts.limit, opts.json);
+      if (outcome.kind === 'started') io.out`✓ ${outcome.text}`;
       else if (opts.follow)
         throw new FloeError(
           `${outcome.text}.`,
           `See "floe jobs tasks ${id}", then "floe jobs logs ${id} --follow".`,
         );
-      else out`! ${outcome.text}; see "floe jobs tasks ${id}" in a moment.`;
+      else io.out`! ${outcome.text}; see "floe jobs tasks ${id}" in a moment.`;
       return EXIT.OK;
     }
     case 'show':
-      return showJob(client, project, id, opts.json);
+      return showJob(io.out, client, project, id, opts.json);
     case 'test':
-      return testJob(session, id, {
+      return testJob(io, session, id, {
         profile: opts.profile,
         json: opts.json,
         readOnly: opts.readOnly,
@@ -361,16 +407,16 @@ async function act(
         action === 'cancel'
           ? await client.cancelRun(project, id)
           : await client.setActive(project, id, action === 'resume');
-      out`✓ ${actionDone(action, id, job.name)}`;
-      if (serverSaid(said)) out`  ${serverSaid(said)}`;
+      io.out`✓ ${actionDone(action, id, job.name)}`;
+      if (serverSaid(said)) io.out`  ${serverSaid(said)}`;
       return EXIT.OK;
     }
     case 'tasks': {
       const tasks = sortTasks(await client.listTasks(project, id));
-      if (opts.json) printJson(tasks);
-      else if (tasks.length === 0) out`Job ${id} has never run.`;
+      if (opts.json) printJson(tasks, io.out);
+      else if (tasks.length === 0) io.out`Job ${id} has never run.`;
       else
-        printTable([
+        printTable(io.out, [
           ['#', 'STARTED', 'STATUS', 'RUNTIME', 'FILE PATH'],
           ...tasks.map((t, i) => [String(i + 1), t.start_time, t.status, t.runtime || '-', t.file_path]),
         ]);
@@ -379,9 +425,9 @@ async function act(
     case 'logs': {
       const task = pickTask(await client.listTasks(project, id), opts.task, id);
       const target = { api: client, project, id, task };
-      if (opts.diagnose) return diagnoseLogs(target, opts.json);
-      if (opts.follow) return followLogs(target, opts.limit, opts.json);
-      return printLogs(target, opts.limit, opts.json);
+      if (opts.diagnose) return diagnoseLogs(io, target, opts.json);
+      if (opts.follow) return followLogs(io, target, opts.limit, opts.json);
+      return printLogs(io, target, opts.limit, opts.json);
     }
   }
 }

@@ -1,14 +1,15 @@
 // What `floe login` and the sign-in screen share: the URL rule, the plain-http warning, POST /login,
 // and keeping the session (and a remembered password) where the config folder's choice says.
-import { cleartextWarning } from '../catalog/transport.js';
-import type { Context } from '../cli/context.js';
-import { FloeError } from '../cli/io.js';
+
+import type { Context } from '../app/context.js';
 import {
   chooseStorage,
   rememberChoice,
   type StorageChoice,
   type StorageFlags,
-} from '../cli/secrets-choice.js';
+} from '../app/secrets-choice.js';
+import { cleartextWarning } from '../catalog/transport.js';
+import { FloeError } from '../cli/io.js';
 import { ManagementClient } from '../management/client.js';
 import { jarText, type SessionStorage, settingsFor, storeLogin } from '../management/session.js';
 import { ManagementError } from '../management/types.js';
@@ -62,9 +63,10 @@ export async function keepLogin(
   login: KeptLogin,
   flags: StorageFlags,
   fallback: (reason: string, choice: StorageChoice) => Promise<SessionStorage>,
+  env: NodeJS.ProcessEnv,
 ): Promise<{ storage: SessionStorage; remember: boolean }> {
   const previous = settingsFor(ctx, login.url);
-  const choice = chooseStorage(ctx, flags, 'login', previous?.secretStorage);
+  const choice = chooseStorage(ctx, flags, 'login', previous?.secretStorage, env);
   let storage: SessionStorage = choice.storage;
   for (;;) {
     try {

@@ -1,9 +1,10 @@
 // floe login: POST /login to the OLake UI, then keep the session cookie in the secret store.
-import { type Context, openContext } from '../cli/context.js';
-import { canPrompt, EXIT, FloeError, parseCommandArgs, readStdin, UsageError } from '../cli/io.js';
-import { err, line, out, printHelp, printJson } from '../cli/output.js';
-import { confirm, promptChoice, promptPassword } from '../cli/prompt.js';
-import { keychainHint, type StorageChoice, type StorageFlags } from '../cli/secrets-choice.js';
+
+import type { Context } from '../app/context.js';
+import { keychainHint, type StorageChoice, type StorageFlags } from '../app/secrets-choice.js';
+import { type Io, showHelp } from '../cli/command-io.js';
+import { EXIT, FloeError, parseCommandArgs, readStdin, UsageError } from '../cli/io.js';
+import { line, printJson } from '../cli/output.js';
 import { ManagementClient } from '../management/client.js';
 import { explained, LOGIN_HINT } from '../management/exit.js';
 import {
@@ -43,7 +44,15 @@ Flags:
 
 Exit codes: 0 ok, 1 failure (e.g. invalid credentials), 2 usage, 4 not logged in (--status).`;
 
-export async function run(argv: string[]): Promise<number> {
+export interface Options extends LoginFlags {
+  help: boolean;
+  /** --url, checked; default: the saved one. */
+  url?: string;
+  status: boolean;
+  json: boolean;
+}
+
+export function parse(argv: string[]): Options {
   const { values: flags } = parseCommandArgs('login', argv, {
     url: { type: 'string' },
     username: { type: 'string' },
@@ -55,24 +64,36 @@ export async function run(argv: string[]): Promise<number> {
     json: { type: 'boolean' },
     help: { type: 'boolean' },
   });
-  if (flags.help) {
-    printHelp(HELP);
-    return EXIT.OK;
-  }
-  const ctx = await openContext();
-  const url = urlFlag(flags.url, 'login') ?? savedUrl(ctx);
+  if (flags.help) return { help: true, status: false, json: false };
+  const url = urlFlag(flags.url, 'login');
   if (flags.json && !flags.status)
     throw new UsageError(['--json goes with --status (e.g. floe login --status --json)'], 'login');
-  if (flags.json) return statusJson(url);
-  return explained(() => (flags.status ? status(url) : login(url, flags)));
+  return {
+    help: false,
+    status: flags.status === true,
+    json: flags.json === true,
+    url,
+    username: flags.username,
+    project: flags.project,
+    'password-stdin': flags['password-stdin'],
+    'remember-password': flags['remember-password'],
+    'insecure-storage': flags['insecure-storage'],
+  };
+}
+
+export async function run(options: Options, io: Io): Promise<number> {
+  if (options.help) return showHelp(HELP, io);
+  const ctx = await io.openContext();
+  const url = options.url ?? savedUrl(ctx);
+  if (options.json) return statusJson(io, ctx, url);
+  return explained(() => (options.status ? status(io, ctx, url) : login(io, ctx, url, options)));
 }
 
 /**
  * --status --json: what --status says, as JSON on stdout, with its exit code (4 not logged in, 1 when
  * the server could not be asked).
  */
-async function statusJson(url: string): Promise<number> {
-  const ctx = await openContext();
+async function statusJson(io: Io, ctx: Context, url: string): Promise<number> {
   const settings = settingsFor(ctx, url);
   const base = {
     url,
@@ -83,19 +104,18 @@ async function statusJson(url: string): Promise<number> {
     passwordRemembered: settings?.rememberPassword ?? false,
   };
   try {
-    await explained(() => status(url, true));
-    printJson({ ...base, loggedIn: true });
+    await explained(() => status(io, ctx, url, true));
+    printJson({ ...base, loggedIn: true }, io.out);
     return EXIT.OK;
   } catch (error) {
     const code = error instanceof FloeError ? error.exitCode : EXIT.FAILURE;
     const problem = error instanceof Error ? error.message : String(error);
-    printJson({ ...base, loggedIn: false, problem });
+    printJson({ ...base, loggedIn: false, problem }, io.out);
     return code;
   }
 }
 
-async function status(url: string, quiet = false): Promise<number> {
-  const ctx = await openContext();
+async function status(io: Io, ctx: Context, url: string, quiet = false): Promise<number> {
   const settings = settingsFor(ctx, url);
   const backend = backendFor(ctx, settings?.secretStorage);
   const jar = backend && settings ? await loadJar(backend, settings) : undefined;
@@ -112,8 +132,8 @@ async function status(url: string, quiet = false): Promise<number> {
     if (!(await client.authCheck())) {
       if (await sessionsOff(client, settings.project)) {
         if (quiet) return EXIT.OK;
-        out`✓ ${url} runs with sessions switched off (SESSION_ON=false): its /auth/check always answers 401, while API calls work without a session.`;
-        out`  Pausing, resuming and creating destinations need sessions on.`;
+        io.out`✓ ${url} runs with sessions switched off (SESSION_ON=false): its /auth/check always answers 401, while API calls work without a session.`;
+        io.out`  Pausing, resuming and creating destinations need sessions on.`;
         return EXIT.OK;
       }
       throw new FloeError(`The stored session for ${url} has expired or was revoked.`, LOGIN_HINT, EXIT.AUTH);
@@ -122,9 +142,9 @@ async function status(url: string, quiet = false): Promise<number> {
     await client.close();
   }
   if (quiet) return EXIT.OK;
-  out`✓ Logged in to ${url} as ${settings.username ?? DEFAULT_USERNAME} (project ${settings.project}).`;
-  out`  Session ${describeStorage(ctx, settings.secretStorage)}.`;
-  out`  Password ${settings.rememberPassword ? 'remembered for silent re-login' : 'not remembered'}.`;
+  io.out`✓ Logged in to ${url} as ${settings.username ?? DEFAULT_USERNAME} (project ${settings.project}).`;
+  io.out`  Session ${describeStorage(ctx, settings.secretStorage)}.`;
+  io.out`  Password ${settings.rememberPassword ? 'remembered for silent re-login' : 'not remembered'}.`;
   return EXIT.OK;
 }
 
@@ -150,31 +170,37 @@ interface LoginFlags extends StorageFlags {
 }
 
 async function readPassword(
+  io: Io,
   flags: LoginFlags,
   username: string,
   url: string,
 ): Promise<{ password: string; typed: boolean }> {
   if (flags['password-stdin']) {
-    const password = await readStdin('--password-stdin');
+    const password = await readStdin('--password-stdin', undefined, io.stdin);
     if (!password) throw new UsageError(['--password-stdin: stdin was empty'], 'login');
     return { password, typed: false };
   }
-  const fromEnvironment = fromEnv('FLOE_PASSWORD');
+  const fromEnvironment = fromEnv('FLOE_PASSWORD', io.env);
   if (fromEnvironment) return { password: fromEnvironment, typed: false };
-  if (!canPrompt())
+  if (!io.canPrompt())
     throw new UsageError(
       ['no password: pipe it in with --password-stdin, or set FLOE_PASSWORD (no terminal to ask on)'],
       'login',
     );
-  const password = await promptPassword(line`Password for ${username} at ${url}: `);
+  const password = await io.prompter.password(line`Password for ${username} at ${url}: `);
   if (!password) throw new FloeError('No password given.');
   return { password, typed: true };
 }
 
-async function fallbackStorage(reason: string, ctx: Context, choice: StorageChoice): Promise<SessionStorage> {
-  err`The OS keychain cannot be used: ${reason}`;
-  if (!canPrompt()) throw new FloeError('The session was not stored.', keychainHint(choice, false));
-  const answer = await promptChoice(
+async function fallbackStorage(
+  io: Io,
+  reason: string,
+  ctx: Context,
+  choice: StorageChoice,
+): Promise<SessionStorage> {
+  io.err`The OS keychain cannot be used: ${reason}`;
+  if (!io.canPrompt()) throw new FloeError('The session was not stored.', keychainHint(choice, false));
+  const answer = await io.prompter.choice(
     line`Where should floe keep the OLake UI session?`,
     [
       { key: 'file', label: `In a plaintext file (${ctx.vault.backend('file').location}, mode 0600)` },
@@ -187,14 +213,13 @@ async function fallbackStorage(reason: string, ctx: Context, choice: StorageChoi
   return answer;
 }
 
-async function login(url: string, flags: LoginFlags): Promise<number> {
-  const ctx = await openContext();
+async function login(io: Io, ctx: Context, url: string, flags: LoginFlags): Promise<number> {
   const previous = settingsFor(ctx, url);
   const username = flags.username ?? previous?.username ?? DEFAULT_USERNAME;
   const project = flags.project ?? previous?.project ?? DEFAULT_PROJECT;
-  const { password, typed } = await readPassword(flags, username, url);
+  const { password, typed } = await readPassword(io, flags, username, url);
   const clear = passwordWarning(url);
-  if (clear) err`! ${clear}`;
+  if (clear) io.err`! ${clear}`;
 
   const session = await signIn(url, username, password, 'Check the username (--username) and the password.');
   // The session (with the password when it is remembered) and the settings are stored as one switch: a
@@ -207,22 +232,28 @@ async function login(url: string, flags: LoginFlags): Promise<number> {
     password,
     remember: Boolean(flags['remember-password'] || previous?.rememberPassword),
   };
-  const { storage } = await keepLogin(ctx, login, flags, (reason, choice) =>
-    fallbackStorage(reason, ctx, choice),
+  const { storage } = await keepLogin(
+    ctx,
+    login,
+    flags,
+    (reason, choice) => fallbackStorage(io, reason, ctx, choice),
+    io.env,
   );
   let remember = login.remember;
   if (storage === 'file')
-    err`! The session is stored in plain text in ${ctx.vault.backend('file').location} (mode 0600).`;
+    io.err`! The session is stored in plain text in ${ctx.vault.backend('file').location} (mode 0600).`;
   if (remember && storage === 'env') {
-    err`The password is not remembered: the session is not stored either.`;
+    io.err`The password is not remembered: the session is not stored either.`;
     remember = false;
   }
   if (!remember && typed && storage !== 'env') {
-    remember = await confirm(line`Keep the password too, to log in again silently when the session expires?`);
+    remember = await io.prompter.confirm(
+      line`Keep the password too, to log in again silently when the session expires?`,
+    );
     if (remember) await storeLogin(ctx, settings(login, storage, true), login);
   }
 
-  out`✓ Logged in to ${url} as ${username}. Session ${describeStorage(ctx, storage)}${remember ? '; password remembered for silent re-login' : ''}.`;
-  if (storage === 'env') out`  Later commands need FLOE_PASSWORD (or "floe login" again) to log in.`;
+  io.out`✓ Logged in to ${url} as ${username}. Session ${describeStorage(ctx, storage)}${remember ? '; password remembered for silent re-login' : ''}.`;
+  if (storage === 'env') io.out`  Later commands need FLOE_PASSWORD (or "floe login" again) to log in.`;
   return EXIT.OK;
 }

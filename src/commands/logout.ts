@@ -1,8 +1,7 @@
 // floe logout: forget the stored OLake UI session and remembered password. The OLake UI has no logout
 // route, so the server-side session simply expires (30 days).
-import { openContext } from '../cli/context.js';
+import { type Io, showHelp } from '../cli/command-io.js';
 import { EXIT, FloeError, parseCommandArgs } from '../cli/io.js';
-import { out, printHelp } from '../cli/output.js';
 import { savedUrl, storeLogout, urlFlag } from '../management/session.js';
 import { KeychainUnavailableError } from '../secrets/store.js';
 
@@ -16,17 +15,26 @@ Flags:
   --url URL   the OLake UI to log out of (default: the one "floe login" used)
   --help      this help`;
 
-export async function run(argv: string[]): Promise<number> {
+export interface Options {
+  help: boolean;
+  /** The OLake UI named by --url (checked), else the one "floe login" used. */
+  url?: string;
+}
+
+export function parse(argv: string[]): Options {
   const { values: flags } = parseCommandArgs('logout', argv, {
     url: { type: 'string' },
     help: { type: 'boolean' },
   });
-  if (flags.help) {
-    printHelp(HELP);
-    return EXIT.OK;
-  }
-  const ctx = await openContext();
-  const url = urlFlag(flags.url, 'logout') ?? savedUrl(ctx);
+  if (flags.help) return { help: true };
+  const url = urlFlag(flags.url, 'logout');
+  return { help: false, url };
+}
+
+export async function run(options: Options, io: Io): Promise<number> {
+  if (options.help) return showHelp(HELP, io);
+  const ctx = await io.openContext();
+  const url = options.url ?? savedUrl(ctx);
   let removed: { session: boolean; password: boolean };
   try {
     removed = await storeLogout(ctx, url);
@@ -38,7 +46,7 @@ export async function run(argv: string[]): Promise<number> {
     );
   }
   if (removed.session || removed.password)
-    out`✓ Forgot ${[removed.session && 'the session', removed.password && 'the remembered password'].filter(Boolean).join(' and ')} for ${url}.`;
-  else out`No stored session for ${url}; nothing to forget.`;
+    io.out`✓ Forgot ${[removed.session && 'the session', removed.password && 'the remembered password'].filter(Boolean).join(' and ')} for ${url}.`;
+  else io.out`No stored session for ${url}; nothing to forget.`;
   return EXIT.OK;
 }

@@ -1,8 +1,9 @@
 // floe profiles: list, show (secrets masked) or delete profiles.
-import { openContext } from '../cli/context.js';
+
+import { deleteProfile, loadProfile } from '../app/profiles.js';
+import { type Io, showHelp } from '../cli/command-io.js';
 import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
-import { err, out, printHelp, printJson } from '../cli/output.js';
-import { deleteProfile, loadProfile } from '../cli/profiles.js';
+import { printJson } from '../cli/output.js';
 import { AUTH_TYPE_INFO, applicableFields, maskSecret } from '../destination/fields.js';
 
 export const ACTIONS = ['list', 'names', 'show', 'delete'] as const;
@@ -15,20 +16,32 @@ export const HELP = `Usage: floe profiles [list | names | show NAME | delete NAM
   delete NAME   remove the profile and its stored secrets
   --json        machine-readable output (never contains a secret)`;
 
-export async function run(argv: string[]): Promise<number> {
+export type Options =
+  | { help: true }
+  | { help: false; action: 'list'; json: boolean }
+  | { help: false; action: 'names'; json: boolean }
+  | { help: false; action: 'show' | 'delete'; name: string; json: boolean };
+
+export function parse(argv: string[]): Options {
   const { values: flags, positionals } = parseCommandArgs(
     'profiles',
     argv,
     { json: { type: 'boolean' }, help: { type: 'boolean' } },
     true,
   );
-  if (flags.help) {
-    printHelp(HELP);
-    return EXIT.OK;
-  }
+  if (flags.help) return { help: true };
   const [action = 'list', name] = positionals;
-  const ctx = await openContext();
-  if (action === 'list') {
+  const json = flags.json === true;
+  if (action === 'list' || action === 'names') return { help: false, action, json };
+  if (!name) throw new UsageError([`"${action}" needs a profile NAME`], 'profiles');
+  if (action === 'show' || action === 'delete') return { help: false, action, name, json };
+  throw new UsageError([`unknown action "${action}": use ${ACTIONS.join(', ')}`], 'profiles');
+}
+
+export async function run(options: Options, io: Io): Promise<number> {
+  if (options.help) return showHelp(HELP, io);
+  const ctx = await io.openContext();
+  if (options.action === 'list') {
     const rows = ctx.config.profileNames().map((n) => {
       const p = ctx.config.getProfile(n)!;
       return {
@@ -40,35 +53,39 @@ export async function run(argv: string[]): Promise<number> {
         shown: p.secretStorage !== 'env' && p.storedSecrets.length === 0 ? 'none' : p.secretStorage,
       };
     });
-    if (flags.json) printJson(rows.map(({ shown: _, ...row }) => row));
-    else if (rows.length === 0) out`No profiles yet. Create one with "floe setup".`;
-    else for (const r of rows) out`${r.name}\t${r.authType}\t${r.catalogUrl}\tsecrets: ${r.shown}`;
+    if (options.json)
+      printJson(
+        rows.map(({ shown: _, ...row }) => row),
+        io.out,
+      );
+    else if (rows.length === 0) io.out`No profiles yet. Create one with "floe setup".`;
+    else for (const r of rows) io.out`${r.name}\t${r.authType}\t${r.catalogUrl}\tsecrets: ${r.shown}`;
     return EXIT.OK;
   }
-  if (action === 'names') {
-    for (const n of ctx.config.profileNames()) out`${n}`;
+  if (options.action === 'names') {
+    for (const n of ctx.config.profileNames()) io.out`${n}`;
     return EXIT.OK;
   }
-  if (!name) throw new UsageError([`"${action}" needs a profile NAME`], 'profiles');
-  if (action === 'show') {
+  const { name } = options;
+  if (options.action === 'show') {
     const profile = await loadProfile(ctx, name);
     const rows = applicableFields(profile.values).map((def) => {
       const value = profile.values.fields[def.id];
       const shown = value === undefined ? '' : def.secret ? maskSecret(String(value)) : String(value);
       return { field: def.label, value: shown };
     });
-    if (flags.json)
-      printJson({ name, authType: profile.values.authType, storage: profile.values.storage, fields: rows });
+    if (options.json)
+      printJson(
+        { name, authType: profile.values.authType, storage: profile.values.storage, fields: rows },
+        io.out,
+      );
     else {
-      out`${name}: ${AUTH_TYPE_INFO[profile.values.authType].label}, ${profile.values.storage}`;
-      for (const r of rows) out`  ${r.field}: ${r.value || '—'}`;
+      io.out`${name}: ${AUTH_TYPE_INFO[profile.values.authType].label}, ${profile.values.storage}`;
+      for (const r of rows) io.out`  ${r.field}: ${r.value || '—'}`;
     }
     return EXIT.OK;
   }
-  if (action === 'delete') {
-    if (!(await deleteProfile(ctx, name))) throw new FloeError(`Profile "${name}" does not exist.`);
-    err`Deleted profile "${name}" and its stored secrets.`;
-    return EXIT.OK;
-  }
-  throw new UsageError([`unknown action "${action}": use ${ACTIONS.join(', ')}`], 'profiles');
+  if (!(await deleteProfile(ctx, name))) throw new FloeError(`Profile "${name}" does not exist.`);
+  io.err`Deleted profile "${name}" and its stored secrets.`;
+  return EXIT.OK;
 }

@@ -1,10 +1,10 @@
 // floe pull: one of the OLake UI's destinations into a local profile, its secrets to the secret store.
-import { openContext } from '../cli/context.js';
+
+import { openManagement } from '../app/management.js';
+import { saveProfile } from '../app/profiles.js';
+import { chooseStorage, describeSaved, keychainHint, rememberChoice } from '../app/secrets-choice.js';
+import { type Io, showHelp } from '../cli/command-io.js';
 import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
-import { openManagement } from '../cli/management.js';
-import { out, printHelp } from '../cli/output.js';
-import { saveProfile } from '../cli/profiles.js';
-import { chooseStorage, describeSaved, keychainHint, rememberChoice } from '../cli/secrets-choice.js';
 import { explained } from '../management/exit.js';
 import {
   isMasked,
@@ -13,6 +13,7 @@ import {
   SECRET_WRITER_KEYS,
   valuesFor,
 } from '../management/jobtest.js';
+import { urlFlag } from '../management/session.js';
 import { KeychainUnavailableError } from '../secrets/store.js';
 import { sanitize } from '../text/sanitize.js';
 
@@ -33,7 +34,21 @@ Flags:
 
 Exit codes: 0 ok, 1 failure, 2 usage, 4 not logged in.`;
 
-export async function run(argv: string[]): Promise<number> {
+export type Options =
+  | { help: true }
+  | {
+      help: false;
+      /** The destination's id (a positive integer). */
+      id: number;
+      profile: string;
+      force: boolean;
+      'insecure-storage': boolean;
+      'env-secrets': boolean;
+      project?: string;
+      url?: string;
+    };
+
+export function parse(argv: string[]): Options {
   const { values: flags, positionals } = parseCommandArgs(
     'pull',
     argv,
@@ -48,10 +63,7 @@ export async function run(argv: string[]): Promise<number> {
     },
     true,
   );
-  if (flags.help) {
-    printHelp(HELP);
-    return EXIT.OK;
-  }
+  if (flags.help) return { help: true };
   const [rawId, ...extra] = positionals;
   if (rawId === undefined || !/^[1-9]\d{0,9}$/.test(rawId))
     throw new UsageError(
@@ -64,17 +76,33 @@ export async function run(argv: string[]): Promise<number> {
     );
   if (extra.length > 0) throw new UsageError([`unexpected argument "${extra[0]}"`], 'pull');
   if (!flags.profile) throw new UsageError(['--profile NAME is required, e.g. --profile lake'], 'pull');
-  const ctx = await openContext();
+  const url = urlFlag(flags.url, 'pull');
+  return {
+    help: false,
+    id: Number(rawId),
+    profile: flags.profile,
+    force: flags.force === true,
+    'insecure-storage': flags['insecure-storage'] === true,
+    'env-secrets': flags['env-secrets'] === true,
+    project: flags.project,
+    url,
+  };
+}
+
+export async function run(options: Options, io: Io): Promise<number> {
+  if (options.help) return showHelp(HELP, io);
+  const flags = options;
+  const ctx = await io.openContext();
   if (ctx.config.getProfile(flags.profile) && !flags.force)
     throw new FloeError(
       `Profile "${flags.profile}" already exists.`,
       'Pass --force to replace it, or choose another name.',
     );
 
-  const session = await openManagement('pull', flags);
+  const session = await openManagement(io, 'pull', flags);
   let destination: Awaited<ReturnType<typeof session.client.getDestination>>;
   try {
-    destination = await explained(() => session.client.getDestination(session.project, Number(rawId)));
+    destination = await explained(() => session.client.getDestination(session.project, flags.id));
   } finally {
     await session.client.close();
   }
@@ -96,7 +124,8 @@ export async function run(argv: string[]): Promise<number> {
       );
     throw error;
   }
-  const choice = chooseStorage(ctx, flags, 'pull', ctx.config.getProfile(flags.profile)?.secretStorage);
+  const own = ctx.config.getProfile(flags.profile)?.secretStorage;
+  const choice = chooseStorage(ctx, flags, 'pull', own, io.env);
   const storage = choice.storage;
   try {
     await saveProfile(ctx, flags.profile, values, storage);
@@ -108,6 +137,6 @@ export async function run(argv: string[]): Promise<number> {
     );
   }
   rememberChoice(ctx, storage, choice);
-  out`✓ Pulled ${label} (${destination.version || 'no version'}) into profile "${flags.profile}"; secrets ${describeSaved(ctx, storage)}.`;
+  io.out`✓ Pulled ${label} (${destination.version || 'no version'}) into profile "${flags.profile}"; secrets ${describeSaved(ctx, storage)}.`;
   return EXIT.OK;
 }

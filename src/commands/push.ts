@@ -1,16 +1,19 @@
 // floe push: create a profile as an Iceberg destination in the OLake UI. Like the OLake UI itself, it
 // runs the connection test first and creates the destination only when the test succeeded.
+
+import { openManagement } from '../app/management.js';
+import { loadProfile, requireSecrets } from '../app/profiles.js';
 import { cleartextWarning } from '../catalog/transport.js';
 import { SecretScrubber } from '../check/scrub.js';
-import { openContext } from '../cli/context.js';
+import { type Io, showHelp } from '../cli/command-io.js';
 import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
-import { openManagement } from '../cli/management.js';
-import { err, line, out, printHelp } from '../cli/output.js';
-import { loadProfile, requireSecrets } from '../cli/profiles.js';
+import { line } from '../cli/output.js';
 import { REDACTED, serializeDestination, toDestinationJson } from '../destination/olake.js';
 import { validate } from '../destination/schema.js';
 import { explained } from '../management/exit.js';
+import { urlFlag } from '../management/session.js';
 import { ManagementError } from '../management/types.js';
+import { chooseVersion } from '../management/versions.js';
 
 export const HELP = `Usage: floe push [--profile NAME] [--name NAME] [--project ID] [--version VERSION] [--force]
 
@@ -31,41 +34,22 @@ Flags:
 
 Exit codes: 0 created, 1 failure (test failed, name taken, …), 2 usage, 4 not logged in.`;
 
-const SEMVER = /^v?(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?$/;
-
-/**
- * Newest first, as the OLake UI sorts driver tags (olake-ui `internal/utils/docker_utils.go`): semver
- * releases by version (v0.10.0 before v0.9.4, a release before its pre-releases), then tags that are
- * not semver (a custom `dev-latest`) last, by name.
- */
-export function compareVersions(a: string, b: string): number {
-  const pa = SEMVER.exec(a);
-  const pb = SEMVER.exec(b);
-  if (!pa || !pb) return pa ? -1 : pb ? 1 : a.localeCompare(b);
-  for (let i = 1; i <= 3; i++) {
-    const d = Number(pb[i]) - Number(pa[i]);
-    if (d !== 0) return d;
-  }
-  if (pa[4] === pb[4]) return 0;
-  if (pa[4] === undefined) return -1;
-  if (pb[4] === undefined) return 1;
-  return pb[4].localeCompare(pa[4], 'en', { numeric: true });
-}
-
-/** The profile's target OLake version when the server offers it, else the newest release. */
-export function chooseVersion(offered: string[], target: string): string | undefined {
-  const wanted = target.replace(/^v/, '');
-  if (target !== 'latest') {
-    const match = offered.find((v) => v.replace(/^v/, '') === wanted);
-    if (match) return match;
-  }
-  return [...offered].sort(compareVersions)[0];
-}
-
 /** A failed test's log is printed whole only on request or when it is short. */
 const SHORT_LOG = 12;
 
-export async function run(argv: string[]): Promise<number> {
+export interface Options {
+  help: boolean;
+  profile?: string;
+  /** The destination's name (not blank); default: the profile's. */
+  name?: string;
+  project?: string;
+  version?: string;
+  url?: string;
+  force: boolean;
+  'full-log': boolean;
+}
+
+export function parse(argv: string[]): Options {
   const { values: flags } = parseCommandArgs('push', argv, {
     profile: { type: 'string' },
     name: { type: 'string' },
@@ -76,13 +60,25 @@ export async function run(argv: string[]): Promise<number> {
     'full-log': { type: 'boolean' },
     help: { type: 'boolean' },
   });
-  if (flags.help) {
-    printHelp(HELP);
-    return EXIT.OK;
-  }
+  if (flags.help) return { help: true, force: false, 'full-log': false };
   if (flags.name !== undefined && flags.name.trim() === '')
     throw new UsageError(['--name must not be empty'], 'push');
-  const ctx = await openContext();
+  const url = urlFlag(flags.url, 'push');
+  return {
+    help: false,
+    force: flags.force === true,
+    'full-log': flags['full-log'] === true,
+    profile: flags.profile,
+    name: flags.name,
+    project: flags.project,
+    version: flags.version,
+    url,
+  };
+}
+
+export async function run(flags: Options, io: Io): Promise<number> {
+  if (flags.help) return showHelp(HELP, io);
+  const ctx = await io.openContext();
   const profile = await loadProfile(ctx, flags.profile);
   requireSecrets(profile);
   const result = validate(profile.values);
@@ -97,7 +93,7 @@ export async function run(argv: string[]): Promise<number> {
   const redact = (text: string) => scrubber.scrub(text);
   const name = flags.name ?? profile.name;
 
-  const session = await openManagement('push', flags, { requireLogin: false });
+  const session = await openManagement(io, 'push', flags, { requireLogin: false });
   const { client, project } = session;
   try {
     return await explained(async () => {
@@ -112,7 +108,7 @@ export async function run(argv: string[]): Promise<number> {
         version = chooseVersion(offered, profile.values.targetVersion);
         const target = profile.values.targetVersion;
         if (version && target !== 'latest' && version.replace(/^v/, '') !== target.replace(/^v/, ''))
-          err`! The OLake UI does not offer the profile's target version ${target}; using ${version}.`;
+          io.err`! The OLake UI does not offer the profile's target version ${target}; using ${version}.`;
         if (!version)
           throw new FloeError(
             'The OLake UI offers no Iceberg driver version.',
@@ -120,27 +116,27 @@ export async function run(argv: string[]): Promise<number> {
           );
       }
       const clear = cleartextWarning(session.url, "The destination's secrets (and the session cookie)");
-      if (clear) err`! ${clear}`;
-      err`Testing "${profile.name}" from the OLake UI at ${session.url} (olake check, iceberg ${version}; this can take a few minutes)…`;
+      if (clear) io.err`! ${clear}`;
+      io.err`Testing "${profile.name}" from the OLake UI at ${session.url} (olake check, iceberg ${version}; this can take a few minutes)…`;
       const test = await client.testDestination(project, { type: 'iceberg', version, config });
       const status = test.connection_result.status.toUpperCase();
       const passed = status === 'SUCCEEDED';
       const said = test.connection_result.message;
-      out`${passed ? '✓' : '✗'} Connection test ${status}${said ? line`: ${redact(said)}` : ''}`;
+      io.out`${passed ? '✓' : '✗'} Connection test ${status}${said ? line`: ${redact(said)}` : ''}`;
       const whole = flags['full-log'] || test.logs.length <= SHORT_LOG;
       for (const entry of whole ? test.logs : [])
-        out`  ${entry.time} ${entry.level.toUpperCase().padEnd(5)} ${redact(entry.message)}`;
+        io.out`  ${entry.time} ${entry.level.toUpperCase().padEnd(5)} ${redact(entry.message)}`;
       if (!whole)
-        out`  (${test.logs.length} log lines; full log: floe push --profile ${profile.name}${flags.name ? ` --name ${flags.name}` : ''} --version ${version} --full-log)`;
+        io.out`  (${test.logs.length} log lines; full log: floe push --profile ${profile.name}${flags.name ? ` --name ${flags.name}` : ''} --version ${version} --full-log)`;
       if (!passed && !flags.force)
         throw new FloeError(
           `The destination was not created because the connection test failed.`,
           `Fix the profile ("floe test --profile ${profile.name}" shows where it breaks), or pass --force to create it anyway.`,
         );
-      if (!passed) err`! Creating it anyway (--force).`;
+      if (!passed) io.err`! Creating it anyway (--force).`;
       try {
         const message = await client.createDestination(project, { name, type: 'iceberg', version, config });
-        out`✓ ${message} (iceberg ${version}, project ${project}).`;
+        io.out`✓ ${message} (iceberg ${version}, project ${project}).`;
       } catch (error) {
         if (error instanceof ManagementError && /not unique/i.test(error.serverMessage ?? ''))
           throw new FloeError(

@@ -1,9 +1,10 @@
 // floe secrets: where this config folder keeps secrets, and the one explicit way to change it, which moves
 // every stored secret (each profile's, the OLake UI session's) through the save protocol of shadow.ts.
-import { openContext } from '../cli/context.js';
+
+import { describeSaved, secretsFromEnv } from '../app/secrets-choice.js';
+import { type Io, showHelp } from '../cli/command-io.js';
 import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
-import { err, out, printHelp, printJson } from '../cli/output.js';
-import { describeSaved, secretsFromEnv } from '../cli/secrets-choice.js';
+import { printJson } from '../cli/output.js';
 import { profileValues, type SecretsChoice } from '../config/store.js';
 import {
   managementEntries,
@@ -28,22 +29,36 @@ once you chose it (--insecure-storage or "file" at a prompt, remembered per fold
 
 const CHOICES: readonly SecretsChoice[] = ['keychain', 'file'];
 
-export async function run(argv: string[]): Promise<number> {
+export type Options =
+  | { help: true }
+  | { help: false; action: 'show'; json: boolean }
+  | { help: false; action: 'use'; target: SecretsChoice };
+
+export function parse(argv: string[]): Options {
   const { values: flags, positionals } = parseCommandArgs(
     'secrets',
     argv,
     { json: { type: 'boolean' }, help: { type: 'boolean' } },
     true,
   );
-  if (flags.help) {
-    printHelp(HELP);
-    return EXIT.OK;
-  }
+  if (flags.help) return { help: true };
   const [action, target, ...extra] = positionals;
   if (extra.length > 0) throw new UsageError([`unexpected argument "${extra[0]}"`], 'secrets');
-  const fromEnv = secretsFromEnv('secrets');
-  const ctx = await openContext();
-  if (action === undefined) {
+  if (action === undefined) return { help: false, action: 'show', json: flags.json === true };
+  if (action !== 'use') throw new UsageError([`unknown action "${action}": use "use"`], 'secrets');
+  if (target !== 'keychain' && target !== 'file')
+    throw new UsageError(
+      [`"use" takes ${CHOICES.join(' or ')} (e.g. floe secrets use file), not "${target ?? ''}"`],
+      'secrets',
+    );
+  return { help: false, action: 'use', target };
+}
+
+export async function run(options: Options, io: Io): Promise<number> {
+  if (options.help) return showHelp(HELP, io);
+  const fromEnv = secretsFromEnv('secrets', io.env);
+  const ctx = await io.openContext();
+  if (options.action === 'show') {
     const chosen = ctx.config.secretsChoice();
     const now = fromEnv ?? chosen ?? 'keychain';
     const where = ctx.config.profileNames().map((name) => {
@@ -51,29 +66,27 @@ export async function run(argv: string[]): Promise<number> {
       return { profile: name, secrets: profile.storedSecrets.length === 0 ? 'none' : profile.secretStorage };
     });
     const session = ctx.config.getManagement()?.secretStorage;
-    if (flags.json) {
-      printJson({
-        newSecrets: now,
-        source: fromEnv ? 'FLOE_SECRETS' : chosen ? 'chosen' : 'default',
-        file: ctx.config.secretsPath,
-        profiles: where,
-        session: session ?? 'none',
-      });
+    if (options.json) {
+      printJson(
+        {
+          newSecrets: now,
+          source: fromEnv ? 'FLOE_SECRETS' : chosen ? 'chosen' : 'default',
+          file: ctx.config.secretsPath,
+          profiles: where,
+          session: session ?? 'none',
+        },
+        io.out,
+      );
       return EXIT.OK;
     }
     const why = fromEnv ? ' (FLOE_SECRETS)' : chosen ? ' (chosen for this config folder)' : ' (the default)';
-    out`New secrets go ${describeSaved(ctx, now)}${why}.`;
-    for (const row of where) out`  profile ${row.profile}: ${row.secrets}`;
-    if (session) out`  OLake UI session: ${session}`;
-    out`Change with "floe secrets use ${now === 'file' ? 'keychain' : 'file'}" (moves what is stored).`;
+    io.out`New secrets go ${describeSaved(ctx, now)}${why}.`;
+    for (const row of where) io.out`  profile ${row.profile}: ${row.secrets}`;
+    if (session) io.out`  OLake UI session: ${session}`;
+    io.out`Change with "floe secrets use ${now === 'file' ? 'keychain' : 'file'}" (moves what is stored).`;
     return EXIT.OK;
   }
-  if (action !== 'use') throw new UsageError([`unknown action "${action}": use "use"`], 'secrets');
-  if (target !== 'keychain' && target !== 'file')
-    throw new UsageError(
-      [`"use" takes ${CHOICES.join(' or ')} (e.g. floe secrets use file), not "${target ?? ''}"`],
-      'secrets',
-    );
+  const { target } = options;
   let moved: string[];
   try {
     moved = await moveAll(ctx, target);
@@ -85,9 +98,9 @@ export async function run(argv: string[]): Promise<number> {
     );
   }
   ctx.config.setSecretsChoice(target);
-  for (const what of moved) err`Moved ${what}.`;
-  out`✓ This config folder keeps new secrets ${describeSaved(ctx, target)}${moved.length > 0 ? `; ${moved.length} moved there` : ''}.`;
-  if (target === 'file') err`! Secrets in that file are stored in plain text.`;
+  for (const what of moved) io.err`Moved ${what}.`;
+  io.out`✓ This config folder keeps new secrets ${describeSaved(ctx, target)}${moved.length > 0 ? `; ${moved.length} moved there` : ''}.`;
+  if (target === 'file') io.err`! Secrets in that file are stored in plain text.`;
   return EXIT.OK;
 }
 

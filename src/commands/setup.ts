@@ -1,7 +1,6 @@
 // floe setup: the guided wizard on a terminal, or the same answers as flags for scripts and CI.
 
-import type { Context } from '../cli/context.js';
-import { openContext } from '../cli/context.js';
+import type { Context } from '../app/context.js';
 import {
   destinationFlagHelp,
   destinationOptions,
@@ -9,13 +8,13 @@ import {
   impliedAuthType,
   issueLines,
   valuesFromFlags,
-} from '../cli/destination-flags.js';
+} from '../app/destination-flags.js';
+import { reportLockWait, saveProfile } from '../app/profiles.js';
+import { chooseStorage, describeSaved, keychainHint, rememberChoice } from '../app/secrets-choice.js';
+import { type Io, showHelp } from '../cli/command-io.js';
 import { settled } from '../cli/interrupt.js';
 import { floeCommand } from '../cli/invocation.js';
-import { canPrompt, EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
-import { err, printHelp } from '../cli/output.js';
-import { reportLockWait, saveProfile } from '../cli/profiles.js';
-import { chooseStorage, describeSaved, keychainHint, rememberChoice } from '../cli/secrets-choice.js';
+import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
 import { profileValues, type StoredProfile } from '../config/store.js';
 import {
   AUTH_TYPE_INFO,
@@ -93,7 +92,7 @@ function givenFields(flags: Record<string, string | boolean | undefined>, base: 
 }
 
 /** The secret fields FLOE_* variables set, for the wizard to offer with their source. */
-function secretEnvValues(env: NodeJS.ProcessEnv = process.env): EnvValues {
+function secretEnvValues(env: NodeJS.ProcessEnv): EnvValues {
   const out: EnvValues = {};
   for (const def of FIELDS) {
     const value = def.secret && def.env ? fromEnv(def.env, env) : undefined;
@@ -131,8 +130,8 @@ const authDependent = (values: Values, field: string) =>
       FIELD_BY_ID[field as FieldId].applies(values),
   );
 
-export async function run(argv: string[]): Promise<number> {
-  const { values: flags } = parseCommandArgs('setup', argv, {
+function parseFlags(argv: string[]) {
+  return parseCommandArgs('setup', argv, {
     ...destinationOptions(),
     profile: { type: 'string', default: 'default' },
     'insecure-storage': { type: 'boolean' },
@@ -140,17 +139,34 @@ export async function run(argv: string[]): Promise<number> {
     yes: { type: 'boolean' },
     'skip-test': { type: 'boolean' },
     help: { type: 'boolean' },
-  });
-  if (flags.help) {
-    printHelp(HELP);
-    return EXIT.OK;
-  }
+  }).values;
+}
+
+/**
+ * The flags as given: the destination's (destination-flags.ts: values, secret sources; read and checked
+ * against the profile by run), --profile (default "default"), the storage flags, --yes, --skip-test.
+ */
+export type Options = ReturnType<typeof parseFlags>;
+
+/** The Options of `floe setup --profile NAME` (the home screen's edit and new). */
+export function options(profile: string): Options {
+  return { profile };
+}
+
+export function parse(argv: string[]): Options {
+  const flags = parseFlags(argv);
+  if (flags.help) return flags;
   if (flags['insecure-storage'] && flags['env-secrets'])
     throw new UsageError(['--insecure-storage and --env-secrets exclude each other'], 'setup');
-  const ctx = await openContext();
+  return flags;
+}
+
+export async function run(flags: Options, io: Io): Promise<number> {
+  if (flags.help) return showHelp(HELP, io);
+  const ctx = await io.openContext();
   const name = flags.profile;
   const existing = ctx.config.getProfile(name);
-  const wizard = canPrompt() && !flags.yes;
+  const wizard = io.canPrompt() && !flags.yes;
   let base = existing ? profileValues(existing) : emptyValues();
   if (existing) {
     try {
@@ -160,14 +176,14 @@ export async function run(argv: string[]): Promise<number> {
       if (wizard) base = await withoutEnv(ctx, name, existing, base, loaded.fromEnv);
     } catch (error) {
       if (!(error instanceof KeychainUnavailableError)) throw error;
-      err`floe: the stored secrets cannot be read: ${error.reason} Enter them again.`;
+      io.err`floe: the stored secrets cannot be read: ${error.reason} Enter them again.`;
     }
   }
   // An existing profile keeps where its secrets go unless a flag says otherwise: editing a
   // file-backed or env profile never asks again. A new one goes where this config folder chose.
-  const choice = chooseStorage(ctx, flags, 'setup', existing?.secretStorage);
+  const choice = chooseStorage(ctx, flags, 'setup', existing?.secretStorage, io.env);
   const storage = choice.storage;
-  const values = await valuesFromFlags(flags, base, wizard ? {} : process.env);
+  const values = await valuesFromFlags(flags, base, wizard ? {} : io.env, io.stdin);
 
   if (wizard) {
     const { runSetupWizard } = await loadScreen(() => import('../ui/setup/index.js'));
@@ -176,7 +192,7 @@ export async function run(argv: string[]): Promise<number> {
       profileName: name,
       initial: existing || hasDestinationFlags(flags) ? values : undefined,
       typed: givenFields(flags, base),
-      env: secretEnvValues(),
+      env: secretEnvValues(io.env),
       save: saveProfile,
       ...(storage === 'keychain' && noSessionBus()
         ? { keychainNote: 'unreachable here (no D-Bus): saving asks where' }
@@ -190,20 +206,20 @@ export async function run(argv: string[]): Promise<number> {
       return EXIT.INTERRUPTED;
     }
     if (result.left) {
-      err`Setup left: nothing was saved (profile "${name}" is as it was).`;
+      io.err`Setup left: nothing was saved (profile "${name}" is as it was).`;
       return EXIT.OK;
     }
     if (!result.saved) return EXIT.FAILURE;
     if (result.storage) rememberChoice(ctx, result.storage, choice);
     // The wizard was on the alternate screen: what was saved stays in the shell's.
-    err`Saved profile "${result.profileName}".`;
+    io.err`Saved profile "${result.profileName}".`;
     if (flags['skip-test']) return EXIT.OK;
     // Keys typed while the test starts wait for its screen, unchanged.
     holdKeys();
     const test = await import('./test.js');
     // "Don't store": the secrets just typed serve this one test, in this process only.
     const typed = result.storage === 'env' && result.values ? secretValues(result.values) : undefined;
-    return test.run(['--profile', result.profileName], typed);
+    return test.run(test.options(result.profileName, typed), io);
   }
 
   const given: Record<string, string | boolean | undefined> = flags;
@@ -222,13 +238,13 @@ export async function run(argv: string[]): Promise<number> {
       );
     }
     const lines = [...invalid, ...missing];
-    if (!canPrompt() && missing.length > 0 && !flags.yes)
+    if (!io.canPrompt() && missing.length > 0 && !flags.yes)
       lines.push('no terminal to prompt on: pass the flags above (floe setup --help lists them)');
     throw new UsageError(lines, 'setup');
   }
   let stored: string[];
   try {
-    stored = await saveProfile(ctx, name, result.values, storage, { onWait: reportLockWait });
+    stored = await saveProfile(ctx, name, result.values, storage, { onWait: reportLockWait(io.err) });
   } catch (error) {
     if (!(error instanceof KeychainUnavailableError)) throw error;
     throw new FloeError(
@@ -239,7 +255,7 @@ export async function run(argv: string[]): Promise<number> {
   rememberChoice(ctx, storage, choice);
   const where = stored.length === 0 ? 'no secrets to store' : `secrets ${describeSaved(ctx, storage)}`;
   const auth = `authentication: ${AUTH_TYPE_INFO[result.values.authType].label}${authReason ? `, ${authReason}` : ''}`;
-  err`Saved profile "${name}" (${auth}; ${where}). Next: ${floeCommand()} test --profile ${name}`;
-  if (storage === 'file' && stored.length > 0) err`! Secrets are stored in plain text.`;
+  io.err`Saved profile "${name}" (${auth}; ${where}). Next: ${floeCommand(io.env)} test --profile ${name}`;
+  if (storage === 'file' && stored.length > 0) io.err`! Secrets are stored in plain text.`;
   return EXIT.OK;
 }

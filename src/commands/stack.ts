@@ -1,9 +1,10 @@
 // floe stack: writes a docker compose test stack (REST catalog, Postgres, MinIO, OLake) for a profile.
-import { openContext } from '../cli/context.js';
+
+import type { Context } from '../app/context.js';
+import { type LoadedProfile, loadProfile } from '../app/profiles.js';
+import { type Io, showHelp } from '../cli/command-io.js';
 import { floeCommand } from '../cli/invocation.js';
 import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
-import { out, printHelp } from '../cli/output.js';
-import { type LoadedProfile, loadProfile } from '../cli/profiles.js';
 import { FIELD_BY_ID } from '../destination/fields.js';
 import { stackFiles, writeStackFiles } from '../stack/files.js';
 import { nextSteps } from '../stack/next.js';
@@ -26,8 +27,7 @@ Flags:
   --force          replace existing files
   --help           this help`;
 
-async function chooseProfile(name: string | undefined): Promise<LoadedProfile | undefined> {
-  const ctx = await openContext();
+async function chooseProfile(ctx: Context, name: string | undefined): Promise<LoadedProfile | undefined> {
   if (name === undefined && ctx.config.profileNames().length === 0) return undefined;
   const profile = await loadProfile(ctx, name);
   const missing = profile.missing.filter((id) => id === 'accessKey' || id === 'secretKey');
@@ -39,28 +39,43 @@ async function chooseProfile(name: string | undefined): Promise<LoadedProfile | 
   return profile;
 }
 
-export async function run(argv: string[]): Promise<number> {
+export interface Options {
+  help: boolean;
+  profile?: string;
+  /** The folder to write (not blank). */
+  output: string;
+  force: boolean;
+}
+
+export function parse(argv: string[]): Options {
   const { values: flags } = parseCommandArgs('stack', argv, {
     profile: { type: 'string' },
     output: { type: 'string', short: 'o', default: 'floe-stack' },
     force: { type: 'boolean', default: false },
     help: { type: 'boolean' },
   });
-  if (flags.help) {
-    printHelp(HELP);
-    return EXIT.OK;
-  }
+  if (flags.help) return { help: true, output: flags.output, force: flags.force };
   if (flags.output.trim() === '')
     throw new UsageError(['--output: give a directory, e.g. --output floe-stack'], 'stack');
-  const profile = await chooseProfile(flags.profile);
+  return {
+    help: false,
+    output: flags.output,
+    force: flags.force,
+    profile: flags.profile,
+  };
+}
+
+export async function run(options: Options, io: Io): Promise<number> {
+  if (options.help) return showHelp(HELP, io);
+  const profile = await chooseProfile(await io.openContext(), options.profile);
   const plan = planStack(profile);
   await loadYaml();
-  const files = stackFiles(flags.output, plan);
-  writeStackFiles(flags.output, files, flags.force);
-  for (const f of files) out`Wrote ${f.path}${f.secret ? ' (mode 0600, holds the secrets)' : ''}`;
-  out`Stack for ${profile ? `profile "${profile.name}"` : 'no profile (defaults)'}: warehouse ${plan.settings.warehouse}, region ${plan.settings.region}`;
-  for (const note of plan.notes) out`${note}`;
-  out``;
-  for (const step of nextSteps(flags.output, plan, profile, floeCommand())) out`${step}`;
+  const files = stackFiles(options.output, plan);
+  writeStackFiles(options.output, files, options.force);
+  for (const f of files) io.out`Wrote ${f.path}${f.secret ? ' (mode 0600, holds the secrets)' : ''}`;
+  io.out`Stack for ${profile ? `profile "${profile.name}"` : 'no profile (defaults)'}: warehouse ${plan.settings.warehouse}, region ${plan.settings.region}`;
+  for (const note of plan.notes) io.out`${note}`;
+  io.out``;
+  for (const step of nextSteps(options.output, plan, profile, floeCommand(io.env))) io.out`${step}`;
   return EXIT.OK;
 }

@@ -1,14 +1,16 @@
 // `floe tables` and `floe tables show NS.TABLE`, in the command shape of issue 31: `parse(argv)` gives
 // validated Options (usage errors name the flag, the rule and an example), `execute(options, io)` acts
 // with injected IO (streams, profile loading, the catalog session, the object store, clock, signal),
-// so the tests run it in process; `run(argv)` is the thin adapter the command table loads.
+// so the tests run it in process; `run(options, io)` makes that IO from the command's Io.
+
+import type { Context } from '../app/context.js';
+import { loadProfile, requireSecrets } from '../app/profiles.js';
+import { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS, parseTimeout } from '../app/timeout.js';
 import type { CatalogSession } from '../catalog/session.js';
 import type { Diagnosis } from '../check/types.js';
-import { openContext } from '../cli/context.js';
-import { canPrompt, EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
-import { err, jsonText, out, printHelp, type Writer } from '../cli/output.js';
-import { loadProfile, requireSecrets } from '../cli/profiles.js';
-import { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS, parseTimeout } from '../cli/timeout.js';
+import { type Io, showHelp } from '../cli/command-io.js';
+import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
+import { jsonText, type Writer } from '../cli/output.js';
 import type { Values } from '../destination/fields.js';
 import { validate } from '../destination/schema.js';
 import { DEFAULT_THRESHOLDS, parseThreshold, THRESHOLDS, type Thresholds } from '../tables/health.js';
@@ -82,6 +84,18 @@ function levels(value: string, flag: string, example: string): string[] {
   if (!parts.every((p) => LEVEL.test(p)))
     throw usage(`${flag}: "${sanitize(value)}" is not a namespace: names separated by dots, e.g. ${example}`);
   return parts;
+}
+
+/** The Options of `floe tables --profile NAME` (the home screen's b). */
+export function options(profile: string): Options {
+  return {
+    verb: 'list',
+    profile,
+    json: false,
+    help: false,
+    thresholds: { ...DEFAULT_THRESHOLDS },
+    timeoutMs: parseTimeout(undefined, 'tables'),
+  };
 }
 
 export function parse(argv: string[]): Options {
@@ -292,8 +306,11 @@ export async function execute(options: Options, io: IO): Promise<number> {
 }
 
 /** The profile as `floe test` loads it: config, keychain or vault, FLOE_* environment; validated. */
-async function profileFromConfig(name: string | undefined): Promise<{ name: string; values: Values }> {
-  const profile = await loadProfile(await openContext(), name);
+async function profileFromConfig(
+  ctx: Context,
+  name: string | undefined,
+): Promise<{ name: string; values: Values }> {
+  const profile = await loadProfile(ctx, name);
   requireSecrets(profile);
   const checked = validate(profile.values);
   if (!checked.ok)
@@ -304,21 +321,17 @@ async function profileFromConfig(name: string | undefined): Promise<{ name: stri
   return { name: profile.name, values: checked.values };
 }
 
-export async function run(argv: string[]): Promise<number> {
-  const options = parse(argv);
-  if (options.help) {
-    printHelp(HELP);
-    return EXIT.OK;
-  }
+export async function run(options: Options, io: Io): Promise<number> {
+  if (options.help) return showHelp(HELP, io);
   const controller = new AbortController();
   return execute(options, {
-    out,
-    err,
-    profile: profileFromConfig,
+    out: io.out,
+    err: io.err,
+    profile: async (name) => profileFromConfig(await io.openContext(), name),
     session: async (values, opts) => (await import('../tables/session.js')).openSession(values, opts),
-    now: Date.now,
+    now: io.now,
     signal: controller.signal,
-    ...(options.verb === 'list' && !options.json && canPrompt()
+    ...(options.verb === 'list' && !options.json && io.canPrompt()
       ? {
           browse: async (source: TablesSource) =>
             (await loadScreen(() => import('../ui/tables/index.js'))).runTablesBrowser(source),

@@ -1,17 +1,16 @@
 // `floe test`: the connection test of a profile, as a live screen on a terminal, plain lines when
 // piped, or one JSON document with --json.
 
+import { writeCheck } from '../app/check-output.js';
+import { type LoadedProfile, loadProfile, requireSecrets } from '../app/profiles.js';
+import { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS, parseTimeout } from '../app/timeout.js';
 import type { WriteOptions } from '../check/chain.js';
-import { isFinal } from '../check/reducer.js';
 import { runCheck } from '../check/run.js';
-import { reportText, stepLine, summaryLine, writeLines } from '../check/text.js';
-import type { CheckEvent } from '../check/types.js';
-import { openContext } from '../cli/context.js';
+import { summaryLine, writeLines } from '../check/text.js';
+import { type Io, showHelp } from '../cli/command-io.js';
 import { finishGuarded, guarded } from '../cli/interrupt.js';
-import { canPrompt, EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
-import { err, out, printHelp, printJson } from '../cli/output.js';
-import { type LoadedProfile, loadProfile, requireSecrets } from '../cli/profiles.js';
-import { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS, parseTimeout } from '../cli/timeout.js';
+import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
+import { printJson } from '../cli/output.js';
 import { fileJournal } from '../config/journal.js';
 import type { FieldId } from '../destination/fields.js';
 import { validate } from '../destination/schema.js';
@@ -102,12 +101,10 @@ export function parseNamespace(value: string | undefined): string[] {
  * keychain) still prints one JSON document, the report's shape with no steps and an `error`; the
  * error then goes to stderr and sets the exit code as usual (2 usage, else 1).
  */
-export async function run(argv: string[], typed?: Partial<Record<FieldId, string>>): Promise<number> {
-  try {
-    return await runTest(argv, typed);
-  } catch (error) {
-    if (argv.includes('--json') && (error instanceof FloeError || error instanceof UsageError))
-      printJson({
+function printNotRun(io: Io, error: unknown): void {
+  if (error instanceof FloeError || error instanceof UsageError)
+    printJson(
+      {
         ok: false,
         steps: [],
         diagnoses: [],
@@ -117,7 +114,101 @@ export async function run(argv: string[], typed?: Partial<Record<FieldId, string
           message: error instanceof UsageError ? error.lines.join('\n') : error.message,
           ...(error instanceof FloeError && error.hint ? { hint: error.hint } : {}),
         },
-      });
+      },
+      io.out,
+    );
+}
+
+/** argv that parse refused: with --json, the JSON document says so too. */
+export function refused(argv: string[], error: UsageError, io: Io): void {
+  if (argv.includes('--json')) printNotRun(io, error);
+}
+
+export interface Options {
+  help: boolean;
+  profile?: string;
+  json: boolean;
+  /** Each request's time-out, in ms. */
+  timeoutMs: number;
+  /** No object-store writes (--read-only, and --cleanup). */
+  readOnly: boolean;
+  write: boolean;
+  /** The namespace of the write check (--namespace, or test_olake). */
+  namespace: string[];
+  keep: boolean;
+  cleanup: boolean;
+  allowInsecureUriOverride: boolean;
+  /** Secrets just typed in the wizard ("Don't store them"), held in this process only. */
+  typed?: Partial<Record<FieldId, string>>;
+}
+
+/** The Options of `floe test --profile NAME` (what setup and the home screen run). */
+export function options(profile: string, typed?: Partial<Record<FieldId, string>>): Options {
+  return {
+    help: false,
+    profile,
+    json: false,
+    timeoutMs: parseTimeout(undefined),
+    readOnly: false,
+    write: false,
+    namespace: parseNamespace(undefined),
+    keep: false,
+    cleanup: false,
+    allowInsecureUriOverride: false,
+    ...(typed ? { typed } : {}),
+  };
+}
+
+export function parse(argv: string[]): Options {
+  const { values: flags } = parseCommandArgs('test', argv, {
+    profile: { type: 'string', short: 'p' },
+    json: { type: 'boolean' },
+    timeout: { type: 'string' },
+    'read-only': { type: 'boolean' },
+    write: { type: 'boolean' },
+    namespace: { type: 'string' },
+    keep: { type: 'boolean' },
+    cleanup: { type: 'boolean' },
+    'allow-insecure-uri-override': { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (flags.help) return { ...options(''), help: true };
+  const timeoutMs = parseTimeout(flags.timeout);
+  // --cleanup makes nothing: the object store is only read.
+  const readOnly = (flags['read-only'] || flags.cleanup) ?? false;
+  if (!flags.write && (flags.namespace !== undefined || flags.keep))
+    throw new UsageError(
+      [`${flags.keep ? '--keep' : '--namespace'} goes with --write, e.g. floe test --write --keep`],
+      'test',
+    );
+  if (flags.write && readOnly)
+    throw new UsageError(['--write and --read-only contradict each other: pass one of them'], 'test');
+  if (flags.cleanup && flags.write)
+    throw new UsageError(
+      [
+        `--cleanup runs alone (it tests read-only, then removes what earlier write checks left), e.g. floe test --cleanup`,
+      ],
+      'test',
+    );
+  return {
+    help: false,
+    json: flags.json ?? false,
+    timeoutMs,
+    readOnly,
+    write: flags.write ?? false,
+    namespace: parseNamespace(flags.namespace),
+    keep: flags.keep ?? false,
+    cleanup: flags.cleanup ?? false,
+    allowInsecureUriOverride: flags['allow-insecure-uri-override'] ?? false,
+    profile: flags.profile,
+  };
+}
+
+export async function run(options: Options, io: Io): Promise<number> {
+  try {
+    return await runTest(options, io);
+  } catch (error) {
+    if (options.json) printNotRun(io, error);
     throw error;
   }
 }
@@ -143,50 +234,17 @@ export function withTyped(
   };
 }
 
-async function runTest(argv: string[], typed?: Partial<Record<FieldId, string>>): Promise<number> {
-  const { values: flags } = parseCommandArgs('test', argv, {
-    profile: { type: 'string', short: 'p' },
-    json: { type: 'boolean' },
-    timeout: { type: 'string' },
-    'read-only': { type: 'boolean' },
-    write: { type: 'boolean' },
-    namespace: { type: 'string' },
-    keep: { type: 'boolean' },
-    cleanup: { type: 'boolean' },
-    'allow-insecure-uri-override': { type: 'boolean' },
-    help: { type: 'boolean', short: 'h' },
-  });
-  if (flags.help) {
-    printHelp(HELP);
-    return EXIT.OK;
-  }
-  const timeoutMs = parseTimeout(flags.timeout);
-  // --cleanup makes nothing: the object store is only read.
-  const readOnly = (flags['read-only'] || flags.cleanup) ?? false;
-  if (!flags.write && (flags.namespace !== undefined || flags.keep))
-    throw new UsageError(
-      [`${flags.keep ? '--keep' : '--namespace'} goes with --write, e.g. floe test --write --keep`],
-      'test',
-    );
-  if (flags.write && readOnly)
-    throw new UsageError(['--write and --read-only contradict each other: pass one of them'], 'test');
-  if (flags.cleanup && flags.write)
-    throw new UsageError(
-      [
-        `--cleanup runs alone (it tests read-only, then removes what earlier write checks left), e.g. floe test --cleanup`,
-      ],
-      'test',
-    );
-  const allowInsecureUriOverride = flags['allow-insecure-uri-override'] ?? false;
-
-  const context = await openContext();
-  const profile = withTyped(await loadProfile(context, flags.profile), typed);
+async function runTest(flags: Options, io: Io): Promise<number> {
+  if (flags.help) return showHelp(HELP, io);
+  const { timeoutMs, readOnly, allowInsecureUriOverride } = flags;
+  const context = await io.openContext();
+  const profile = withTyped(await loadProfile(context, flags.profile), flags.typed);
   const journal = fileJournal(context.config.dir);
   const write: WriteOptions | undefined =
     flags.write || flags.cleanup
       ? {
-          namespace: parseNamespace(flags.namespace),
-          keep: flags.keep ?? false,
+          namespace: flags.namespace,
+          keep: flags.keep,
           journal,
           profile: profile.name,
           ...(flags.cleanup ? { cleanupOnly: true } : {}),
@@ -201,23 +259,7 @@ async function runTest(argv: string[], typed?: Partial<Record<FieldId, string>>)
     );
   const values = checked.values;
 
-  if (flags.json) {
-    const progress = err.isTTY
-      ? (event: CheckEvent) => {
-          if (event.type === 'step' && isFinal(event.step.state)) err`${stepLine(event.step)}`;
-        }
-      : undefined;
-    const report = await guarded(
-      (signal) =>
-        runCheck(values, { signal, timeoutMs, readOnly, allowInsecureUriOverride, write, onEvent: progress }),
-      undefined,
-      CLEANING_UP,
-    );
-    printJson(report);
-    return report.ok ? EXIT.OK : EXIT.FAILURE;
-  }
-
-  if (!canPrompt()) {
+  if (flags.json || !io.canPrompt()) {
     const how = flags.cleanup
       ? ', then removing what earlier write checks left'
       : readOnly
@@ -225,24 +267,24 @@ async function runTest(argv: string[], typed?: Partial<Record<FieldId, string>>)
         : write
           ? ' with the write check'
           : '';
-    out`Testing profile "${profile.name}"${how}`;
-    const report = await guarded(
-      (signal) =>
-        runCheck(values, {
-          signal,
-          timeoutMs,
-          readOnly,
-          allowInsecureUriOverride,
-          write,
-          onEvent: (event) => {
-            if (event.type === 'step' && isFinal(event.step.state)) out`${stepLine(event.step)}`;
-          },
-        }),
-      undefined,
-      CLEANING_UP,
+    return writeCheck(
+      io,
+      { json: flags.json, progress: true, heading: [`Testing profile "${profile.name}"${how}`] },
+      (onEvent) =>
+        guarded(
+          (signal) =>
+            runCheck(values, {
+              signal,
+              timeoutMs,
+              readOnly,
+              allowInsecureUriOverride,
+              write,
+              ...(onEvent ? { onEvent } : {}),
+            }),
+          undefined,
+          CLEANING_UP,
+        ),
     );
-    for (const text of reportText(report)) out`${text}`;
-    return report.ok ? EXIT.OK : EXIT.FAILURE;
   }
 
   const { runTestScreen } = await loadScreen(() => import('../ui/test/index.js'));
@@ -259,12 +301,12 @@ async function runTest(argv: string[], typed?: Partial<Record<FieldId, string>>)
     await finishGuarded();
     // As q does, a line stays in the shell's screen: what finished before Ctrl-C.
     const ok = report.steps.filter((s) => s.state === 'ok').length;
-    out`${summaryLine(report)} (Ctrl-C) for profile "${profile.name}": ${ok} of ${report.steps.length} checks had passed`;
+    io.out`${summaryLine(report)} (Ctrl-C) for profile "${profile.name}": ${ok} of ${report.steps.length} checks had passed`;
     return EXIT.INTERRUPTED;
   }
   // The screen was on the alternate screen: the result stays in the shell's.
   const codes = report.diagnoses.map((d) => d.code).join(', ');
-  out`${summaryLine(report)} for profile "${profile.name}"${codes ? ` (${codes})` : ''}`;
-  for (const text of writeLines(report)) out`${text}`;
+  io.out`${summaryLine(report)} for profile "${profile.name}"${codes ? ` (${codes})` : ''}`;
+  for (const text of writeLines(report)) io.out`${text}`;
   return report.ok ? EXIT.OK : EXIT.FAILURE;
 }

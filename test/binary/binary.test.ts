@@ -24,7 +24,7 @@ import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { startTerminal } from '../../scripts/lib/terminal.mjs';
 import { NODE24 } from '../../scripts/node24.mjs';
 import { checkReportSchema } from '../../src/check/types.js';
-import { sandboxSecretEnv, setupArgs } from '../../src/commands/sandbox.js';
+import { sandboxSecretEnv, setupArgs } from '../../src/sandbox/demo.js';
 import { SANDBOX, type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { SEA_KEYTAR_ERROR } from '../../src/secrets/sea-keytar.js';
 import { keychainAccounts } from '../management/support.js';

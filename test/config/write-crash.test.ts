@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkReportSchema } from '../../src/check/types.js';
-import { sandboxSecretEnv, setupArgs } from '../../src/commands/sandbox.js';
+import { sandboxSecretEnv, setupArgs } from '../../src/sandbox/demo.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { tempConfigDir } from '../support/cli.js';
 import { cliEnv, runFloe } from '../support/faults.js';

@@ -2,6 +2,7 @@
 // is not a reason to ask again at once, a quiet log is polled less and less often, following ends
 // after an hour without a line, and the server's run path and status reach stderr sanitized.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { err, out } from '../../src/cli/output.js';
 import { FOLLOW_IDLE_END_MS, followLogs } from '../../src/commands/jobs-logs.js';
 import type { JobsApi, Task } from '../../src/management/types.js';
 
@@ -34,6 +35,9 @@ function liar() {
   return { api, calls };
 }
 
+/** The process's writers: the spies below read what they write. */
+const streams = { out, err };
+
 let stderr: string[] = [];
 beforeEach(() => {
   vi.useFakeTimers();
@@ -52,7 +56,7 @@ afterEach(() => {
 describe('floe jobs logs --follow', () => {
   it('a server always saying "more waiting": a handful of requests a minute, not thousands', async () => {
     const { api, calls } = liar();
-    const following = followLogs({ api, project: '123', id: 1, task: TASK }, 10, false);
+    const following = followLogs(streams, { api, project: '123', id: 1, task: TASK }, 10, false);
     await vi.advanceTimersByTimeAsync(60_000);
     // Backoff: 1, 2, 4, 8, 8, … s between polls; each poll is one log read and one status read.
     expect(calls.taskLogs).toBeLessThan(15);
@@ -64,7 +68,7 @@ describe('floe jobs logs --follow', () => {
 
   it('prints the run’s path and status without its control characters or newlines', async () => {
     const { api } = liar();
-    const following = followLogs({ api, project: '123', id: 1, task: TASK }, 10, false);
+    const following = followLogs(streams, { api, project: '123', id: 1, task: TASK }, 10, false);
     await vi.advanceTimersByTimeAsync(FOLLOW_IDLE_END_MS + 60_000);
     await following;
     const header = stderr[0] ?? '';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkReportSchema } from '../../src/check/types.js';
-import { sandboxSecretEnv, setupArgs } from '../../src/commands/sandbox.js';
+import { sandboxSecretEnv, setupArgs } from '../../src/sandbox/demo.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { spawnFile } from '../support/cli.js';
 

@@ -3,7 +3,7 @@
 // the sandbox's front: token, /v1/config, then the namespaces under the prefix the config gives; and
 // the banner prints them.
 import { describe, expect, it } from 'vitest';
-import { banner, usageLines } from '../../src/commands/sandbox.js';
+import { banner, usageLines } from '../../src/sandbox/demo.js';
 import { CATALOG_FLAVOURS, SANDBOX, SANDBOX_CATALOGS, startSandbox } from '../../src/sandbox/index.js';
 import { S3RVER_ACCESS_KEY, S3RVER_SECRET_KEY } from '../../src/sandbox/s3.js';
 import { type Answer, authHeaders, errorOf, send } from './support.js';

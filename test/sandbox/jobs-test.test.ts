@@ -2,7 +2,7 @@
 // passes; a wrong secret in the server's copy gives the same diagnosis as `floe test` with that
 // secret; a hidden secret comes from the local profile of the same catalog, never printed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxSecretEnv, setupArgs } from '../../src/commands/sandbox.js';
+import { sandboxSecretEnv, setupArgs } from '../../src/sandbox/demo.js';
 import { SANDBOX, type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { floe, tempConfigDir } from '../management/support.js';
 

@@ -6,8 +6,8 @@
 // STORAGE_EMULATOR_HOST from sandboxSecretEnv), and the write check writes its table there.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CheckReport, checkReportSchema } from '../../src/check/types.js';
-import { sandboxSecretEnv } from '../../src/commands/sandbox.js';
 import { toDestinationJson } from '../../src/destination/olake.js';
+import { sandboxSecretEnv } from '../../src/sandbox/demo.js';
 import { CATALOG_FLAVOURS, type Sandbox, sandboxValues, startSandbox } from '../../src/sandbox/index.js';
 import { floe, tempConfigDir } from '../management/support.js';
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkReportSchema } from '../../src/check/types.js';
-import { noKeychain, sandboxSecretEnv, setupArgs, usageLines } from '../../src/commands/sandbox.js';
+import { noKeychain, sandboxSecretEnv, setupArgs, usageLines } from '../../src/sandbox/demo.js';
 import { SANDBOX, type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { floe, tempConfigDir } from '../management/support.js';
 import { BIN } from '../support/cli.js';

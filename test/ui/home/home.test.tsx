@@ -1,15 +1,14 @@
 import { resolve } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { CommandModule } from '../../../src/cli/commands.js';
+import { saveProfile } from '../../../src/app/profiles.js';
 import { FloeError } from '../../../src/cli/io.js';
-import { writerFor } from '../../../src/cli/output.js';
-import { saveProfile } from '../../../src/cli/profiles.js';
-import { homeLoop, run } from '../../../src/commands/home.js';
+import { type HomeCommands, homeLoop, parse, run } from '../../../src/commands/home.js';
 import { emptyValues, type Values } from '../../../src/destination/fields.js';
 import { accounts } from '../../../src/secrets/store.js';
 import { openVault } from '../../../src/secrets/vault.js';
 import { Home } from '../../../src/ui/home/Home.js';
 import type { HomeAction } from '../../../src/ui/home/model.js';
+import { testIo } from '../../support/io.js';
 import {
   expectFits,
   KEY,
@@ -245,13 +244,24 @@ describe('home screen', () => {
 });
 
 describe('floe (home command)', () => {
+  const NAMES = ['setup', 'test', 'export', 'jobs', 'tables'] as const;
+
+  /** A command table whose commands record the arguments of their Options and run with `run`. */
+  function table(run: (command: string, options: unknown[]) => Promise<number>): HomeCommands {
+    const entry = (command: string) => ({
+      load: async () => ({
+        options: (...args: unknown[]) => args,
+        run: (options: unknown[]) => run(command, options),
+      }),
+    });
+    return Object.fromEntries(NAMES.map((name) => [name, entry(name)])) as unknown as HomeCommands;
+  }
+
   function fakeCommands(codes: Record<string, number> = {}) {
-    const calls: [string, string[]][] = [];
-    const load = async (command: string): Promise<CommandModule> => ({
-      run: async (argv) => {
-        calls.push([command, argv]);
-        return codes[command] ?? 0;
-      },
+    const calls: [string, unknown[]][] = [];
+    const load = table(async (command, options) => {
+      calls.push([command, options]);
+      return codes[command] ?? 0;
     });
     return { calls, load };
   }
@@ -268,7 +278,7 @@ describe('floe (home command)', () => {
     ];
     const { calls, load } = fakeCommands({ test: 1 });
     const next = vi.fn(async () => actions.shift()!);
-    expect(await homeLoop(next, load)).toBe(0);
+    expect(await homeLoop(next, load, testIo())).toBe(0);
     // The home screen comes back with the profile the last action was about selected.
     expect(next.mock.calls.map((call) => (call as unknown[])[0])).toEqual([
       undefined,
@@ -279,39 +289,30 @@ describe('floe (home command)', () => {
       'prod',
       'prod',
     ]);
+    // Each command runs with its Options for the profile (setup.options('prod'), …), never argv.
     expect(calls).toEqual([
-      ['setup', ['--profile', 'prod']],
-      ['setup', ['--profile', 'staging']],
-      ['test', ['--profile', 'prod']],
-      ['export', ['--profile', 'prod', '--output', 'destination.json']],
+      ['setup', ['prod']],
+      ['setup', ['staging']],
+      ['test', ['prod']],
+      ['export', ['prod', 'destination.json']],
       ['jobs', []],
-      ['tables', ['--profile', 'prod']],
+      ['tables', ['prod']],
     ]);
     expect(next).toHaveBeenCalledTimes(7);
   });
 
   it("prints a command's explained failure and comes back; other errors end floe", async () => {
     const actions: HomeAction[] = [{ type: 'jobs' }, { type: 'quit' }];
-    let out = '';
-    const stderr = writerFor({
-      write: (chunk: string) => {
-        out += chunk;
-        return true;
-      },
+    const io = testIo();
+    const failing = table(async () => {
+      throw new FloeError('Not logged in.', 'Run "floe login".', 4);
     });
-    const failing = async (): Promise<CommandModule> => ({
-      run: async () => {
-        throw new FloeError('Not logged in.', 'Run "floe login".', 4);
-      },
+    expect(await homeLoop(async () => actions.shift()!, failing, io)).toBe(0);
+    expect(io.stderr()).toBe('floe: Not logged in.\nRun "floe login".\n');
+    const broken = table(async () => {
+      throw new TypeError('bug');
     });
-    expect(await homeLoop(async () => actions.shift()!, failing, stderr)).toBe(0);
-    expect(out).toBe('floe: Not logged in.\nRun "floe login".\n');
-    const broken = async (): Promise<CommandModule> => ({
-      run: async () => {
-        throw new TypeError('bug');
-      },
-    });
-    await expect(homeLoop(async () => ({ type: 'jobs' }), broken, stderr)).rejects.toThrow('bug');
+    await expect(homeLoop(async () => ({ type: 'jobs' }), broken, io)).rejects.toThrow('bug');
   });
 
   // Issue 30, item 2: l signs in on a form first; Esc there comes back home, signed in the jobs open.
@@ -320,26 +321,22 @@ describe('floe (home command)', () => {
     const outcomes = ['back', 'signed-in', 'interrupt'] as const;
     const { calls, load } = fakeCommands({});
     const signIn = vi.fn(async () => outcomes[signIn.mock.calls.length - 1]!);
-    expect(await homeLoop(async () => actions.shift()!, load, undefined, signIn)).toBe(130);
+    expect(await homeLoop(async () => actions.shift()!, load, testIo(), signIn)).toBe(130);
     expect(signIn).toHaveBeenCalledTimes(3);
     expect(calls).toEqual([['jobs', []]]);
   });
 
   it('prints the profiles and the usage without a terminal', async () => {
     const ctx = await withProfiles();
-    vi.stubEnv('FLOE_CONFIG_DIR', ctx.dir);
-    vi.stubEnv('CI', 'true');
-    let out = '';
-    const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-      out += String(chunk);
-      return true;
-    });
-    try {
-      expect(await run([])).toBe(0);
-    } finally {
-      write.mockRestore();
-      vi.unstubAllEnvs();
-    }
+    const io = testIo({ env: { FLOE_CONFIG_DIR: ctx.dir, CI: 'true' } });
+    expect(
+      await run(
+        parse([]),
+        io,
+        table(async () => 1),
+      ),
+    ).toBe(0);
+    const out = io.stdout();
     expect(out).toMatch(/dev\s+none\s+http:\/\/localhost:8181\s+file/);
     expect(out).toMatch(/prod\s+token\s+http:\/\/polaris:8181\/api\/catalog\s+keychain/);
     expect(out).toContain('OLake UI: http://localhost:8000 as admin');
@@ -348,6 +345,6 @@ describe('floe (home command)', () => {
   });
 
   it('rejects flags it does not know', async () => {
-    await expect(run(['--nope'])).rejects.toThrow('unknown flag "--nope"');
+    expect(() => parse(['--nope'])).toThrow('unknown flag "--nope"');
   });
 });

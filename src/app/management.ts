@@ -1,11 +1,10 @@
 // Opening the stored OLake UI session for a management command: the session from the secret store,
 // re-login with FLOE_PASSWORD or the remembered password, else (on a terminal) a password prompt.
+
+import type { Io } from '../cli/command-io.js';
+import { line, type Shown } from '../cli/output.js';
 import { explained } from '../management/exit.js';
 import { openSession, type PasswordRequest, type Session, urlFlag } from '../management/session.js';
-import { openContext } from './context.js';
-import { canPrompt } from './io.js';
-import { err, line, type Shown } from './output.js';
-import { promptPassword } from './prompt.js';
 
 export interface OpenOptions {
   /** Ask for the password when the session expired (default: when there is a terminal). */
@@ -22,17 +21,18 @@ export function passwordPrompt({ url, username, expired }: PasswordRequest): Sho
 }
 
 export async function openManagement(
+  io: Io,
   command: string,
-  flags: { url?: string; project?: string },
-  { prompt = canPrompt(), requireLogin = true }: OpenOptions = {},
+  flags: { url?: string | undefined; project?: string | undefined },
+  { prompt = io.canPrompt(), requireLogin = true }: OpenOptions = {},
 ): Promise<Session> {
-  const ctx = await openContext();
+  const ctx = await io.openContext();
   return explained(() =>
     openSession(ctx, {
       url: urlFlag(flags.url, command),
       project: flags.project,
-      askPassword: prompt ? (request) => promptPassword(passwordPrompt(request)) : undefined,
-      warn: (message) => err`floe: ${message}`,
+      askPassword: prompt ? (request) => io.prompter.password(passwordPrompt(request)) : undefined,
+      warn: (message) => io.err`floe: ${message}`,
       requireLogin,
     }),
   );

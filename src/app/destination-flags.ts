@@ -1,6 +1,7 @@
 // Command-line flags for destination fields, derived from the field registry. Secrets have no value
 // flag: they come from stdin (`--token-stdin`), a file (`--gcp-service-account-file`) or FLOE_* variables.
 
+import { readStdin, UsageError } from '../cli/io.js';
 import { KeyFileError, readKeyFile } from '../config/files.js';
 import {
   AUTH_TYPES,
@@ -17,7 +18,6 @@ import {
 import { fillFromPreset, PRESET_IDS, PRESETS, type PresetId } from '../destination/presets.js';
 import type { FieldIssue } from '../destination/schema.js';
 import { fromEnv } from '../secrets/store.js';
-import { readStdin, UsageError } from './io.js';
 
 type Option = { type: 'string' | 'boolean' };
 
@@ -91,6 +91,7 @@ export async function valuesFromFlags(
   parsed: Record<string, string | boolean | undefined>,
   base: Values,
   env: NodeJS.ProcessEnv = process.env,
+  stdin: NodeJS.ReadStream = process.stdin,
 ): Promise<Values> {
   const values: Values = { ...base, fields: { ...base.fields } };
   if (typeof parsed.preset === 'string') {
@@ -123,7 +124,7 @@ export async function valuesFromFlags(
     if (envValue !== undefined) values.fields[def.id] = envValue;
     if (def.secretFlag && parsed[def.secretFlag] !== undefined) {
       values.fields[def.id] = def.secretFlag.endsWith('-stdin')
-        ? await readStdin(`--${def.secretFlag}`)
+        ? await readStdin(`--${def.secretFlag}`, undefined, stdin)
         : await readSecretFile(def.secretFlag, String(parsed[def.secretFlag]));
     }
   }

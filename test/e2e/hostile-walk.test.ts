@@ -384,7 +384,8 @@ const WALK: Record<string, Case[]> = {
 
 /** Routes of src/management/routes.ts no command reaches on an answering server, and why. */
 const ROUTES_NOT_WALKED: Record<string, string> = {
-  telemetry: 'read only when the destination test is cut by a write timeout (client/destinations.ts writeTimeout)',
+  telemetry:
+    'read only when the destination test is cut by a write timeout (client/destinations.ts writeTimeout)',
 };
 
 function fill(args: string[]): string[] {

@@ -1,6 +1,6 @@
 // Where the catalog keeps its data, for the storage check: its config's location, else the check
 // namespace's `location` property; otherwise what was asked and why it named none.
-import { OLAKE_CHECK_NAMESPACE } from '../write/names.js';
+import { OLAKE_CHECK_NAMESPACE } from '../destination/values.js';
 import { type CatalogRun, isStringRecord } from './run.js';
 import { catalogPath, serves } from './session.js';
 

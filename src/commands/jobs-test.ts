@@ -8,10 +8,10 @@ import { runCheck } from '../check/run.js';
 import type { Io } from '../cli/command-io.js';
 import { EXIT } from '../cli/io.js';
 import { line } from '../cli/output.js';
-import { fileJournal } from '../config/journal.js';
 import { prepareJobTest } from '../management/jobtest-prepare.js';
 import type { Session } from '../management/session.js';
 import { loadScreen } from '../ui/load.js';
+import { fileJournal } from '../write/journal-file.js';
 
 const TIMEOUT_MS = 10_000;
 

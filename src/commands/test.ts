@@ -11,12 +11,12 @@ import { type Io, showHelp } from '../cli/command-io.js';
 import { finishGuarded, guarded } from '../cli/interrupt.js';
 import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
 import { printJson } from '../cli/output.js';
-import { fileJournal } from '../config/journal.js';
 import type { FieldId } from '../destination/fields.js';
 import { validate } from '../destination/schema.js';
+import { OLAKE_CHECK_NAMESPACE } from '../destination/values.js';
 import { sanitize } from '../text/sanitize.js';
 import { loadScreen } from '../ui/load.js';
-import { OLAKE_CHECK_NAMESPACE } from '../write/names.js';
+import { fileJournal } from '../write/journal-file.js';
 
 const CLEANING_UP = 'floe: interrupted; cleaning up what the test made…';
 

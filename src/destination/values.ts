@@ -55,3 +55,6 @@ export interface Values {
   targetVersion: string;
   fields: Partial<Record<FieldId, string | boolean>>;
 }
+
+/** OLake's check namespace (datazip-inc/olake destination/iceberg/iceberg.go Check: "test_olake"). */
+export const OLAKE_CHECK_NAMESPACE = 'test_olake';

@@ -3,9 +3,9 @@
 // profile itself sends them), typed, or reported missing. The command hands in the profiles and journal.
 import type { WriteOptions } from '../check/chain.js';
 import { FIELDS, type Values } from '../destination/fields.js';
+import { OLAKE_CHECK_NAMESPACE } from '../destination/values.js';
 import { FloeError } from '../errors.js';
 import type { WriteJournal } from '../write/journal.js';
-import { OLAKE_CHECK_NAMESPACE } from '../write/names.js';
 import {
   differingKeys,
   JobConfigError,

@@ -1,5 +1,4 @@
 // The write check (floe test --write).
 export { writeChain } from './chain.js';
 export { WRITE_DIAGNOSES, type WriteDiagnosisCode } from './diagnoses.js';
-export { OLAKE_CHECK_NAMESPACE } from './names.js';
 export { WRITE_STEPS } from './run.js';

@@ -10,10 +10,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openContext } from '../../src/app/context.js';
 import { localProfiles } from '../../src/app/profiles.js';
 import { runCheck } from '../../src/check/run.js';
-import { fileJournal } from '../../src/config/journal.js';
 import { parseWriter, valuesFor } from '../../src/management/jobtest.js';
 import { prepareJobTest } from '../../src/management/jobtest-prepare.js';
 import { SANDBOX, type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { fileJournal } from '../../src/write/journal-file.js';
 import { FakeApi, KEY, type Mounted, makeJob, mount, unmountAll } from '../ui/jobs/support.js';
 
 let sandbox: Sandbox;

@@ -370,7 +370,7 @@ const sources = await importSources({
   'src/sandbox/olake-ui/seed.ts': ['streamsConfig', 'HUGE_JOB_ID', 'HUGE_JOB_STREAMS'],
   'src/check/run.ts': ['runCheck', 'loadChains'],
   'src/destination/schema.ts': ['validate'],
-  'src/write/table.ts': ['parseLossless', 'parseQuoted'],
+  'src/text/json.ts': ['parseLossless', 'parseQuoted'],
   'src/management/diagnose.ts': ['diagnoseLog'],
   'src/sandbox/log.ts': ['answerMessage'],
 });

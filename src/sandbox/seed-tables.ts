@@ -8,6 +8,7 @@ import { setMaxListeners } from 'node:events';
 import { HttpClient, type HttpResponse } from '../catalog/http.js';
 import { type CatalogSession, catalogPath } from '../catalog/session.js';
 import type { Values } from '../destination/fields.js';
+import { parseLossless } from '../text/json.js';
 import type {
   IcebergField,
   IcebergSchema,
@@ -17,7 +18,7 @@ import type {
 } from '../write/files.js';
 import { objectPath } from '../write/paths.js';
 import { openWriteStore, type WriteStore } from '../write/store.js';
-import { createTableRequest, parseLossless, readTable, type TableFacts } from '../write/table.js';
+import { createTableRequest, readTable, type TableFacts } from '../write/table.js';
 import {
   type AddedFiles,
   appendRequest,

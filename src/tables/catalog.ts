@@ -7,7 +7,7 @@ import { diagnoseFailure, readJson } from '../catalog/classify.js';
 import { HttpClient, type HttpRequest, type HttpResponse, NetworkFailure } from '../catalog/http.js';
 import { type CatalogSession, catalogPath } from '../catalog/session.js';
 import type { Diagnosis, Emit } from '../check/types.js';
-import { parseLossless } from '../write/table.js';
+import { parseLossless } from '../text/json.js';
 import type { Limit } from './limit.js';
 import { readTableMetadata, type TableMetadata } from './metadata.js';
 

@@ -12,12 +12,13 @@ import type { SecretScrubber } from '../check/scrub.js';
 import { type DeclaredStep, type StepOutcome, StepRunner } from '../check/steps.js';
 import type { Diagnosis, Emit, Leftover } from '../check/types.js';
 import type { Values } from '../destination/fields.js';
+import { parseLossless } from '../text/json.js';
 import { operationText, privilegeAdvice, type WriteOperation, writeDiagnosis } from './diagnoses.js';
 import type { DataFileFacts, RawRow } from './files.js';
 import { memoryJournal, type WriteJournal, type WriteRecord, writeScope } from './journal.js';
 import { objectPath } from './paths.js';
 import { openWriteStore, type WriteStore } from './store.js';
-import { parseLossless, readTable, type SnapshotId, type TableFacts } from './table.js';
+import { readTable, type SnapshotId, type TableFacts } from './table.js';
 
 export const WRITE_STEPS = [
   { id: 'write.namespace', title: 'Namespace (create if missing)' },

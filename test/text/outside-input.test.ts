@@ -5,9 +5,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { diagnoseLog } from '../../src/management/diagnose.js';
+import { parseLossless } from '../../src/text/json.js';
 import { sanitize } from '../../src/text/sanitize.js';
 import { isInside, objectPath } from '../../src/write/paths.js';
-import { parseLossless, readTable } from '../../src/write/table.js';
+import { readTable } from '../../src/write/table.js';
 
 /** Bodies of up to ~1 MiB: deep nesting, long runs of one character, long numbers, unclosed strings. */
 const hostileText = fc.oneof(

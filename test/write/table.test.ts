@@ -2,13 +2,11 @@
 // exact, and the append commit Iceberg Java sends.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { parseLossless, parseQuoted, parseWithSource } from '../../src/text/json.js';
 import { olakeRawSchema } from '../../src/write/files.js';
 import {
   appendCommitRequest,
   createTableRequest,
-  parseLossless,
-  parseQuoted,
-  parseWithSource,
   readTable,
   type TableFacts,
 } from '../../src/write/table.js';

@@ -368,7 +368,7 @@ async function openSetupUrlField() {
 const sources = await importSources({
   'src/sandbox/index.ts': ['startSandbox', 'SANDBOX'],
   'src/sandbox/olake-ui/seed.ts': ['streamsConfig', 'HUGE_JOB_ID', 'HUGE_JOB_STREAMS'],
-  'src/check/run.ts': ['runCheck', 'loadChains'],
+  'src/connection/run.ts': ['runCheck', 'loadChains'],
   'src/destination/schema.ts': ['validate'],
   'src/text/json.ts': ['parseLossless', 'parseQuoted'],
   'src/management/diagnose.ts': ['diagnoseLog'],

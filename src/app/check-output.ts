@@ -1,11 +1,12 @@
 // A connection test's result without a screen, written once for `floe test` and `floe jobs test`: one
 // JSON document (--json), or a line per finished step as it ends, then the diagnoses and the summary.
-import { isFinal } from '../check/reducer.js';
-import { reportText, stepLine } from '../check/text.js';
+
 import type { CheckEvent, CheckReport } from '../check/types.js';
 import type { Io } from '../cli/command-io.js';
 import { EXIT } from '../cli/io.js';
 import { printJson } from '../cli/output.js';
+import { isFinal } from '../connection/reducer.js';
+import { reportText, stepLine } from '../connection/text.js';
 
 export interface CheckOutput {
   json: boolean;

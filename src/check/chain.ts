@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CatalogSession } from '../catalog/session.js';
 import type { Values } from '../destination/fields.js';
-import type { WriteJournal } from '../write/journal.js';
+import type { WriteJournal } from './journal.js';
 import type { Emit } from './types.js';
 
 /** A location the catalog names: its config's default, a namespace's `location`, a table's location. */

@@ -1,12 +1,12 @@
 // floe jobs logs: print a run's log, follow a running one (--follow), or say what went wrong
 // (--diagnose), through the OLake UI's log pages.
 
-import { diagnosisLines } from '../check/text.js';
 import type { Diagnosis } from '../check/types.js';
 import type { Io } from '../cli/command-io.js';
 import { guarded } from '../cli/interrupt.js';
 import { EXIT } from '../cli/io.js';
 import { joined, line, printJson, type Shown } from '../cli/output.js';
+import { diagnosisLines } from '../connection/text.js';
 import { diagnoseLog, runHosts } from '../management/diagnose.js';
 import { followStep, followTail } from '../management/follow.js';
 import { readWholeLog } from '../management/logs.js';

@@ -4,10 +4,10 @@
 
 import { writeCheck } from '../app/check-output.js';
 import { localProfiles } from '../app/profiles.js';
-import { runCheck } from '../check/run.js';
 import type { Io } from '../cli/command-io.js';
 import { EXIT } from '../cli/io.js';
 import { line } from '../cli/output.js';
+import { runCheck } from '../connection/run.js';
 import { prepareJobTest } from '../management/jobtest-prepare.js';
 import type { Session } from '../management/session.js';
 import { loadScreen } from '../ui/load.js';

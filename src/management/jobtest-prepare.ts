@@ -2,10 +2,10 @@
 // a job, with the secrets its copy lacks taken from a local profile of the same catalog (only where that
 // profile itself sends them), typed, or reported missing. The command hands in the profiles and journal.
 import type { WriteOptions } from '../check/chain.js';
+import type { WriteJournal } from '../check/journal.js';
 import { FIELDS, type Values } from '../destination/fields.js';
 import { OLAKE_CHECK_NAMESPACE } from '../destination/values.js';
 import { FloeError } from '../errors.js';
-import type { WriteJournal } from '../write/journal.js';
 import {
   differingKeys,
   JobConfigError,

@@ -6,9 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { ChainOptions, SharedFacts } from '../check/chain.js';
+import { type WriteRecord, writeScope } from '../check/journal.js';
 import type { Emit } from '../check/types.js';
 import type { Values } from '../destination/fields.js';
-import { type WriteRecord, writeScope } from '../write/journal.js';
 import { type StorageSteps, skipWrites } from './steps.js';
 
 export interface ProbeJournal {

@@ -5,9 +5,9 @@
 // table is still registered, the table's files are kept: deleting them would break a loadable table
 // (Iceberg keeps the files when the commit state is unknown).
 import type { HttpRequest, HttpResponse } from '../catalog/http.js';
+import type { WriteRecord } from '../check/journal.js';
 import type { Diagnosis, Leftover } from '../check/types.js';
 import { untilAborted } from '../storage/client.js';
-import type { WriteRecord } from './journal.js';
 import { isInside, objectPath } from './paths.js';
 import type { WriteStore } from './store.js';
 

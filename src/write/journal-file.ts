@@ -3,8 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
+import { sameScope, type WriteJournal, type WriteRecord } from '../check/journal.js';
 import { withLockSync, writePrivateFile } from '../config/files.js';
-import { sameScope, type WriteJournal, type WriteRecord } from './journal.js';
 
 export const JOURNAL_FILE = 'write-journal.json';
 /** A journal is a few records; anything larger was not written by floe. */

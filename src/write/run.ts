@@ -8,6 +8,7 @@ import { type ClassifyContext, diagnoseFailure, diagnoseResponse, readJson } fro
 import { HttpClient, type HttpRequest, type HttpResponse, NetworkFailure } from '../catalog/http.js';
 import { type CatalogSession, serves } from '../catalog/session.js';
 import type { ChainOptions, WriteOptions } from '../check/chain.js';
+import { memoryJournal, type WriteJournal, type WriteRecord, writeScope } from '../check/journal.js';
 import type { SecretScrubber } from '../check/scrub.js';
 import { type DeclaredStep, type StepOutcome, StepRunner } from '../check/steps.js';
 import type { Diagnosis, Emit, Leftover } from '../check/types.js';
@@ -15,7 +16,6 @@ import type { Values } from '../destination/fields.js';
 import { parseLossless } from '../text/json.js';
 import { operationText, privilegeAdvice, type WriteOperation, writeDiagnosis } from './diagnoses.js';
 import type { DataFileFacts, RawRow } from './files.js';
-import { memoryJournal, type WriteJournal, type WriteRecord, writeScope } from './journal.js';
 import { objectPath } from './paths.js';
 import { openWriteStore, type WriteStore } from './store.js';
 import { readTable, type SnapshotId, type TableFacts } from './table.js';

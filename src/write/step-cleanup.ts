@@ -1,9 +1,9 @@
 // The write check's cleanup step, over this run's record and earlier runs' (see cleanup.ts for what may
 // be deleted): runs after any failure or Ctrl-C, with its own budget.
 import { catalogPath, serves } from '../catalog/session.js';
+import { stillRunning } from '../check/journal.js';
 import type { Leftover } from '../check/types.js';
 import { type CleanupOps, cleanUp } from './cleanup.js';
-import { stillRunning } from './journal.js';
 import type { WriteRun, WriteStepId } from './run.js';
 
 // ---- cleanup -------------------------------------------------------------------------------

@@ -3,9 +3,9 @@
 // so, and a proxy that refuses the tunnel or is not there gets its own diagnosis.
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { traceLines } from '../../src/check/text.js';
 import { checkReportSchema } from '../../src/check/types.js';
 import { ConfigStore } from '../../src/config/store.js';
+import { traceLines } from '../../src/connection/text.js';
 import { ManagementClient } from '../../src/management/client.js';
 import { proxyFor, proxyLabel } from '../../src/net/proxy.js';
 import { SANDBOX, type Sandbox, startSandbox } from '../../src/sandbox/index.js';

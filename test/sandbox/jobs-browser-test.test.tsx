@@ -9,7 +9,7 @@ import { act } from 'react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openContext } from '../../src/app/context.js';
 import { localProfiles } from '../../src/app/profiles.js';
-import { runCheck } from '../../src/check/run.js';
+import { runCheck } from '../../src/connection/run.js';
 import { parseWriter, valuesFor } from '../../src/management/jobtest.js';
 import { prepareJobTest } from '../../src/management/jobtest-prepare.js';
 import { SANDBOX, type Sandbox, startSandbox } from '../../src/sandbox/index.js';

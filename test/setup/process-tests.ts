@@ -17,7 +17,7 @@ export const PROCESS_TESTS = [
   'test/build/build.test.ts',
   'test/catalog/diagnoses.test.ts',
   'test/catalog/transport.test.ts',
-  'test/check/cli.test.ts',
+  'test/connection/cli.test.ts',
   'test/cli/completion.test.ts',
   'test/cli/files.test.ts',
   'test/cli/help-width.test.ts',

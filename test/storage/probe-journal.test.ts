@@ -6,11 +6,11 @@ import { hostname } from 'node:os';
 import { DeleteObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Chain } from '../../src/check/chain.js';
-import { loadChains, runCheck } from '../../src/check/run.js';
+import { memoryJournal, type WriteRecord, writeScope } from '../../src/check/journal.js';
+import { loadChains, runCheck } from '../../src/connection/run.js';
 import type { Values } from '../../src/destination/fields.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { sandboxProfile } from '../../src/sandbox/profile.js';
-import { memoryJournal, type WriteRecord, writeScope } from '../../src/write/journal.js';
 
 let sandbox: Sandbox;
 let values: Values;

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { WriteOptions } from '../../src/check/chain.js';
-import { runCheck } from '../../src/check/run.js';
 import type { CheckReport } from '../../src/check/types.js';
+import { runCheck } from '../../src/connection/run.js';
 import type { Values } from '../../src/destination/fields.js';
 import {
   type CatalogEmulator,

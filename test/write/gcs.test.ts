@@ -7,12 +7,12 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { WriteOptions } from '../../src/check/chain.js';
-import { runCheck } from '../../src/check/run.js';
+import { memoryJournal, type WriteRecord, writeScope } from '../../src/check/journal.js';
 import type { CheckReport } from '../../src/check/types.js';
+import { runCheck } from '../../src/connection/run.js';
 import type { Values } from '../../src/destination/fields.js';
 import { type CatalogEmulator, startCatalogEmulator } from '../../src/sandbox/catalog/index.js';
 import { type GcsEmulator, startGcsEmulator } from '../../src/sandbox/gcs.js';
-import { memoryJournal, type WriteRecord, writeScope } from '../../src/write/journal.js';
 import { type CatalogProxy, rewriteTable, startCatalogProxy } from '../support/catalog-proxy.js';
 
 const EMAIL = 'olake-biglake@floe-write.iam.gserviceaccount.com';

@@ -11,12 +11,12 @@ import {
 } from '@aws-sdk/client-s3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WriteOptions } from '../../src/check/chain.js';
-import { runCheck } from '../../src/check/run.js';
+import { memoryJournal } from '../../src/check/journal.js';
 import type { CheckReport } from '../../src/check/types.js';
+import { runCheck } from '../../src/connection/run.js';
 import type { Values } from '../../src/destination/fields.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { sandboxProfile } from '../../src/sandbox/profile.js';
-import { memoryJournal } from '../../src/write/journal.js';
 import { type CatalogProxy, rewriteTable, startCatalogProxy } from '../support/catalog-proxy.js';
 
 let sandbox: Sandbox | undefined;

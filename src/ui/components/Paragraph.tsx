@@ -2,7 +2,7 @@
 // word at the start of the next row when the previous word ends exactly at the edge. The rows are the
 // ones `wrappedRows` counts for layout.
 
-import { wrapText } from '../../check/text.js';
+import { wrapText } from '../../connection/text.js';
 import { sanitize } from '../../text/sanitize.js';
 import { Text, type TextProps } from './Text.js';
 

@@ -1,7 +1,7 @@
 // The Logs pane: a failed run's diagnosis on top, then the log lines (wrapped, or cut with w), the
 // selected one marked; Enter opens a line whole in a scrollable view; / searches; f follows a run.
 import { Box } from 'ink';
-import { truncate, wrapText } from '../../check/text.js';
+import { truncate, wrapText } from '../../connection/text.js';
 import { serverText } from '../../management/text.js';
 import type { LogLine } from '../../management/types.js';
 import { Text } from '../components/Text.js';

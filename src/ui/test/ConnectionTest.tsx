@@ -3,9 +3,9 @@
 import { Box } from 'ink';
 import { useState } from 'react';
 import type { WriteOptions } from '../../check/chain.js';
-import { abandonedReport, toReport } from '../../check/reducer.js';
-import { CHAIN_TITLE, STEP_GLYPH, summaryLine, truncate } from '../../check/text.js';
 import type { CheckReport, Step } from '../../check/types.js';
+import { abandonedReport, toReport } from '../../connection/reducer.js';
+import { CHAIN_TITLE, STEP_GLYPH, summaryLine, truncate } from '../../connection/text.js';
 import type { Values } from '../../destination/fields.js';
 import { OLAKE_CHECK_NAMESPACE } from '../../destination/values.js';
 import { charOf, isInterrupt } from '../../text/keys.js';

@@ -1,6 +1,8 @@
 // What the test screen shows, as lines cut to the screen's width: the step rows and the lower panel
 // (diagnoses or the HTTP trace). Pure, so the 80x24 budget is computed and tested without Ink.
-import { type CheckState, isFinal } from '../../check/reducer.js';
+
+import type { Step } from '../../check/types.js';
+import { type CheckState, isFinal } from '../../connection/reducer.js';
 import {
   diagnosisLines,
   formatDuration,
@@ -8,8 +10,7 @@ import {
   traceLines,
   truncate,
   wrapText,
-} from '../../check/text.js';
-import type { Step } from '../../check/types.js';
+} from '../../connection/text.js';
 import { sanitize } from '../../text/sanitize.js';
 
 export type Tone = 'ok' | 'error' | 'warn' | 'dim' | 'active' | 'heading';

@@ -2,9 +2,9 @@
 // feeds the orchestrator's events into the check reducer. Events of a superseded run are dropped.
 import { useCallback, useEffect, useReducer, useRef } from 'react';
 import type { WriteOptions } from '../../check/chain.js';
-import { type CheckState, checkReducer, initialCheckState } from '../../check/reducer.js';
-import { type Chains, runCheck } from '../../check/run.js';
 import { guarded } from '../../cli/interrupt.js';
+import { type CheckState, checkReducer, initialCheckState } from '../../connection/reducer.js';
+import { type Chains, runCheck } from '../../connection/run.js';
 import type { Values } from '../../destination/fields.js';
 
 export interface ConnectionTestOptions {

@@ -2,8 +2,8 @@ import { Text } from 'ink';
 import { render } from 'ink-testing-library';
 import { act } from 'react';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Chains } from '../../../src/check/run.js';
 import type { CheckReport, TraceEntry } from '../../../src/check/types.js';
+import type { Chains } from '../../../src/connection/run.js';
 import { ConnectionTest } from '../../../src/ui/test/ConnectionTest.js';
 import {
   CATALOG_STEPS,
@@ -13,7 +13,7 @@ import {
   SENTINELS,
   STORAGE_STEPS,
   VALUES,
-} from '../../check/fakes.js';
+} from '../../connection/fakes.js';
 
 const ESC = '\u001B';
 const DOWN = '\u001B[B';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type CheckAction, checkReducer, initialCheckState } from '../../../src/check/reducer.js';
 import type { Step } from '../../../src/check/types.js';
+import { type CheckAction, checkReducer, initialCheckState } from '../../../src/connection/reducer.js';
 import {
   diagnosisPanel,
   panelHeight,
@@ -12,7 +12,7 @@ import {
   titleWidth,
   tracePanel,
 } from '../../../src/ui/test/layout.js';
-import { diagnosisFor } from '../../check/fakes.js';
+import { diagnosisFor } from '../../connection/fakes.js';
 
 const lines = (n: number) => Array.from({ length: n }, (_, i) => ({ text: `line ${i}` }));
 

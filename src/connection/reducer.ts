@@ -8,7 +8,7 @@ import type {
   StepState,
   TraceEntry,
   WriteResult,
-} from './types.js';
+} from '../check/types.js';
 
 export type CheckPhase = 'idle' | 'running' | 'cancelling' | 'done';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Chain } from '../../src/check/chain.js';
-import { type Chains, runCheck } from '../../src/check/run.js';
 import { type CheckEvent, checkReportSchema } from '../../src/check/types.js';
+import { type Chains, runCheck } from '../../src/connection/run.js';
 import { CATALOG_STEPS, deferred, fakeChain, SENTINELS, STORAGE_STEPS, VALUES } from './fakes.js';
 
 const label = (e: CheckEvent) => (e.type === 'step' ? `${e.step.id} ${e.step.state}` : e.type);

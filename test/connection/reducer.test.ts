@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { checkReportSchema, type Step } from '../../src/check/types.js';
 import {
   abandonedReport,
   type CheckAction,
@@ -8,8 +9,7 @@ import {
   TRACE_LIMIT,
   toReport,
   unfinishedSteps,
-} from '../../src/check/reducer.js';
-import { checkReportSchema, type Step } from '../../src/check/types.js';
+} from '../../src/connection/reducer.js';
 import { diagnosisFor } from './fakes.js';
 
 const step = (id: string, state: Step['state'], chain: Step['chain'] = 'catalog'): CheckAction => ({

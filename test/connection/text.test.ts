@@ -8,7 +8,7 @@ import {
   traceLines,
   truncate,
   wrapText,
-} from '../../src/check/text.js';
+} from '../../src/connection/text.js';
 import { expectInert, HOSTILE, HOSTILE_SHOWN } from '../support/hostile.js';
 import { diagnosisFor } from './fakes.js';
 

@@ -2,8 +2,9 @@
 // non-interactive `floe test` output. Glyphs carry the state, so nothing depends on colour. Text that
 // came from a server (error codes, error_description, S3 <Code>/<Message>, URLs, headers) and from the
 // profile is sanitized here, once, for both.
+
+import type { CheckReport, Diagnosis, Step, StepState, TraceEntry } from '../check/types.js';
 import { sanitize } from '../text/sanitize.js';
-import type { CheckReport, Diagnosis, Step, StepState, TraceEntry } from './types.js';
 
 export const STEP_GLYPH: Record<StepState, string> = {
   pending: '·',

@@ -1,11 +1,12 @@
 // The connection-test orchestrator: runs the catalog and storage chains concurrently, masks secrets
 // in their events, streams the events to a listener and folds them into a CheckReport.
+
+import { type Chain, sharedFacts, type WriteOptions } from '../check/chain.js';
+import type { CheckDiagnosisCode } from '../check/diagnoses.js';
+import type { CheckEvent, CheckReport, Diagnosis, Step } from '../check/types.js';
 import type { Values } from '../destination/fields.js';
-import { type Chain, sharedFacts, type WriteOptions } from './chain.js';
-import type { CheckDiagnosisCode } from './diagnoses.js';
 import { eventRedactor } from './redact.js';
 import { type CheckState, checkReducer, initialCheckState, toReport, unfinishedSteps } from './reducer.js';
-import type { CheckEvent, CheckReport, Diagnosis, Step } from './types.js';
 
 export interface Chains {
   catalog: Chain;

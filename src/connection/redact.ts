@@ -1,8 +1,9 @@
 // Last line of defence: the chains redact what they report, and the orchestrator still masks any
 // literal secret of the profile that slips into an event before anyone renders or prints it.
+
+import { SecretScrubber } from '../check/scrub.js';
+import type { CheckEvent } from '../check/types.js';
 import type { Values } from '../destination/fields.js';
-import { SecretScrubber } from './scrub.js';
-import type { CheckEvent } from './types.js';
 
 export const MASK = '••••';
 

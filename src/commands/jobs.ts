@@ -8,11 +8,11 @@ import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
 import { printJson, type Writer } from '../cli/output.js';
 import { actionDone, serverSaid } from '../management/actions.js';
 import { explained } from '../management/exit.js';
-import { findJobByName, JOB_NUMBER } from '../management/jobref.js';
+import { pickTask, publicJob, resolveJob, sortTasks } from '../management/jobref.js';
 import { prepareJobTest } from '../management/jobtest-prepare.js';
 import { type Session, urlFlag } from '../management/session.js';
 import { type SyncOutcome, syncAndConfirm } from '../management/sync.js';
-import type { Job, Task } from '../management/types.js';
+import type { Job } from '../management/types.js';
 import { sanitize } from '../text/sanitize.js';
 import { scheduleText } from '../ui/jobs/cron.js';
 import { loadScreen } from '../ui/load.js';
@@ -90,34 +90,6 @@ function needId(raw: string | undefined, action: string): string {
   return raw;
 }
 
-/** The job a number or a name stands for: a number as it is, a name looked up in the project's jobs. */
-async function resolveJob(session: Session, raw: string): Promise<{ id: number; name?: string }> {
-  if (JOB_NUMBER.test(raw)) return { id: Number(raw) };
-  const found = findJobByName(await session.client.listJobs(session.project), raw);
-  if (found.kind === 'found') return found.job;
-  const list = (jobs: Pick<Job, 'id' | 'name'>[]) => jobs.map((job) => `  ${job.id}  ${sanitize(job.name)}`);
-  if (found.kind === 'ambiguous')
-    throw new UsageError(
-      [
-        `${found.candidates.length} jobs are named "${sanitize(raw)}"; name one by its number:`,
-        ...list(found.candidates),
-      ],
-      'jobs',
-    );
-  if (found.similar.length > 0)
-    throw new UsageError(
-      [
-        `No job is named exactly "${sanitize(raw)}" in project ${session.project}; similar names:`,
-        ...list(found.similar),
-      ],
-      'jobs',
-    );
-  throw new FloeError(
-    `No job named "${raw}" in project ${session.project}.`,
-    'A job ID is its number or its exact name, as "floe jobs" lists them.',
-  );
-}
-
 function positive(raw: string | undefined, flag: string, fallback: number): number {
   if (raw === undefined) return fallback;
   const n = Number(raw);
@@ -134,14 +106,6 @@ function positiveInteger(raw: string | undefined, flag: string, fallback: number
   return Number(raw);
 }
 
-/** A job without any embedded config strings (they can hold source credentials). */
-function publicJob(job: Job): Job {
-  const { streams_config: _streams, ...rest } = job;
-  const { config: _s, ...source } = job.source;
-  const { config: _d, ...destination } = job.destination;
-  return { ...rest, source, destination };
-}
-
 function lastRun(job: Job): string {
   if (!job.last_run_state) return 'never ran';
   const state = job.last_run_state.toLowerCase();
@@ -155,25 +119,6 @@ function printTable(out: Writer, cells: string[][]): void {
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
   for (const row of rows)
     out`${row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ')}`;
-}
-
-function sortTasks(tasks: Task[]): Task[] {
-  return [...tasks].sort((a, b) => Date.parse(b.start_time) - Date.parse(a.start_time));
-}
-
-function pickTask(tasks: Task[], wanted: string | undefined, id: number): Task {
-  const sorted = sortTasks(tasks);
-  if (sorted.length === 0) throw new FloeError(`Job ${id} has never run, so it has no logs.`);
-  if (wanted === undefined) return sorted[0] as Task;
-  const byPath = sorted.find((t) => t.file_path === wanted);
-  if (byPath) return byPath;
-  const index = /^\d+$/.test(wanted) ? Number(wanted) : Number.NaN;
-  const byIndex = sorted[index - 1];
-  if (byIndex) return byIndex;
-  throw new FloeError(
-    `Job ${id} has no run "${wanted}".`,
-    `It has ${sorted.length} run(s): use --task 1 (latest) to ${sorted.length}, or a file path from "floe jobs tasks ${id}".`,
-  );
 }
 
 export interface Options extends ActOptions {

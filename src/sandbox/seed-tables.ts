@@ -150,10 +150,7 @@ class Seeder {
     return { ...table, idField, equalitySchema };
   }
 
-  /**
-   * The commit's data files: one Parquet file per commit, stored under each data file's own path: the
-   * counts and sizes are every file's own, and seeding hundreds of files stays quick.
-   */
+  /** The commit's data files: one Parquet file per commit, stored under each data file's own path. */
   private async dataFiles(
     files: Files,
     table: NewTable,

@@ -1,7 +1,22 @@
 import { defineConfig } from 'vitest/config';
-import { PROCESS_TESTS } from './test/setup/process-tests.js';
+import { ISOLATED_TESTS, PROCESS_TESTS } from './test/setup/process-tests.js';
 
 const env = { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
+
+/** The fast projects start no process and no service (test/setup/no-process.ts makes it throw). */
+const fast = {
+  setupFiles: ['test/setup/no-process.ts'],
+  // No service here: a test asking for one fails (under CI=true) or skips, naming the fast project.
+  env: {
+    ...env,
+    FLOE_TEST_KEYRING: 'not started in the fast project (list the file in test/setup/process-tests.ts)',
+    FLOE_TEST_CEPH: 'not started in the fast project (list the file in test/setup/process-tests.ts)',
+    DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/floe-fast-project',
+  },
+  // In-process tests are CPU-bound: one worker per core. They run first (group 0), the process project after.
+  maxWorkers: '100%',
+  sequence: { groupOrder: 0 },
+};
 
 export default defineConfig({
   test: {
@@ -16,16 +31,17 @@ export default defineConfig({
         test: {
           name: 'fast',
           include: ['test/**/*.test.{ts,tsx}'],
-          exclude: PROCESS_TESTS,
-          setupFiles: ['test/setup/no-process.ts'],
-          // No service here: a test asking for one fails (under CI=true) or skips, naming the fast project.
-          env: {
-            ...env,
-            FLOE_TEST_KEYRING: 'not started in the fast project (list the file in test/setup/process-tests.ts)',
-            FLOE_TEST_CEPH: 'not started in the fast project (list the file in test/setup/process-tests.ts)',
-            DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/floe-fast-project',
-          },
+          exclude: [...PROCESS_TESTS, ...ISOLATED_TESTS],
+          // A worker keeps its module graph from file to file (no re-import per file): each file leaves
+          // the process as it found it; screens (Ink and React keep state per process) and files that
+          // mock modules or check what is loaded run isolated.
+          isolate: false,
+          ...fast,
         },
+      },
+      {
+        extends: true,
+        test: { name: 'fast-isolated', include: ISOLATED_TESTS, ...fast },
       },
       {
         extends: true,
@@ -34,6 +50,7 @@ export default defineConfig({
           include: PROCESS_TESTS,
           globalSetup: ['test/setup/keyring.ts', 'test/setup/ceph.ts'],
           env,
+          sequence: { groupOrder: 1 },
         },
       },
     ],

@@ -371,6 +371,8 @@ const sources = await importSources({
   'src/check/run.ts': ['runCheck', 'loadChains'],
   'src/destination/schema.ts': ['validate'],
   'src/write/table.ts': ['parseLossless', 'parseQuoted'],
+  'src/management/diagnose.ts': ['diagnoseLog'],
+  'src/sandbox/log.ts': ['answerMessage'],
 });
 const seedStart = performance.now();
 const sandbox = await sources.startSandbox({ jobs: JOBS, ports: { catalog: 0, olake: 0, s3: 0 } });
@@ -783,6 +785,55 @@ machine is Ink's full-screen output pass.`,
       target: '≤ 100 ms',
       met: floe <= 100,
       extra: `${(floe / native).toFixed(1)}× JSON.parse; the quoting path alone (the one on Node 20): ${quoted.toFixed(1)} ms`,
+    },
+  );
+}
+
+// ---- outside text that would be slow to a careless parser -------------------------------------
+
+{
+  // 2,000 log lines of a run, each built to make a backtracking rule slow (test/management/failures.test.ts),
+  // and a 900 KB error answer of unterminated XML tags (test/sandbox/log.test.ts): linear parsers end fast.
+  const hostile = [
+    `Forbidden: ${'a'.repeat(100_000)}`,
+    `${'Not authorized '.repeat(5000)}`,
+    `Iceberg[50051] 10:00:00.000 [${'['.repeat(5000)}`,
+    `${'s3://'.repeat(10_000)}`,
+    `User: ${'arn:'.repeat(10_000)}`,
+  ];
+  const lines = Array.from({ length: 2000 }, (_, i) => ({
+    level: 'error',
+    time: 't',
+    message: hostile[i % 5],
+  }));
+  const xml = '<Message>'.repeat(100_000);
+  const time = (work) => {
+    const xs = [];
+    for (let i = 0; i < 5; i++) {
+      const t = performance.now();
+      work();
+      xs.push(performance.now() - t);
+    }
+    return median(xs);
+  };
+  const log = time(() => sources.diagnoseLog(lines));
+  const answer = time(() => sources.answerMessage(xml));
+  results.push(
+    {
+      id: 'hostile-log',
+      what: 'a run log of 2,000 hostile lines (37 MB) read by the failure diagnosis',
+      value: log,
+      unit: 'ms',
+      target: '≤ 3,000 ms',
+      met: log <= 3000,
+    },
+    {
+      id: 'hostile-xml',
+      what: "the sandbox's message of a 900 KB answer of unterminated XML tags",
+      value: answer,
+      unit: 'ms',
+      target: '≤ 1,000 ms',
+      met: answer <= 1000,
     },
   );
 }

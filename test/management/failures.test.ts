@@ -155,7 +155,8 @@ describe('reading a run as a whole', () => {
     expect(d?.code).not.toBe('RUN_TOKEN_EXPIRED');
   });
 
-  it('stays linear on hostile lines (bounded work per line)', () => {
+  // Its time is measured by `npm run bench` (no timed assertions in tests).
+  it('ends on hostile lines (bounded work per line)', () => {
     const hostile = [
       `Forbidden: ${'a'.repeat(100_000)}`,
       `${'Not authorized '.repeat(5000)}`,
@@ -168,8 +169,6 @@ describe('reading a run as a whole', () => {
       time: 't',
       message: hostile[i % hostile.length] as string,
     }));
-    const started = performance.now();
-    diagnoseLog(lines);
-    expect(performance.now() - started).toBeLessThan(3000);
+    expect(diagnoseLog(lines).length).toBeGreaterThan(0);
   });
 });

@@ -149,11 +149,9 @@ describe('answerMessage', () => {
     expect(answerMessage(body)).toBe(message);
   });
 
-  it('reads a long unterminated XML answer in linear time', () => {
-    const body = '<Message>'.repeat(100_000);
-    const started = performance.now();
-    expect(answerMessage(body)).toBeUndefined();
-    expect(performance.now() - started).toBeLessThan(1000);
+  // Its time is measured by `npm run bench` (no timed assertions in tests).
+  it('reads a long unterminated XML answer to its end', () => {
+    expect(answerMessage('<Message>'.repeat(100_000))).toBeUndefined();
   });
 });
 

@@ -1,0 +1,63 @@
+// floeInProcess: main.ts's dispatch on a test Io, each call a floe start of its own.
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempConfigDir } from './cli.js';
+import { floeInProcess } from './in-process.js';
+
+describe('floeInProcess', () => {
+  it('reports as main does: usage errors exit 2 on stderr, help on stdout', async () => {
+    const unknown = await floeInProcess(['profil']);
+    expect(unknown).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'floe: unknown command "profil": did you mean "profiles"?\nRun "floe --help" for usage.\n',
+    });
+    const help = await floeInProcess(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: floe/m);
+    expect((await floeInProcess(['profiles', '--bogus'])).code).toBe(2);
+  });
+
+  it('a save then a read, each call with its own context, on the folder the env names', async () => {
+    const env = { FLOE_CONFIG_DIR: tempConfigDir(), CI: 'true' };
+    const setup = await floeInProcess(
+      [
+        'setup',
+        '--yes',
+        '--profile',
+        'p',
+        '--catalog-url',
+        'http://127.0.0.1:8181/api/catalog',
+        '--warehouse',
+        's3://warehouse',
+        '--region',
+        'us-east-1',
+        '--auth-type',
+        'token',
+        '--token-stdin',
+        '--insecure-storage',
+      ],
+      { env, stdin: 'token-in-process-1' },
+    );
+    expect(setup.code, setup.stderr).toBe(0);
+    const show = await floeInProcess(['profiles', 'show', 'p', '--json'], { env });
+    expect(show.code, show.stderr).toBe(0);
+    expect(JSON.parse(show.stdout)).toMatchObject({ name: 'p' });
+    expect(show.stdout).not.toContain('token-in-process-1');
+  });
+
+  it('each call tidies what a killed floe left (recover runs at every start)', async () => {
+    const dir = tempConfigDir();
+    const env = { FLOE_CONFIG_DIR: dir, CI: 'true' };
+    writeFileSync(join(dir, 'config.json'), '{"profiles":{}}', { mode: 0o600 });
+    const temp = join(dir, 'config.json.123.tmp');
+    writeFileSync(temp, 'half a file', { mode: 0o600 });
+    const first = await floeInProcess(['profiles'], { env });
+    expect(first.code, first.stderr).toBe(0);
+    expect(existsSync(temp)).toBe(false);
+    writeFileSync(temp, 'half a file', { mode: 0o600 });
+    expect((await floeInProcess(['profiles'], { env })).code).toBe(0);
+    expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+});

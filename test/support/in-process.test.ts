@@ -60,4 +60,20 @@ describe('floeInProcess', () => {
     expect((await floeInProcess(['profiles'], { env })).code).toBe(0);
     expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
+
+  it('fails a call whose command writes to the process stdout instead of its Io', async () => {
+    const { printHelp } = await import('../../src/cli/output.js');
+    const { COMMANDS } = await import('../../src/cli/commands.js');
+    const entry = COMMANDS.profiles as { load: () => Promise<unknown> };
+    const load = entry.load;
+    const profiles = (await load()) as object;
+    // A command forgetting its Io: help printed on the process's stdout (output.ts's default writer).
+    entry.load = async () => ({ ...profiles, run: async () => (printHelp('stray'), 0) });
+    try {
+      await expect(floeInProcess(['profiles'])).rejects.toThrow(/wrote past its Io.*process\.stdout: stray/s);
+    } finally {
+      entry.load = load;
+    }
+    expect((await floeInProcess(['profiles'])).code).toBe(0);
+  });
 });

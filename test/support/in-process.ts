@@ -3,6 +3,8 @@
 // captured. Each call is a floe start of its own: a fresh context, so recover() tidies what an earlier
 // (killed) run left, as the next floe to start would. What needs a real process stays spawned
 // (test/support/cli.ts): signals, a TTY, pipes closing, the built bundle, the fault hook.
+// A command that writes to the process's stdout or stderr instead of its Io fails the call: a spawned
+// floe's output would have held that text, so a test reading io's alone would miss it.
 import { dispatch } from '../../src/cli/main.js';
 import { testIo } from './io.js';
 
@@ -20,8 +22,32 @@ export interface InProcessOptions {
   keychain?: 'real' | 'memory' | 'unavailable';
 }
 
+/** What was written to process.stdout/stderr while a call ran (calls may overlap: all of them see it). */
+const running = new Set<string[]>();
+
+function watch(stream: NodeJS.WriteStream, name: string): void {
+  const write = stream.write.bind(stream) as (...args: unknown[]) => boolean;
+  stream.write = ((chunk: unknown, ...rest: unknown[]) => {
+    for (const stray of running) stray.push(`${name}: ${String(chunk)}`);
+    return write(chunk, ...rest);
+  }) as typeof stream.write;
+}
+watch(process.stdout, 'process.stdout');
+watch(process.stderr, 'process.stderr');
+
 export async function floeInProcess(argv: string[], options: InProcessOptions = {}): Promise<InProcessRun> {
   const io = testIo({ env: options.env, stdin: options.stdin, keychain: options.keychain });
-  const code = await dispatch(argv, io);
+  const stray: string[] = [];
+  running.add(stray);
+  let code: number;
+  try {
+    code = await dispatch(argv, io);
+  } finally {
+    running.delete(stray);
+  }
+  if (stray.length > 0)
+    throw new Error(
+      `floe ${argv.join(' ')} wrote past its Io (a spawned floe prints this): ${stray.join('')}`,
+    );
   return { code, stdout: io.stdout(), stderr: io.stderr() };
 }

@@ -2,8 +2,9 @@
 // output streams (Writers of output.ts, still the one boundary), stdin, the environment, the context
 // opener (config + vault), the clock and the line prompter. main.ts builds the process's one; tests
 // build theirs (test/support/io.ts) and read what was written.
+
+import { type Context, openContext } from '../app/context.js';
 import type { SecretBackend } from '../secrets/store.js';
-import { type Context, openContext } from './context.js';
 import { err, out, type Shown, type Writer } from './output.js';
 import { confirm, promptChoice, promptPassword } from './prompt.js';
 

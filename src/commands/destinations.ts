@@ -1,7 +1,8 @@
 // floe destinations: the project's Iceberg destinations in the OLake UI, with the jobs that use each.
+
+import { openManagement } from '../app/management.js';
 import type { Io } from '../cli/command-io.js';
 import { EXIT, parseCommandArgs, UsageError } from '../cli/io.js';
-import { openManagement } from '../cli/management.js';
 import { line, printHelp, printJson } from '../cli/output.js';
 import { explained } from '../management/exit.js';
 import { parseWriter } from '../management/jobtest.js';

@@ -2,10 +2,10 @@
 // (pyiceberg, Spark, Trino, DuckDB), on stdout or in a 0600 file.
 import { lstatSync, type Stats } from 'node:fs';
 import { resolve } from 'node:path';
+import { type LoadedProfile, loadProfile, requireSecrets } from '../app/profiles.js';
 import type { Io } from '../cli/command-io.js';
 import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
 import { block, jsonText, printHelp, printJson } from '../cli/output.js';
-import { type LoadedProfile, loadProfile, requireSecrets } from '../cli/profiles.js';
 import { writePrivateFile } from '../config/files.js';
 import type { FieldId, Values } from '../destination/fields.js';
 import { serializeDestination, toDestinationJson } from '../destination/olake.js';

@@ -1,11 +1,12 @@
 // floe import: an OLake destination.json (also the older form) into a profile; secrets to the store.
+
+import type { Context } from '../app/context.js';
+import { issueLines } from '../app/destination-flags.js';
+import { reportLockWait, saveProfile } from '../app/profiles.js';
+import { chooseStorage, describeSaved, keychainHint, rememberChoice } from '../app/secrets-choice.js';
 import type { Io } from '../cli/command-io.js';
-import type { Context } from '../cli/context.js';
-import { issueLines } from '../cli/destination-flags.js';
 import { EXIT, FloeError, parseCommandArgs, readStdin, UsageError } from '../cli/io.js';
 import { line, printHelp } from '../cli/output.js';
-import { reportLockWait, saveProfile } from '../cli/profiles.js';
-import { chooseStorage, describeSaved, keychainHint, rememberChoice } from '../cli/secrets-choice.js';
 import { KeyFileError, readKeyFile } from '../config/files.js';
 import { FIELDS } from '../destination/fields.js';
 import { fromDestinationJson, ImportError, REDACTED } from '../destination/olake.js';

@@ -2,9 +2,11 @@
 // streams named as OLake names their tables (management/streams.ts), read through the job's destination
 // with a local profile's secrets, as `floe jobs test` prepares it. A stream whose table the catalog does
 // not have yet is listed too, never committed: next to the job's last run, a run that wrote nothing shows.
+
+import { DEFAULT_TIMEOUT_SECONDS } from '../app/timeout.js';
 import type { CatalogSession } from '../catalog/session.js';
-import { DEFAULT_TIMEOUT_SECONDS } from '../cli/timeout.js';
 import { parseWriter } from '../management/jobtest.js';
+import type { PreparedJobTest, SecretsToType } from '../management/jobtest-prepare.js';
 import { cronPeriodMs } from '../management/schedule.js';
 import { streamTables } from '../management/streams.js';
 import { serverText } from '../management/text.js';
@@ -13,7 +15,6 @@ import { DEFAULT_THRESHOLDS } from '../tables/health.js';
 import type { TableRow } from '../tables/index.js';
 import { ageText, tableName } from '../tables/text.js';
 import type { TablesSource } from '../ui/tables/useTables.js';
-import { type PreparedJobTest, prepareJobTest, type SecretsToType } from './jobs-test.js';
 import { catalogSource } from './tables.js';
 
 /** The job's last run in a few words: "last run 3 h ago (Completed)". */
@@ -24,15 +25,15 @@ function lastRun(job: JobDetail, nowMs: number): string {
 }
 
 export interface JobTablesDeps {
-  /** The job's destination with a local profile's secrets; default: `floe jobs test`'s preparation. */
-  prepare?: (job: JobDetail) => Promise<PreparedJobTest | SecretsToType>;
+  /** The job's destination with a local profile's secrets, as `floe jobs test` prepares it. */
+  prepare: (job: JobDetail) => Promise<PreparedJobTest | SecretsToType>;
   now?: () => number;
 }
 
 /** The job's tables as the screen's source, or why they cannot be shown. */
 export async function prepareJobTables(
   job: JobDetail,
-  deps: JobTablesDeps = {},
+  deps: JobTablesDeps,
 ): Promise<TablesSource | { problem: string }> {
   const config = job.streams?.config;
   if (config === undefined)
@@ -49,7 +50,7 @@ export async function prepareJobTables(
   } catch (error) {
     return { problem: (error as Error).message };
   }
-  const prepared = await (deps.prepare ?? ((j) => prepareJobTest(j, { collect: true })))(job);
+  const prepared = await deps.prepare(job);
   if ('missing' in prepared)
     return {
       problem: `Reading its tables needs ${prepared.missing.map((m) => m.label).join(', ')}: no local profile of its catalog has them (press t to test it with them typed)`,

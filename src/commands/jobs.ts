@@ -1,14 +1,15 @@
 // floe jobs: the jobs of an OLake UI project. Interactive browser on a terminal; `--json`, a table, or
 // one action (show, sync, pause, resume, cancel, tasks, logs, test) otherwise.
 
+import { openManagement } from '../app/management.js';
+import { parseTimeout } from '../app/timeout.js';
 import type { Io } from '../cli/command-io.js';
 import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
-import { openManagement } from '../cli/management.js';
 import { printHelp, printJson, type Writer } from '../cli/output.js';
-import { parseTimeout } from '../cli/timeout.js';
 import { actionDone, serverSaid } from '../management/actions.js';
 import { explained } from '../management/exit.js';
 import { findJobByName, JOB_NUMBER } from '../management/jobref.js';
+import { prepareJobTest } from '../management/jobtest-prepare.js';
 import { type Session, urlFlag } from '../management/session.js';
 import { type SyncOutcome, syncAndConfirm } from '../management/sync.js';
 import type { Job, Task } from '../management/types.js';
@@ -17,7 +18,7 @@ import { scheduleText } from '../ui/jobs/cron.js';
 import { loadScreen } from '../ui/load.js';
 import { diagnoseLogs, followLogs, followSync, printLogs } from './jobs-logs.js';
 import { showJob } from './jobs-show.js';
-import { prepareJobTest, testJob } from './jobs-test.js';
+import { jobTestSources, testJob } from './jobs-test.js';
 
 export const HELP = `Usage: floe jobs [--json] [--project ID] [--url URL] [--refresh SECONDS]
        floe jobs show ID [--json]
@@ -302,8 +303,12 @@ export async function run(options: Options, io: Io): Promise<number> {
           refreshMs,
           relogin: session.relogin,
           account: { url: session.url, username: session.username, hadSession: session.hadSession },
-          prepareTest: (job, typed) => prepareJobTest(job, { typed, collect: true }),
-          prepareTables: async (job) => (await import('./jobs-tables.js')).prepareJobTables(job),
+          prepareTest: async (job, typed) =>
+            prepareJobTest(job, { ...(await jobTestSources(io)), typed, collect: true }),
+          prepareTables: async (job) =>
+            (await import('./jobs-tables.js')).prepareJobTables(job, {
+              prepare: async (j) => prepareJobTest(j, { ...(await jobTestSources(io)), collect: true }),
+            }),
         }),
       );
     }

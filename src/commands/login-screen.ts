@@ -1,8 +1,9 @@
 // Signing in on a screen (the home screen's l, or the jobs browser opened without a session): the form
 // submits through login-session.ts as `floe login` does, then the jobs browser opens.
+
+import { keychainHint } from '../app/secrets-choice.js';
 import type { Io } from '../cli/command-io.js';
 import { FloeError } from '../cli/io.js';
-import { keychainHint } from '../cli/secrets-choice.js';
 import { explained } from '../management/exit.js';
 import { DEFAULT_PROJECT, DEFAULT_URL, DEFAULT_USERNAME, settingsFor } from '../management/session.js';
 import { loadScreen } from '../ui/load.js';

@@ -1,14 +1,15 @@
 // What `floe login` and the sign-in screen share: the URL rule, the plain-http warning, POST /login,
 // and keeping the session (and a remembered password) where the config folder's choice says.
-import { cleartextWarning } from '../catalog/transport.js';
-import type { Context } from '../cli/context.js';
-import { FloeError } from '../cli/io.js';
+
+import type { Context } from '../app/context.js';
 import {
   chooseStorage,
   rememberChoice,
   type StorageChoice,
   type StorageFlags,
-} from '../cli/secrets-choice.js';
+} from '../app/secrets-choice.js';
+import { cleartextWarning } from '../catalog/transport.js';
+import { FloeError } from '../cli/io.js';
 import { ManagementClient } from '../management/client.js';
 import { jarText, type SessionStorage, settingsFor, storeLogin } from '../management/session.js';
 import { ManagementError } from '../management/types.js';

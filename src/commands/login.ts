@@ -1,9 +1,10 @@
 // floe login: POST /login to the OLake UI, then keep the session cookie in the secret store.
+
+import type { Context } from '../app/context.js';
+import { keychainHint, type StorageChoice, type StorageFlags } from '../app/secrets-choice.js';
 import type { Io } from '../cli/command-io.js';
-import type { Context } from '../cli/context.js';
 import { EXIT, FloeError, parseCommandArgs, readStdin, UsageError } from '../cli/io.js';
 import { line, printHelp, printJson } from '../cli/output.js';
-import { keychainHint, type StorageChoice, type StorageFlags } from '../cli/secrets-choice.js';
 import { ManagementClient } from '../management/client.js';
 import { explained, LOGIN_HINT } from '../management/exit.js';
 import {

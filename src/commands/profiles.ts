@@ -1,8 +1,9 @@
 // floe profiles: list, show (secrets masked) or delete profiles.
+
+import { deleteProfile, loadProfile } from '../app/profiles.js';
 import type { Io } from '../cli/command-io.js';
 import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
 import { printHelp, printJson } from '../cli/output.js';
-import { deleteProfile, loadProfile } from '../cli/profiles.js';
 import { AUTH_TYPE_INFO, applicableFields, maskSecret } from '../destination/fields.js';
 
 export const ACTIONS = ['list', 'names', 'show', 'delete'] as const;

@@ -1,10 +1,11 @@
 // floe pull: one of the OLake UI's destinations into a local profile, its secrets to the secret store.
+
+import { openManagement } from '../app/management.js';
+import { saveProfile } from '../app/profiles.js';
+import { chooseStorage, describeSaved, keychainHint, rememberChoice } from '../app/secrets-choice.js';
 import type { Io } from '../cli/command-io.js';
 import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
-import { openManagement } from '../cli/management.js';
 import { printHelp } from '../cli/output.js';
-import { saveProfile } from '../cli/profiles.js';
-import { chooseStorage, describeSaved, keychainHint, rememberChoice } from '../cli/secrets-choice.js';
 import { explained } from '../management/exit.js';
 import {
   isMasked,

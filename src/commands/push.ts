@@ -1,17 +1,19 @@
 // floe push: create a profile as an Iceberg destination in the OLake UI. Like the OLake UI itself, it
 // runs the connection test first and creates the destination only when the test succeeded.
+
+import { openManagement } from '../app/management.js';
+import { loadProfile, requireSecrets } from '../app/profiles.js';
 import { cleartextWarning } from '../catalog/transport.js';
 import { SecretScrubber } from '../check/scrub.js';
 import type { Io } from '../cli/command-io.js';
 import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
-import { openManagement } from '../cli/management.js';
 import { line, printHelp } from '../cli/output.js';
-import { loadProfile, requireSecrets } from '../cli/profiles.js';
 import { REDACTED, serializeDestination, toDestinationJson } from '../destination/olake.js';
 import { validate } from '../destination/schema.js';
 import { explained } from '../management/exit.js';
 import { urlFlag } from '../management/session.js';
 import { ManagementError } from '../management/types.js';
+import { chooseVersion } from '../management/versions.js';
 
 export const HELP = `Usage: floe push [--profile NAME] [--name NAME] [--project ID] [--version VERSION] [--force]
 
@@ -31,37 +33,6 @@ Flags:
   --help              this help
 
 Exit codes: 0 created, 1 failure (test failed, name taken, …), 2 usage, 4 not logged in.`;
-
-const SEMVER = /^v?(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?$/;
-
-/**
- * Newest first, as the OLake UI sorts driver tags (olake-ui `internal/utils/docker_utils.go`): semver
- * releases by version (v0.10.0 before v0.9.4, a release before its pre-releases), then tags that are
- * not semver (a custom `dev-latest`) last, by name.
- */
-export function compareVersions(a: string, b: string): number {
-  const pa = SEMVER.exec(a);
-  const pb = SEMVER.exec(b);
-  if (!pa || !pb) return pa ? -1 : pb ? 1 : a.localeCompare(b);
-  for (let i = 1; i <= 3; i++) {
-    const d = Number(pb[i]) - Number(pa[i]);
-    if (d !== 0) return d;
-  }
-  if (pa[4] === pb[4]) return 0;
-  if (pa[4] === undefined) return -1;
-  if (pb[4] === undefined) return 1;
-  return pb[4].localeCompare(pa[4], 'en', { numeric: true });
-}
-
-/** The profile's target OLake version when the server offers it, else the newest release. */
-export function chooseVersion(offered: string[], target: string): string | undefined {
-  const wanted = target.replace(/^v/, '');
-  if (target !== 'latest') {
-    const match = offered.find((v) => v.replace(/^v/, '') === wanted);
-    if (match) return match;
-  }
-  return [...offered].sort(compareVersions)[0];
-}
 
 /** A failed test's log is printed whole only on request or when it is short. */
 const SHORT_LOG = 12;

@@ -3,12 +3,12 @@
 // home screen in this process; the sandbox stops when the home screen is left.
 
 import { join } from 'node:path';
+import type { Context } from '../app/context.js';
+import { saveProfile } from '../app/profiles.js';
 import type { Io } from '../cli/command-io.js';
-import type { Context } from '../cli/context.js';
 import { floeCommand } from '../cli/invocation.js';
 import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
 import { block, printHelp } from '../cli/output.js';
-import { saveProfile } from '../cli/profiles.js';
 import {
   banner,
   DEMO_KEYCHAIN_SERVICE,

@@ -1,9 +1,10 @@
 // floe secrets: where this config folder keeps secrets, and the one explicit way to change it, which moves
 // every stored secret (each profile's, the OLake UI session's) through the save protocol of shadow.ts.
+
+import { describeSaved, secretsFromEnv } from '../app/secrets-choice.js';
 import type { Io } from '../cli/command-io.js';
 import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
 import { printHelp, printJson } from '../cli/output.js';
-import { describeSaved, secretsFromEnv } from '../cli/secrets-choice.js';
 import { profileValues, type SecretsChoice } from '../config/store.js';
 import {
   managementEntries,

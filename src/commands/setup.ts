@@ -1,7 +1,6 @@
 // floe setup: the guided wizard on a terminal, or the same answers as flags for scripts and CI.
 
-import type { Io } from '../cli/command-io.js';
-import type { Context } from '../cli/context.js';
+import type { Context } from '../app/context.js';
 import {
   destinationFlagHelp,
   destinationOptions,
@@ -9,13 +8,14 @@ import {
   impliedAuthType,
   issueLines,
   valuesFromFlags,
-} from '../cli/destination-flags.js';
+} from '../app/destination-flags.js';
+import { reportLockWait, saveProfile } from '../app/profiles.js';
+import { chooseStorage, describeSaved, keychainHint, rememberChoice } from '../app/secrets-choice.js';
+import type { Io } from '../cli/command-io.js';
 import { settled } from '../cli/interrupt.js';
 import { floeCommand } from '../cli/invocation.js';
 import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
 import { printHelp } from '../cli/output.js';
-import { reportLockWait, saveProfile } from '../cli/profiles.js';
-import { chooseStorage, describeSaved, keychainHint, rememberChoice } from '../cli/secrets-choice.js';
 import { profileValues, type StoredProfile } from '../config/store.js';
 import {
   AUTH_TYPE_INFO,

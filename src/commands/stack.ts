@@ -1,10 +1,11 @@
 // floe stack: writes a docker compose test stack (REST catalog, Postgres, MinIO, OLake) for a profile.
+
+import type { Context } from '../app/context.js';
+import { type LoadedProfile, loadProfile } from '../app/profiles.js';
 import type { Io } from '../cli/command-io.js';
-import type { Context } from '../cli/context.js';
 import { floeCommand } from '../cli/invocation.js';
 import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
 import { printHelp } from '../cli/output.js';
-import { type LoadedProfile, loadProfile } from '../cli/profiles.js';
 import { FIELD_BY_ID } from '../destination/fields.js';
 import { stackFiles, writeStackFiles } from '../stack/files.js';
 import { nextSteps } from '../stack/next.js';

@@ -2,14 +2,15 @@
 // validated Options (usage errors name the flag, the rule and an example), `execute(options, io)` acts
 // with injected IO (streams, profile loading, the catalog session, the object store, clock, signal),
 // so the tests run it in process; `run(options, io)` makes that IO from the command's Io.
+
+import type { Context } from '../app/context.js';
+import { loadProfile, requireSecrets } from '../app/profiles.js';
+import { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS, parseTimeout } from '../app/timeout.js';
 import type { CatalogSession } from '../catalog/session.js';
 import type { Diagnosis } from '../check/types.js';
 import type { Io } from '../cli/command-io.js';
-import type { Context } from '../cli/context.js';
 import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
 import { jsonText, printHelp, type Writer } from '../cli/output.js';
-import { loadProfile, requireSecrets } from '../cli/profiles.js';
-import { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS, parseTimeout } from '../cli/timeout.js';
 import type { Values } from '../destination/fields.js';
 import { validate } from '../destination/schema.js';
 import { DEFAULT_THRESHOLDS, parseThreshold, THRESHOLDS, type Thresholds } from '../tables/health.js';

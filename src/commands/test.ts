@@ -2,6 +2,8 @@
 // piped, or one JSON document with --json.
 
 import { writeCheck } from '../app/check-output.js';
+import { type LoadedProfile, loadProfile, requireSecrets } from '../app/profiles.js';
+import { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS, parseTimeout } from '../app/timeout.js';
 import type { WriteOptions } from '../check/chain.js';
 import { runCheck } from '../check/run.js';
 import { summaryLine, writeLines } from '../check/text.js';
@@ -9,8 +11,6 @@ import type { Io } from '../cli/command-io.js';
 import { finishGuarded, guarded } from '../cli/interrupt.js';
 import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
 import { printHelp, printJson } from '../cli/output.js';
-import { type LoadedProfile, loadProfile, requireSecrets } from '../cli/profiles.js';
-import { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS, parseTimeout } from '../cli/timeout.js';
 import { fileJournal } from '../config/journal.js';
 import type { FieldId } from '../destination/fields.js';
 import { validate } from '../destination/schema.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Context } from '../../src/cli/context.js';
-import { saveProfile } from '../../src/cli/profiles.js';
+import type { Context } from '../../src/app/context.js';
+import { saveProfile } from '../../src/app/profiles.js';
 import { ConfigStore } from '../../src/config/store.js';
 import { accounts, KeychainUnavailableError, type SecretBackend } from '../../src/secrets/store.js';
 import { openVault } from '../../src/secrets/vault.js';

@@ -1,6 +1,6 @@
 // Issue 19, item 3: "Don't store them" tests with every secret just typed, the optional S3 keys too.
 import { describe, expect, it } from 'vitest';
-import type { LoadedProfile } from '../../src/cli/profiles.js';
+import type { LoadedProfile } from '../../src/app/profiles.js';
 import { withTyped } from '../../src/commands/test.js';
 import { emptyValues } from '../../src/destination/fields.js';
 

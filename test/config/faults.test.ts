@@ -3,9 +3,9 @@
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import type { Context } from '../../src/cli/context.js';
+import type { Context } from '../../src/app/context.js';
+import { deleteProfile, loadProfile, saveProfile } from '../../src/app/profiles.js';
 import { guarded, onSignal } from '../../src/cli/interrupt.js';
-import { deleteProfile, loadProfile, saveProfile } from '../../src/cli/profiles.js';
 import { writePrivateFile } from '../../src/config/files.js';
 import { ConfigError, ConfigStore } from '../../src/config/store.js';
 import { KeychainUnavailableError, type SecretBackend } from '../../src/secrets/store.js';

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { saveProfile } from '../../src/cli/profiles.js';
+import { saveProfile } from '../../src/app/profiles.js';
 import { ConfigError, ConfigStore, profileValues } from '../../src/config/store.js';
 import { fileBackend } from '../../src/secrets/file.js';
 import { accounts } from '../../src/secrets/store.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { valuesFromFlags } from '../../src/cli/destination-flags.js';
+import { valuesFromFlags } from '../../src/app/destination-flags.js';
 import { emptyValues, type Values } from '../../src/destination/fields.js';
 import { fillFromPreset, PRESET_IDS, PRESETS, type PresetId } from '../../src/destination/presets.js';
 import { normalize, validate, validateField } from '../../src/destination/schema.js';

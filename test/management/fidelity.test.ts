@@ -1,13 +1,13 @@
 // The management client against the emulator's real-server behaviours: big details, "sync now" truth,
 // Beego's 500-for-missing, sessions off, the 60 s write timeout and a failed test's log dump.
 import { afterAll, describe, expect, it } from 'vitest';
-import { chooseVersion, compareVersions } from '../../src/commands/push.js';
 import { reduceCheckFailure } from '../../src/management/checklog.js';
 import { ManagementClient } from '../../src/management/client.js';
 import { DetailScanner } from '../../src/management/detail.js';
 import { redactConfig } from '../../src/management/summary.js';
 import { syncAndConfirm } from '../../src/management/sync.js';
 import type { ManagementError } from '../../src/management/types.js';
+import { chooseVersion, compareVersions } from '../../src/management/versions.js';
 import {
   HUGE_JOB_ID,
   HUGE_JOB_STREAMS,

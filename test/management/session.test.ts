@@ -1,8 +1,8 @@
 // openSession: where the session comes from, and how it is renewed (the jobs browser's relogin).
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Context } from '../../src/cli/context.js';
-import { passwordPrompt } from '../../src/cli/management.js';
+import type { Context } from '../../src/app/context.js';
+import { passwordPrompt } from '../../src/app/management.js';
 import { ConfigStore } from '../../src/config/store.js';
 import { ManagementClient } from '../../src/management/client.js';
 import { jarText, loadJar, openSession, type PasswordRequest } from '../../src/management/session.js';

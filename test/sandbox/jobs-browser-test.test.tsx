@@ -7,9 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { act } from 'react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { openContext } from '../../src/app/context.js';
+import { localProfiles } from '../../src/app/profiles.js';
 import { runCheck } from '../../src/check/run.js';
-import { prepareJobTest } from '../../src/commands/jobs-test.js';
+import { fileJournal } from '../../src/config/journal.js';
 import { parseWriter, valuesFor } from '../../src/management/jobtest.js';
+import { prepareJobTest } from '../../src/management/jobtest-prepare.js';
 import { SANDBOX, type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { FakeApi, KEY, type Mounted, makeJob, mount, unmountAll } from '../ui/jobs/support.js';
 
@@ -56,7 +59,14 @@ async function openJob(): Promise<Mounted> {
     }),
   ]);
   const m = await mount(
-    { api, prepareTest: (job, typed) => prepareJobTest(job, { typed, collect: true }) },
+    {
+      api,
+      prepareTest: async (job, typed) => {
+        const ctx = await openContext();
+        const sources = { profiles: localProfiles(ctx), journal: fileJournal(ctx.config.dir) };
+        return prepareJobTest(job, { ...sources, typed, collect: true });
+      },
+    },
     { columns: 80, rows: 24 },
   );
   await m.press(KEY.enter);

@@ -6,8 +6,8 @@ import { cpSync, mkdtempSync, readFileSync, renameSync, statSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect } from 'vitest';
-import type { Context } from '../../src/cli/context.js';
-import { deleteProfile, saveProfile } from '../../src/cli/profiles.js';
+import type { Context } from '../../src/app/context.js';
+import { deleteProfile, saveProfile } from '../../src/app/profiles.js';
 import { ConfigError, ConfigStore } from '../../src/config/store.js';
 import { keychainBackend } from '../../src/secrets/keychain.js';
 import {

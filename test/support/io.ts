@@ -2,8 +2,8 @@
 // stdin from a string, a config folder of its own, a keychain in memory, a fixed clock, and prompts
 // answered from a list (a prompt with no answer left fails the test).
 import { Readable } from 'node:stream';
+import { contextOpener } from '../../src/app/context.js';
 import { type Io, type Prompter, promptable } from '../../src/cli/command-io.js';
-import { contextOpener } from '../../src/cli/context.js';
 import { writerFor } from '../../src/cli/output.js';
 import { KeychainUnavailableError, type SecretBackend } from '../../src/secrets/store.js';
 import { tempConfigDir } from './cli.js';

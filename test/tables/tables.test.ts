@@ -136,9 +136,7 @@ describe('a job’s tables', () => {
   const customers = async (frequency: string) => {
     const source = await prepareJobTables(job(frequency), {
       prepare: async () =>
-        ({ values: world.values, profile: 'sandbox' }) as Awaited<
-          ReturnType<NonNullable<JobTablesDeps['prepare']>>
-        >,
+        ({ values: world.values, profile: 'sandbox' }) as Awaited<ReturnType<JobTablesDeps['prepare']>>,
       now: () => world.nowMs + 3_600_000,
     });
     if ('problem' in source) throw new Error(source.problem);

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { Box, useApp } from 'ink';
 import { useEffect, useReducer, useRef, useState } from 'react';
-import type { Context } from '../../cli/context.js';
+import type { Context } from '../../app/context.js';
 import { floeCommand } from '../../cli/invocation.js';
 import { KeychainUnavailableError } from '../../secrets/store.js';
 import { charOf, isInterrupt } from '../../text/keys.js';

@@ -1,6 +1,6 @@
 // Entry point of the home screen (`floe` with no arguments on a terminal).
 import { render } from 'ink';
-import type { Context } from '../../cli/context.js';
+import type { Context } from '../../app/context.js';
 import { holdKeys } from '../../text/keys.js';
 import { fullScreen } from '../components/fullScreen.js';
 import { Home } from './Home.js';

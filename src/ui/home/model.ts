@@ -3,8 +3,8 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
-import type { Context } from '../../cli/context.js';
-import { deleteProfile as deleteStoredProfile } from '../../cli/profiles.js';
+import type { Context } from '../../app/context.js';
+import { deleteProfile as deleteStoredProfile } from '../../app/profiles.js';
 import { PROFILE_NAME, profileValues, type StoredProfile } from '../../config/store.js';
 import { AUTH_TYPE_INFO, applicableFields } from '../../destination/fields.js';
 import { sanitize } from '../../text/sanitize.js';

@@ -1,6 +1,6 @@
 import { useApp } from 'ink';
 import { useEffect, useReducer, useRef } from 'react';
-import type { Context } from '../../cli/context.js';
+import type { Context } from '../../app/context.js';
 import { emptyValues, type FieldId, type Values } from '../../destination/fields.js';
 import { KeychainUnavailableError, type SecretStorage } from '../../secrets/store.js';
 import { charOf, isInterrupt } from '../../text/keys.js';
@@ -29,7 +29,7 @@ export interface WizardResult {
   left?: boolean;
 }
 
-/** Saves a validated profile (the command passes `saveProfile` of cli/profiles.ts). */
+/** Saves a validated profile (the command passes `saveProfile` of app/profiles.ts). */
 export type SaveProfile = (
   ctx: Context,
   name: string,

@@ -1,7 +1,7 @@
 // What the setup wizard draws for each step (the state comes from model.ts; keys are read in Wizard.tsx).
 import { Box } from 'ink';
+import type { Context } from '../../app/context.js';
 import { cleartextWarnings } from '../../catalog/transport.js';
-import type { Context } from '../../cli/context.js';
 import {
   AUTH_TYPE_INFO,
   type FieldId,

@@ -1,6 +1,6 @@
 // Entry point of the interactive setup wizard, called by `floe setup` (src/commands/setup.ts).
 import { render } from 'ink';
-import type { Context } from '../../cli/context.js';
+import type { Context } from '../../app/context.js';
 import type { FieldId, Values } from '../../destination/fields.js';
 import type { SecretStorage } from '../../secrets/store.js';
 import { holdKeys } from '../../text/keys.js';
@@ -19,7 +19,7 @@ export interface SetupWizardOptions {
   typed?: readonly FieldId[];
   /** FLOE_* variables for secret fields: shown with their source, saved only if kept on the review. */
   env?: EnvValues;
-  /** Saves the profile (cli/profiles.ts's saveProfile): the screen imports nothing from cli/. */
+  /** Saves the profile (app/profiles.ts's saveProfile): the screen imports nothing from cli/. */
   save: SaveProfile;
   keychainNote?: string;
   /** An existing profile opens on its review, where any line can be jumped to, edited and saved. */

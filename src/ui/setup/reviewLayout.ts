@@ -1,7 +1,8 @@
 // The review step's layout, apart from its drawing: where the secrets go, its key hints, and how many
 // of its lines fit (Wizard.tsx scrolls with it, WizardScreen.tsx draws with it).
+
+import type { Context } from '../../app/context.js';
 import { cleartextWarnings } from '../../catalog/transport.js';
-import type { Context } from '../../cli/context.js';
 import type { Values } from '../../destination/fields.js';
 import type { SecretStorage } from '../../secrets/store.js';
 import { wrappedRows } from '../components/layout.js';

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { saveProfile } from '../../../src/app/profiles.js';
 import { FloeError } from '../../../src/cli/io.js';
-import { saveProfile } from '../../../src/cli/profiles.js';
 import { type HomeCommands, homeLoop, parse, run } from '../../../src/commands/home.js';
 import { emptyValues, type Values } from '../../../src/destination/fields.js';
 import { accounts } from '../../../src/secrets/store.js';

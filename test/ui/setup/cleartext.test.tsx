@@ -1,6 +1,6 @@
 // The wizard's review warns when a secret would travel over plain http:// to another host.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { saveProfile } from '../../../src/cli/profiles.js';
+import { saveProfile } from '../../../src/app/profiles.js';
 import { AUTH_TYPES } from '../../../src/destination/fields.js';
 import { Wizard, type WizardResult } from '../../../src/ui/setup/Wizard.js';
 import { expectFits, KEY, type Rendered, renderScreen, testContext } from './support.js';

@@ -1,7 +1,7 @@
 // Ctrl-C while the wizard is saving aborts the save, so the secrets it wrote are undone and the
 // config never switches to the half-saved profile.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { saveProfile } from '../../../src/cli/profiles.js';
+import { saveProfile } from '../../../src/app/profiles.js';
 import { AUTH_TYPES } from '../../../src/destination/fields.js';
 import { Wizard, type WizardResult } from '../../../src/ui/setup/Wizard.js';
 import { KEY, type Rendered, renderScreen, testContext, waitUntil } from './support.js';

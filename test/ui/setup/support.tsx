@@ -9,7 +9,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { type Instance, render } from 'ink';
 import { act, type ReactElement } from 'react';
 import { expect } from 'vitest';
-import type { Context } from '../../../src/cli/context.js';
+import type { Context } from '../../../src/app/context.js';
 import { ConfigStore } from '../../../src/config/store.js';
 import { accounts, KeychainUnavailableError, type SecretBackend } from '../../../src/secrets/store.js';
 import { openVault } from '../../../src/secrets/vault.js';

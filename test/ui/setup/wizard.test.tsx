@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Text } from 'ink';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { saveProfile } from '../../../src/cli/profiles.js';
+import { saveProfile } from '../../../src/app/profiles.js';
 import { profileValues } from '../../../src/config/store.js';
 import { AUTH_TYPES, type AuthType, emptyValues, type Values } from '../../../src/destination/fields.js';
 import { useKeys } from '../../../src/ui/components/useKeys.js';

@@ -2,10 +2,11 @@
 // FLOE_SECRETS, then the choice remembered for the config folder, then the keychain. A flag or an answer
 // that picks the file in a folder that has not chosen yet is remembered, so later saves need no flag;
 // moving what is stored is "floe secrets use", never a side effect.
+
+import { UsageError } from '../cli/io.js';
 import type { SecretsChoice } from '../config/store.js';
 import type { SecretStorage } from '../secrets/store.js';
 import type { Context } from './context.js';
-import { UsageError } from './io.js';
 
 /** Why a save uses its storage: the message about a keychain failure and the saved line depend on it. */
 export type ChoiceSource = 'flag' | 'own' | 'env' | 'folder' | 'default';

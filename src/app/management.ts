@@ -1,9 +1,10 @@
 // Opening the stored OLake UI session for a management command: the session from the secret store,
 // re-login with FLOE_PASSWORD or the remembered password, else (on a terminal) a password prompt.
+
+import type { Io } from '../cli/command-io.js';
+import { line, type Shown } from '../cli/output.js';
 import { explained } from '../management/exit.js';
 import { openSession, type PasswordRequest, type Session, urlFlag } from '../management/session.js';
-import type { Io } from './command-io.js';
-import { line, type Shown } from './output.js';
 
 export interface OpenOptions {
   /** Ask for the password when the session expired (default: when there is a terminal). */

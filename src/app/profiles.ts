@@ -1,15 +1,16 @@
 // Loading and saving whole profiles: non-secret fields in the config file, secrets in the vault, changed
 // together through the save protocol of secrets/shadow.ts.
 
+import { guarded } from '../cli/interrupt.js';
+import { FloeError } from '../cli/io.js';
+import type { Writer } from '../cli/output.js';
 import { profileNameProblem, profileValues, type StoredProfile } from '../config/store.js';
 import { FIELD_BY_ID, type FieldId, type Values } from '../destination/fields.js';
+import type { LocalProfiles } from '../management/jobtest-prepare.js';
 import { newGeneration, profileEntries, sweep, switchSecrets, transaction } from '../secrets/shadow.js';
 import { accounts, type SecretStorage } from '../secrets/store.js';
 import { secretsToStore } from '../secrets/vault.js';
 import type { Context } from './context.js';
-import { guarded } from './interrupt.js';
-import { FloeError } from './io.js';
-import type { Writer } from './output.js';
 
 export interface LoadedProfile {
   name: string;
@@ -40,6 +41,11 @@ export async function loadProfile(ctx: Context, name: string | undefined): Promi
     );
   const loaded = await ctx.vault.loadProfileSecrets(resolved, profileValues(stored), stored);
   return { name: resolved, stored, values: loaded.values, missing: loaded.missing };
+}
+
+/** The profiles of `ctx` as a job test reads them (management/jobtest-prepare.ts's LocalProfiles). */
+export function localProfiles(ctx: Context): LocalProfiles {
+  return { names: () => ctx.config.profileNames(), load: (name) => loadProfile(ctx, name) };
 }
 
 /** Fails with the env variables to set when a profile's secrets are missing. */

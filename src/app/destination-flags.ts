@@ -1,6 +1,7 @@
 // Command-line flags for destination fields, derived from the field registry. Secrets have no value
 // flag: they come from stdin (`--token-stdin`), a file (`--gcp-service-account-file`) or FLOE_* variables.
 
+import { readStdin, UsageError } from '../cli/io.js';
 import { KeyFileError, readKeyFile } from '../config/files.js';
 import {
   AUTH_TYPES,
@@ -17,7 +18,6 @@ import {
 import { fillFromPreset, PRESET_IDS, PRESETS, type PresetId } from '../destination/presets.js';
 import type { FieldIssue } from '../destination/schema.js';
 import { fromEnv } from '../secrets/store.js';
-import { readStdin, UsageError } from './io.js';
 
 type Option = { type: 'string' | 'boolean' };
 

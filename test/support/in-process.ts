@@ -6,6 +6,7 @@
 // A command that writes to the process's stdout or stderr instead of its Io fails the call: a spawned
 // floe's output would have held that text, so a test reading io's alone would miss it.
 import { dispatch } from '../../src/cli/main.js';
+import type { CliResult } from './cli.js';
 import { testIo } from './io.js';
 
 export interface InProcessRun {
@@ -50,4 +51,22 @@ export async function floeInProcess(argv: string[], options: InProcessOptions = 
       `floe ${argv.join(' ')} wrote past its Io (a spawned floe prints this): ${stray.join('')}`,
     );
   return { code, stdout: io.stdout(), stderr: io.stderr() };
+}
+
+/**
+ * runCli's run (test/support/cli.ts) in process: this process's environment without its FLOE_* (but
+ * FLOE_TEST_*), CI set, plus `env`; `input` on stdin.
+ */
+export function floeRun(
+  args: string[],
+  opts: { env?: NodeJS.ProcessEnv; input?: string; keychain?: InProcessOptions['keychain'] } = {},
+): Promise<CliResult> {
+  const base = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith('FLOE_') || k.startsWith('FLOE_TEST')),
+  );
+  return floeInProcess(args, {
+    env: { ...base, CI: 'true', ...opts.env },
+    stdin: opts.input,
+    keychain: opts.keychain,
+  }).then(({ code, stdout, stderr }) => ({ status: code, stdout, stderr }));
 }

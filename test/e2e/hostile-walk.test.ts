@@ -19,7 +19,6 @@ import { PRESET_IDS } from '../../src/destination/presets.js';
 import { ROUTES } from '../../src/management/routes.js';
 import { type Run, spawnCli } from '../support/cli.js';
 import { controlProblems } from '../support/hostile.js';
-import { floeInProcess } from '../support/in-process.js';
 import { HostileGenerator } from '../support/hostile-schema.js';
 import {
   type HostileCatalog,
@@ -33,6 +32,7 @@ import {
   startHostileOlake,
   startHostileS3,
 } from '../support/hostile-servers.js';
+import { floeInProcess } from '../support/in-process.js';
 import { floe, type Terminal, tempDir } from './support.js';
 
 const gen = new HostileGenerator();

@@ -68,7 +68,13 @@ describe('floeInProcess', () => {
     const load = entry.load;
     const profiles = (await load()) as object;
     // A command forgetting its Io: help printed on the process's stdout (output.ts's default writer).
-    entry.load = async () => ({ ...profiles, run: async () => (printHelp('stray'), 0) });
+    entry.load = async () => ({
+      ...profiles,
+      run: async () => {
+        printHelp('stray');
+        return 0;
+      },
+    });
     try {
       await expect(floeInProcess(['profiles'])).rejects.toThrow(/wrote past its Io.*process\.stdout: stray/s);
     } finally {

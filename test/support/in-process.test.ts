@@ -21,25 +21,17 @@ describe('floeInProcess', () => {
 
   it('a save then a read, each call with its own context, on the folder the env names', async () => {
     const env = { FLOE_CONFIG_DIR: tempConfigDir(), CI: 'true' };
-    const setup = await floeInProcess(
-      [
-        'setup',
-        '--yes',
-        '--profile',
-        'p',
-        '--catalog-url',
-        'http://127.0.0.1:8181/api/catalog',
-        '--warehouse',
-        's3://warehouse',
-        '--region',
-        'us-east-1',
-        '--auth-type',
-        'token',
-        '--token-stdin',
-        '--insecure-storage',
-      ],
-      { env, stdin: 'token-in-process-1' },
-    );
+    const catalog = { catalog_type: 'rest', rest_catalog_url: 'http://127.0.0.1:8181/api/catalog' };
+    const writer = {
+      ...catalog,
+      iceberg_s3_path: 's3://lake',
+      aws_region: 'us-east-1',
+      token: 'token-in-process-1',
+    };
+    const setup = await floeInProcess(['import', '-', '--profile', 'p', '--insecure-storage'], {
+      env,
+      stdin: JSON.stringify({ type: 'ICEBERG', writer }),
+    });
     expect(setup.code, setup.stderr).toBe(0);
     const show = await floeInProcess(['profiles', 'show', 'p', '--json'], { env });
     expect(show.code, show.stderr).toBe(0);

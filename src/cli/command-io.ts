@@ -3,10 +3,10 @@
 // opener (config + vault), the clock and the line prompter. main.ts builds the process's one; tests
 // build theirs (test/support/io.ts) and read what was written.
 
-import { type Context, openContext } from '../app/context.js';
+import type { Context } from '../app/context.js';
+import { EXIT } from '../errors.js';
 import type { SecretBackend } from '../secrets/store.js';
-import { err, out, type Shown, type Writer } from './output.js';
-import { confirm, promptChoice, promptPassword } from './prompt.js';
+import { err, out, printHelp, type Shown, type Writer } from './output.js';
 
 /** The line prompts (stderr), for commands outside a screen. */
 export interface Prompter {
@@ -42,20 +42,31 @@ export function promptable(
   return Boolean(stdin.isTTY && stdout.isTTY) && !truthy(env.CI);
 }
 
-/** The process's Io: stdout, stderr, stdin, process.env, the process's context, the wall clock. */
+/** A command's --help on the Io's stdout; exit code 0. */
+export function showHelp(text: string, io: Pick<Io, 'out'>): number {
+  printHelp(text, io.out);
+  return EXIT.OK;
+}
+
+/**
+ * The process's Io: stdout, stderr, stdin, process.env, the process's context, the wall clock. The
+ * context and the prompts are loaded when first used: the entry stays small (a command's chunk loads them).
+ */
 export function processIo(): Io {
+  const prompts = () => import('./prompt.js');
   return {
     out,
     err,
     stdin: process.stdin,
     env: process.env,
-    openContext,
+    openContext: async (options) => (await import('../app/context.js')).openContext(options),
     now: Date.now,
     canPrompt: () => promptable(process.stdin, out, process.env),
     prompter: {
-      password: (question) => promptPassword(question),
-      confirm: (question, defaultYes) => confirm(question, defaultYes),
-      choice: (question, choices, defaultKey) => promptChoice(question, choices, defaultKey),
+      password: async (question) => (await prompts()).promptPassword(question),
+      confirm: async (question, defaultYes) => (await prompts()).confirm(question, defaultYes),
+      choice: async (question, choices, defaultKey) =>
+        (await prompts()).promptChoice(question, choices, defaultKey),
     },
   };
 }

@@ -1,9 +1,9 @@
 // floe completion bash|zsh|fish: a completion script generated from the command table and each
 // command's --help (its flags), with the fixed values of the flags that have them; profile names come
 // from "floe profiles names" when the shell completes.
-import type { Io } from '../cli/command-io.js';
+import { type Io, showHelp } from '../cli/command-io.js';
 import { EXIT, parseCommandArgs, UsageError } from '../cli/io.js';
-import { block, printHelp } from '../cli/output.js';
+import { block } from '../cli/output.js';
 import type { CommandTable } from '../cli/usage.js';
 import { AUTH_TYPES, STORAGE_KINDS } from '../destination/fields.js';
 import { PRESET_IDS, PRESETS } from '../destination/presets.js';
@@ -165,10 +165,7 @@ export function parse(argv: string[]): Options {
 
 /** The script for the shell; `table` is main.ts's command table (handed over by it, never imported). */
 export async function run(options: Options, io: Io, table: CommandTable): Promise<number> {
-  if (options.help) {
-    printHelp(HELP, io.out);
-    return EXIT.OK;
-  }
+  if (options.help) return showHelp(HELP, io);
   io.out.put(block(completionScript(options.shell, await completionSpec(table))));
   return EXIT.OK;
 }

@@ -1,9 +1,9 @@
 // floe destinations: the project's Iceberg destinations in the OLake UI, with the jobs that use each.
 
 import { openManagement } from '../app/management.js';
-import type { Io } from '../cli/command-io.js';
+import { type Io, showHelp } from '../cli/command-io.js';
 import { EXIT, parseCommandArgs, UsageError } from '../cli/io.js';
-import { line, printHelp, printJson } from '../cli/output.js';
+import { line, printJson } from '../cli/output.js';
 import { explained } from '../management/exit.js';
 import { parseWriter } from '../management/jobtest.js';
 import { urlFlag } from '../management/session.js';
@@ -58,16 +58,13 @@ export function parse(argv: string[]): Options {
   return {
     help: false,
     json: flags.json === true,
-    ...(flags.project === undefined ? {} : { project: flags.project }),
-    ...(url === undefined ? {} : { url }),
+    project: flags.project,
+    url,
   };
 }
 
 export async function run(options: Options, io: Io): Promise<number> {
-  if (options.help) {
-    printHelp(HELP, io.out);
-    return EXIT.OK;
-  }
+  if (options.help) return showHelp(HELP, io);
   const session = await openManagement(io, 'destinations', options);
   try {
     const list = await explained(() => session.client.listDestinations(session.project));

@@ -3,9 +3,9 @@
 import { lstatSync, type Stats } from 'node:fs';
 import { resolve } from 'node:path';
 import { type LoadedProfile, loadProfile, requireSecrets } from '../app/profiles.js';
-import type { Io } from '../cli/command-io.js';
+import { type Io, showHelp } from '../cli/command-io.js';
 import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
-import { block, jsonText, printHelp, printJson } from '../cli/output.js';
+import { block, jsonText, printJson } from '../cli/output.js';
 import { writePrivateFile } from '../config/files.js';
 import type { FieldId, Values } from '../destination/fields.js';
 import { serializeDestination, toDestinationJson } from '../destination/olake.js';
@@ -159,9 +159,9 @@ export function parse(argv: string[]): Options {
     redact: flags.redact === true,
     force: flags.force === true,
     json: flags.json === true,
-    ...(flags.profile === undefined ? {} : { profile: flags.profile }),
-    ...(flags.output === undefined ? {} : { output: flags.output }),
-    ...(flags['engine-version'] === undefined ? {} : { 'engine-version': flags['engine-version'] }),
+    profile: flags.profile,
+    output: flags.output,
+    'engine-version': flags['engine-version'],
   };
   if (options.help) return options;
   if (!FORMATS.includes(format))
@@ -182,10 +182,7 @@ export function parse(argv: string[]): Options {
 }
 
 export async function run(flags: Options, io: Io): Promise<number> {
-  if (flags.help) {
-    printHelp(HELP, io.out);
-    return EXIT.OK;
-  }
+  if (flags.help) return showHelp(HELP, io);
   const { format } = flags;
   // A file with secrets goes to a file (0600) or a pipe, never onto a terminal's screen and scrollback.
   if (format === 'olake' && !flags.redact && !flags.output && io.out.isTTY)

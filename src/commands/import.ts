@@ -4,9 +4,9 @@ import type { Context } from '../app/context.js';
 import { issueLines } from '../app/destination-flags.js';
 import { reportLockWait, saveProfile } from '../app/profiles.js';
 import { chooseStorage, describeSaved, keychainHint, rememberChoice } from '../app/secrets-choice.js';
-import type { Io } from '../cli/command-io.js';
+import { type Io, showHelp } from '../cli/command-io.js';
 import { EXIT, FloeError, parseCommandArgs, readStdin, UsageError } from '../cli/io.js';
-import { line, printHelp } from '../cli/output.js';
+import { line } from '../cli/output.js';
 import { KeyFileError, readKeyFile } from '../config/files.js';
 import { FIELDS } from '../destination/fields.js';
 import { fromDestinationJson, ImportError, REDACTED } from '../destination/olake.js';
@@ -102,10 +102,7 @@ export function parse(argv: string[]): Options {
 }
 
 export async function run(options: Options, io: Io): Promise<number> {
-  if (options.help) {
-    printHelp(HELP, io.out);
-    return EXIT.OK;
-  }
+  if (options.help) return showHelp(HELP, io);
   const { file, ...flags } = options;
   let parsed: unknown;
   try {
@@ -135,13 +132,8 @@ export async function run(options: Options, io: Io): Promise<number> {
     io.err`Profile "${flags.profile}" kept as it was; nothing imported.`;
     return EXIT.FAILURE;
   }
-  const choice = chooseStorage(
-    ctx,
-    flags,
-    'import',
-    ctx.config.getProfile(flags.profile)?.secretStorage,
-    io.env,
-  );
+  const own = ctx.config.getProfile(flags.profile)?.secretStorage;
+  const choice = chooseStorage(ctx, flags, 'import', own, io.env);
   const storage = choice.storage;
   try {
     await saveProfile(ctx, flags.profile, result.values, storage, { onWait: reportLockWait(io.err) });

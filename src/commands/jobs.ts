@@ -3,9 +3,9 @@
 
 import { openManagement } from '../app/management.js';
 import { parseTimeout } from '../app/timeout.js';
-import type { Io } from '../cli/command-io.js';
+import { type Io, showHelp } from '../cli/command-io.js';
 import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
-import { printHelp, printJson, type Writer } from '../cli/output.js';
+import { printJson, type Writer } from '../cli/output.js';
 import { actionDone, serverSaid } from '../management/actions.js';
 import { explained } from '../management/exit.js';
 import { findJobByName, JOB_NUMBER } from '../management/jobref.js';
@@ -259,8 +259,6 @@ export function parse(argv: string[]): Options {
     );
   const refreshMs = flags.refresh === undefined ? undefined : positive(flags.refresh, '--refresh', 10) * 1000;
   const url = urlFlag(flags.url, 'jobs');
-  const given = <K extends string, V>(key: K, value: V | undefined) =>
-    value === undefined ? {} : ({ [key]: value } as Record<K, V>);
   return {
     help: false,
     action,
@@ -272,19 +270,16 @@ export function parse(argv: string[]): Options {
     diagnose: Boolean(flags.diagnose),
     readOnly: Boolean(flags['read-only']),
     timeoutMs,
-    ...given('task', flags.task),
-    ...given('profile', flags.profile),
-    ...given('project', flags.project),
-    ...given('url', url),
-    ...given('refreshMs', refreshMs),
+    task: flags.task,
+    profile: flags.profile,
+    project: flags.project,
+    url,
+    refreshMs,
   };
 }
 
 export async function run(options: Options, io: Io): Promise<number> {
-  if (options.help) {
-    printHelp(HELP, io.out);
-    return EXIT.OK;
-  }
+  if (options.help) return showHelp(HELP, io);
   const { action, ref, refreshMs } = options;
   const browse = action === 'list' && options.bare && !options.json && io.canPrompt();
 

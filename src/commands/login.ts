@@ -2,9 +2,9 @@
 
 import type { Context } from '../app/context.js';
 import { keychainHint, type StorageChoice, type StorageFlags } from '../app/secrets-choice.js';
-import type { Io } from '../cli/command-io.js';
+import { type Io, showHelp } from '../cli/command-io.js';
 import { EXIT, FloeError, parseCommandArgs, readStdin, UsageError } from '../cli/io.js';
-import { line, printHelp, printJson } from '../cli/output.js';
+import { line, printJson } from '../cli/output.js';
 import { ManagementClient } from '../management/client.js';
 import { explained, LOGIN_HINT } from '../management/exit.js';
 import {
@@ -68,26 +68,21 @@ export function parse(argv: string[]): Options {
   const url = urlFlag(flags.url, 'login');
   if (flags.json && !flags.status)
     throw new UsageError(['--json goes with --status (e.g. floe login --status --json)'], 'login');
-  const given = <K extends keyof Options>(key: K, value: Options[K] | undefined) =>
-    value === undefined ? {} : ({ [key]: value } as Pick<Options, K>);
   return {
     help: false,
     status: flags.status === true,
     json: flags.json === true,
-    ...given('url', url),
-    ...given('username', flags.username),
-    ...given('project', flags.project),
-    ...given('password-stdin', flags['password-stdin']),
-    ...given('remember-password', flags['remember-password']),
-    ...given('insecure-storage', flags['insecure-storage']),
+    url,
+    username: flags.username,
+    project: flags.project,
+    'password-stdin': flags['password-stdin'],
+    'remember-password': flags['remember-password'],
+    'insecure-storage': flags['insecure-storage'],
   };
 }
 
 export async function run(options: Options, io: Io): Promise<number> {
-  if (options.help) {
-    printHelp(HELP, io.out);
-    return EXIT.OK;
-  }
+  if (options.help) return showHelp(HELP, io);
   const ctx = await io.openContext();
   const url = options.url ?? savedUrl(ctx);
   if (options.json) return statusJson(io, ctx, url);

@@ -1,8 +1,7 @@
 // floe logout: forget the stored OLake UI session and remembered password. The OLake UI has no logout
 // route, so the server-side session simply expires (30 days).
-import type { Io } from '../cli/command-io.js';
+import { type Io, showHelp } from '../cli/command-io.js';
 import { EXIT, FloeError, parseCommandArgs } from '../cli/io.js';
-import { printHelp } from '../cli/output.js';
 import { savedUrl, storeLogout, urlFlag } from '../management/session.js';
 import { KeychainUnavailableError } from '../secrets/store.js';
 
@@ -29,14 +28,11 @@ export function parse(argv: string[]): Options {
   });
   if (flags.help) return { help: true };
   const url = urlFlag(flags.url, 'logout');
-  return { help: false, ...(url === undefined ? {} : { url }) };
+  return { help: false, url };
 }
 
 export async function run(options: Options, io: Io): Promise<number> {
-  if (options.help) {
-    printHelp(HELP, io.out);
-    return EXIT.OK;
-  }
+  if (options.help) return showHelp(HELP, io);
   const ctx = await io.openContext();
   const url = options.url ?? savedUrl(ctx);
   let removed: { session: boolean; password: boolean };

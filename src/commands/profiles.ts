@@ -1,9 +1,9 @@
 // floe profiles: list, show (secrets masked) or delete profiles.
 
 import { deleteProfile, loadProfile } from '../app/profiles.js';
-import type { Io } from '../cli/command-io.js';
+import { type Io, showHelp } from '../cli/command-io.js';
 import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
-import { printHelp, printJson } from '../cli/output.js';
+import { printJson } from '../cli/output.js';
 import { AUTH_TYPE_INFO, applicableFields, maskSecret } from '../destination/fields.js';
 
 export const ACTIONS = ['list', 'names', 'show', 'delete'] as const;
@@ -39,10 +39,7 @@ export function parse(argv: string[]): Options {
 }
 
 export async function run(options: Options, io: Io): Promise<number> {
-  if (options.help) {
-    printHelp(HELP, io.out);
-    return EXIT.OK;
-  }
+  if (options.help) return showHelp(HELP, io);
   const ctx = await io.openContext();
   if (options.action === 'list') {
     const rows = ctx.config.profileNames().map((n) => {

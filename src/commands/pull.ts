@@ -3,9 +3,8 @@
 import { openManagement } from '../app/management.js';
 import { saveProfile } from '../app/profiles.js';
 import { chooseStorage, describeSaved, keychainHint, rememberChoice } from '../app/secrets-choice.js';
-import type { Io } from '../cli/command-io.js';
+import { type Io, showHelp } from '../cli/command-io.js';
 import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
-import { printHelp } from '../cli/output.js';
 import { explained } from '../management/exit.js';
 import {
   isMasked,
@@ -85,16 +84,13 @@ export function parse(argv: string[]): Options {
     force: flags.force === true,
     'insecure-storage': flags['insecure-storage'] === true,
     'env-secrets': flags['env-secrets'] === true,
-    ...(flags.project === undefined ? {} : { project: flags.project }),
-    ...(url === undefined ? {} : { url }),
+    project: flags.project,
+    url,
   };
 }
 
 export async function run(options: Options, io: Io): Promise<number> {
-  if (options.help) {
-    printHelp(HELP, io.out);
-    return EXIT.OK;
-  }
+  if (options.help) return showHelp(HELP, io);
   const flags = options;
   const ctx = await io.openContext();
   if (ctx.config.getProfile(flags.profile) && !flags.force)
@@ -128,13 +124,8 @@ export async function run(options: Options, io: Io): Promise<number> {
       );
     throw error;
   }
-  const choice = chooseStorage(
-    ctx,
-    flags,
-    'pull',
-    ctx.config.getProfile(flags.profile)?.secretStorage,
-    io.env,
-  );
+  const own = ctx.config.getProfile(flags.profile)?.secretStorage;
+  const choice = chooseStorage(ctx, flags, 'pull', own, io.env);
   const storage = choice.storage;
   try {
     await saveProfile(ctx, flags.profile, values, storage);

@@ -5,9 +5,9 @@ import { openManagement } from '../app/management.js';
 import { loadProfile, requireSecrets } from '../app/profiles.js';
 import { cleartextWarning } from '../catalog/transport.js';
 import { SecretScrubber } from '../check/scrub.js';
-import type { Io } from '../cli/command-io.js';
+import { type Io, showHelp } from '../cli/command-io.js';
 import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
-import { line, printHelp } from '../cli/output.js';
+import { line } from '../cli/output.js';
 import { REDACTED, serializeDestination, toDestinationJson } from '../destination/olake.js';
 import { validate } from '../destination/schema.js';
 import { explained } from '../management/exit.js';
@@ -64,25 +64,20 @@ export function parse(argv: string[]): Options {
   if (flags.name !== undefined && flags.name.trim() === '')
     throw new UsageError(['--name must not be empty'], 'push');
   const url = urlFlag(flags.url, 'push');
-  const given = (key: 'profile' | 'name' | 'project' | 'version') =>
-    flags[key] === undefined ? {} : { [key]: flags[key] };
   return {
     help: false,
     force: flags.force === true,
     'full-log': flags['full-log'] === true,
-    ...given('profile'),
-    ...given('name'),
-    ...given('project'),
-    ...given('version'),
-    ...(url === undefined ? {} : { url }),
+    profile: flags.profile,
+    name: flags.name,
+    project: flags.project,
+    version: flags.version,
+    url,
   };
 }
 
 export async function run(flags: Options, io: Io): Promise<number> {
-  if (flags.help) {
-    printHelp(HELP, io.out);
-    return EXIT.OK;
-  }
+  if (flags.help) return showHelp(HELP, io);
   const ctx = await io.openContext();
   const profile = await loadProfile(ctx, flags.profile);
   requireSecrets(profile);

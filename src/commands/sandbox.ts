@@ -5,10 +5,10 @@
 import { join } from 'node:path';
 import type { Context } from '../app/context.js';
 import { saveProfile } from '../app/profiles.js';
-import type { Io } from '../cli/command-io.js';
+import { type Io, showHelp } from '../cli/command-io.js';
 import { floeCommand } from '../cli/invocation.js';
-import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
-import { block, printHelp } from '../cli/output.js';
+import { FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
+import { block } from '../cli/output.js';
 import {
   banner,
   DEMO_KEYCHAIN_SERVICE,
@@ -220,10 +220,7 @@ export function parse(argv: string[]): Options {
 
 /** Serves until Ctrl-C, or with --open runs the home screen (on `commands`, main's table) until it is left. */
 export async function run(flags: Options, io: Io, commands: HomeCommands): Promise<number> {
-  if (flags.help) {
-    printHelp(HELP, io.out);
-    return EXIT.OK;
-  }
+  if (flags.help) return showHelp(HELP, io);
   const { jobs, catalog, deny, ports } = flags;
   if (flags.open && !io.canPrompt())
     throw new UsageError(

@@ -2,9 +2,9 @@
 // every stored secret (each profile's, the OLake UI session's) through the save protocol of shadow.ts.
 
 import { describeSaved, secretsFromEnv } from '../app/secrets-choice.js';
-import type { Io } from '../cli/command-io.js';
+import { type Io, showHelp } from '../cli/command-io.js';
 import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
-import { printHelp, printJson } from '../cli/output.js';
+import { printJson } from '../cli/output.js';
 import { profileValues, type SecretsChoice } from '../config/store.js';
 import {
   managementEntries,
@@ -55,10 +55,7 @@ export function parse(argv: string[]): Options {
 }
 
 export async function run(options: Options, io: Io): Promise<number> {
-  if (options.help) {
-    printHelp(HELP, io.out);
-    return EXIT.OK;
-  }
+  if (options.help) return showHelp(HELP, io);
   const fromEnv = secretsFromEnv('secrets', io.env);
   const ctx = await io.openContext();
   if (options.action === 'show') {

@@ -11,11 +11,10 @@ import {
 } from '../app/destination-flags.js';
 import { reportLockWait, saveProfile } from '../app/profiles.js';
 import { chooseStorage, describeSaved, keychainHint, rememberChoice } from '../app/secrets-choice.js';
-import type { Io } from '../cli/command-io.js';
+import { type Io, showHelp } from '../cli/command-io.js';
 import { settled } from '../cli/interrupt.js';
 import { floeCommand } from '../cli/invocation.js';
 import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
-import { printHelp } from '../cli/output.js';
 import { profileValues, type StoredProfile } from '../config/store.js';
 import {
   AUTH_TYPE_INFO,
@@ -163,10 +162,7 @@ export function parse(argv: string[]): Options {
 }
 
 export async function run(flags: Options, io: Io): Promise<number> {
-  if (flags.help) {
-    printHelp(HELP, io.out);
-    return EXIT.OK;
-  }
+  if (flags.help) return showHelp(HELP, io);
   const ctx = await io.openContext();
   const name = flags.profile;
   const existing = ctx.config.getProfile(name);

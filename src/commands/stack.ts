@@ -2,10 +2,9 @@
 
 import type { Context } from '../app/context.js';
 import { type LoadedProfile, loadProfile } from '../app/profiles.js';
-import type { Io } from '../cli/command-io.js';
+import { type Io, showHelp } from '../cli/command-io.js';
 import { floeCommand } from '../cli/invocation.js';
 import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
-import { printHelp } from '../cli/output.js';
 import { FIELD_BY_ID } from '../destination/fields.js';
 import { stackFiles, writeStackFiles } from '../stack/files.js';
 import { nextSteps } from '../stack/next.js';
@@ -62,15 +61,12 @@ export function parse(argv: string[]): Options {
     help: false,
     output: flags.output,
     force: flags.force,
-    ...(flags.profile === undefined ? {} : { profile: flags.profile }),
+    profile: flags.profile,
   };
 }
 
 export async function run(options: Options, io: Io): Promise<number> {
-  if (options.help) {
-    printHelp(HELP, io.out);
-    return EXIT.OK;
-  }
+  if (options.help) return showHelp(HELP, io);
   const profile = await chooseProfile(await io.openContext(), options.profile);
   const plan = planStack(profile);
   await loadYaml();

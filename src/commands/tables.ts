@@ -8,9 +8,9 @@ import { loadProfile, requireSecrets } from '../app/profiles.js';
 import { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS, parseTimeout } from '../app/timeout.js';
 import type { CatalogSession } from '../catalog/session.js';
 import type { Diagnosis } from '../check/types.js';
-import type { Io } from '../cli/command-io.js';
+import { type Io, showHelp } from '../cli/command-io.js';
 import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
-import { jsonText, printHelp, type Writer } from '../cli/output.js';
+import { jsonText, type Writer } from '../cli/output.js';
 import type { Values } from '../destination/fields.js';
 import { validate } from '../destination/schema.js';
 import { DEFAULT_THRESHOLDS, parseThreshold, THRESHOLDS, type Thresholds } from '../tables/health.js';
@@ -322,10 +322,7 @@ async function profileFromConfig(
 }
 
 export async function run(options: Options, io: Io): Promise<number> {
-  if (options.help) {
-    printHelp(HELP, io.out);
-    return EXIT.OK;
-  }
+  if (options.help) return showHelp(HELP, io);
   const controller = new AbortController();
   return execute(options, {
     out: io.out,

@@ -7,10 +7,10 @@ import { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS, parseTimeout } from '../a
 import type { WriteOptions } from '../check/chain.js';
 import { runCheck } from '../check/run.js';
 import { summaryLine, writeLines } from '../check/text.js';
-import type { Io } from '../cli/command-io.js';
+import { type Io, showHelp } from '../cli/command-io.js';
 import { finishGuarded, guarded } from '../cli/interrupt.js';
 import { EXIT, FloeError, parseCommandArgs, UsageError } from '../cli/io.js';
-import { printHelp, printJson } from '../cli/output.js';
+import { printJson } from '../cli/output.js';
 import { fileJournal } from '../config/journal.js';
 import type { FieldId } from '../destination/fields.js';
 import { validate } from '../destination/schema.js';
@@ -200,7 +200,7 @@ export function parse(argv: string[]): Options {
     keep: flags.keep ?? false,
     cleanup: flags.cleanup ?? false,
     allowInsecureUriOverride: flags['allow-insecure-uri-override'] ?? false,
-    ...(flags.profile === undefined ? {} : { profile: flags.profile }),
+    profile: flags.profile,
   };
 }
 
@@ -235,10 +235,7 @@ export function withTyped(
 }
 
 async function runTest(flags: Options, io: Io): Promise<number> {
-  if (flags.help) {
-    printHelp(HELP, io.out);
-    return EXIT.OK;
-  }
+  if (flags.help) return showHelp(HELP, io);
   const { timeoutMs, readOnly, allowInsecureUriOverride } = flags;
   const context = await io.openContext();
   const profile = withTyped(await loadProfile(context, flags.profile), flags.typed);

@@ -49,19 +49,26 @@ function capture(tty: boolean, columns: number | undefined) {
   return { writer, text: () => text };
 }
 
-function memoryKeychain(memory: Map<string, string>, unavailable: boolean): SecretBackend {
+/** A keychain in `memory`; with `unavailableReason`, one that fails every call as a missing Secret Service does. */
+export function memoryKeychain(memory: Map<string, string>, unavailableReason?: string): SecretBackend {
   const check = () => {
-    if (unavailable) throw new KeychainUnavailableError('no Secret Service in this test');
+    if (unavailableReason !== undefined) throw new KeychainUnavailableError(unavailableReason);
   };
   return {
     kind: 'keychain',
     location: 'the OS keychain',
-    get: async (account) => (check(), memory.get(account)),
+    get: async (account) => {
+      check();
+      return memory.get(account);
+    },
     set: async (account, value) => {
       check();
       memory.set(account, value);
     },
-    delete: async (account) => (check(), memory.delete(account)),
+    delete: async (account) => {
+      check();
+      return memory.delete(account);
+    },
   };
 }
 
@@ -93,7 +100,13 @@ export function testIo(options: TestIoOptions = {}): TestIo {
     openContext:
       options.keychain === 'real'
         ? contextOpener(env)
-        : contextOpener(env, memoryKeychain(keychain, options.keychain === 'unavailable')),
+        : contextOpener(
+            env,
+            memoryKeychain(
+              keychain,
+              options.keychain === 'unavailable' ? 'no Secret Service in this test' : undefined,
+            ),
+          ),
     now: () => options.now ?? Date.parse('2026-01-02T03:04:05Z'),
     canPrompt: () => promptable(stdin, stdout.writer, env),
     prompter,

@@ -11,8 +11,9 @@ import { act, type ReactElement } from 'react';
 import { expect } from 'vitest';
 import type { Context } from '../../../src/app/context.js';
 import { ConfigStore } from '../../../src/config/store.js';
-import { accounts, KeychainUnavailableError, type SecretBackend } from '../../../src/secrets/store.js';
+import { accounts } from '../../../src/secrets/store.js';
 import { openVault } from '../../../src/secrets/vault.js';
+import { memoryKeychain } from '../../support/io.js';
 
 export const KEY = {
   up: '\u001B[A',
@@ -143,25 +144,7 @@ export function testContext(keychain: 'works' | 'unavailable' = 'works'): TestCo
   const dir = mkdtempSync(join(tmpdir(), 'floe-ui-'));
   const config = new ConfigStore(dir);
   const memory = new Map<string, string>();
-  const check = () => {
-    if (keychain === 'unavailable') throw new KeychainUnavailableError(UNAVAILABLE_REASON);
-  };
-  const backend: SecretBackend = {
-    kind: 'keychain',
-    location: 'the OS keychain',
-    get: async (account) => {
-      check();
-      return memory.get(account);
-    },
-    set: async (account, value) => {
-      check();
-      memory.set(account, value);
-    },
-    delete: async (account) => {
-      check();
-      return memory.delete(account);
-    },
-  };
+  const backend = memoryKeychain(memory, keychain === 'unavailable' ? UNAVAILABLE_REASON : undefined);
   return { config, vault: openVault(config.secretsPath, {}, backend), keychain: memory, dir };
 }
 

@@ -1,5 +1,6 @@
-// The secret-leak audit (issue 5 §6): every flow of the built CLI runs with distinctive sentinel
-// secrets against loopback emulators, secrets stored in the real keychain; then everything a user or
+// The secret-leak audit (issue 5 §6): every flow of floe runs with distinctive sentinel
+// secrets against loopback emulators, secrets stored in the real keychain (the screens and the sandbox's
+// Ctrl-C on the built CLI, the piped flows in this process: test/support/in-process.ts); then everything a user or
 // a log collector could see (stdout, stderr, --json, the HTTP trace, every pty screen and raw stream,
 // the config directory, redacted exports) is searched for them. The secrets must be where they
 // belong (the keychain, the unredacted export) and nowhere else.
@@ -15,7 +16,8 @@ import { type CatalogEmulator, startCatalogEmulator } from '../../src/sandbox/ca
 import { type OlakeUiEmulator, seedJobs, startOlakeUiEmulator } from '../../src/sandbox/olake-ui/index.js';
 import { S3RVER_ACCESS_KEY, type S3Server, startS3Server } from '../../src/sandbox/s3.js';
 import { folderKeychainService } from '../../src/secrets/namespace.js';
-import { BIN } from '../support/cli.js';
+import { BIN, spawnCli } from '../support/cli.js';
+import { floeInProcess } from '../support/in-process.js';
 import { itWithService } from '../support/services.js';
 import { loginAccounts, profileAccount } from '../support/stored.js';
 import {
@@ -23,7 +25,6 @@ import {
   filesUnder,
   findLeaks,
   type Run,
-  runFloe,
   type Secret,
   type Seen,
   send,
@@ -124,6 +125,11 @@ const redactedFiles: string[] = [];
 
 const env = (extra: Record<string, string> = {}) => ({ ...baseEnv(home, configDir), ...extra });
 
+/** `floe ARGS` without a terminal, in this process (a fresh start each call), secrets in the real keychain. */
+async function inProcess(args: string[], extra: Record<string, string> = {}, input = ''): Promise<Run> {
+  return floeInProcess(args, { env: env(extra), stdin: input, keychain: 'real' });
+}
+
 /** The commands the audit ran (`home` for floe without one): every command of the table must be here. */
 const audited = new Set<string>();
 
@@ -134,7 +140,7 @@ async function floe(
   input = '',
 ): Promise<Run> {
   audited.add(args[0] ?? 'home');
-  const run = await runFloe(args, env(extra), input);
+  const run = await inProcess(args, extra, input);
   seen.push({ where: `${where} stdout`, text: run.stdout }, { where: `${where} stderr`, text: run.stderr });
   return run;
 }
@@ -492,7 +498,7 @@ describe.sequential('secret-leak audit', () => {
   );
 
   withKeychain('floe export writes secrets only without --redact; profiles show/list name none', async () => {
-    const exported = await runFloe(['export', '--profile', 'audit-token'], env());
+    const exported = await inProcess(['export', '--profile', 'audit-token']);
     expect(exported.code, exported.stderr).toBe(0);
     expect(JSON.parse(exported.stdout).writer).toMatchObject({ token: TOKEN, aws_secret_key: SECRET_KEY });
     seen.push({ where: 'export stderr', text: exported.stderr });
@@ -590,7 +596,14 @@ describe.sequential('secret-leak audit', () => {
 
       // An expired session is renewed silently with FLOE_PASSWORD.
       ui.expireSessions();
-      const renewed = await floe('jobs --json after expiry', ['jobs', '--json'], { FLOE_PASSWORD: PASSWORD });
+      // The built CLI: the re-login reads FLOE_PASSWORD from the process's environment, not the Io's
+      // (src/app/management.ts gives openSession no env).
+      audited.add('jobs');
+      const renewed = await spawnCli(['jobs', '--json'], env({ FLOE_PASSWORD: PASSWORD }));
+      seen.push(
+        { where: 'jobs --json after expiry stdout', text: renewed.stdout },
+        { where: 'jobs --json after expiry stderr', text: renewed.stderr },
+      );
       expect(renewed.code, renewed.stderr).toBe(0);
       expectClean(renewed, 'jobs --json after expiry');
 
@@ -626,7 +639,7 @@ describe.sequential('secret-leak audit', () => {
       );
       expect(login.code, login.stderr).toBe(0);
       const file = join(root, 'imported-destination.json');
-      const exported = await runFloe(['export', '--profile', 'audit-token'], env());
+      const exported = await inProcess(['export', '--profile', 'audit-token']);
       expect(exported.code, exported.stderr).toBe(0);
       writeFileSync(file, exported.stdout, { mode: 0o600 });
       // Each command does its work (exit 0), except jobs test: the seeded jobs' catalogs are not the audit's.

@@ -1,11 +1,11 @@
-// The secret-leak audit's plumbing: the built CLI spawned as a user would (pipes, or a real 80x24
-// pseudo-terminal whose every screen is kept, from scripts/lib/terminal.mjs), a record of everything
+// The secret-leak audit's plumbing: the built CLI on a real 80x24 pseudo-terminal whose every screen
+// is kept (scripts/lib/terminal.mjs), a record of everything
 // a user or a log collector could see, and a search of it for secrets in their plain, URL-encoded and
 // JSON-escaped forms.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTerminal, type Terminal } from '../../scripts/lib/terminal.mjs';
-import { type Run, spawnCli } from '../support/cli.js';
+import type { Run } from '../support/cli.js';
 
 export type { Run };
 
@@ -27,9 +27,6 @@ export function baseEnv(home: string, configDir: string): Record<string, string>
     if (value !== undefined && !key.startsWith('FLOE_') && key !== 'CI') env[key] = value;
   return { ...env, HOME: home, FLOE_CONFIG_DIR: configDir, NO_COLOR: '1' };
 }
-
-/** `floe ARGS` without a terminal. */
-export const runFloe = spawnCli;
 
 /**
  * `floe ARGS` on a pseudo-terminal 80 columns wide and `rows` high that keeps every screen; `env` is

@@ -4,20 +4,21 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/commands.js';
 import { reflow } from '../../src/text/reflow.js';
-import { runCli, tempConfigDir } from '../support/cli.js';
+import { tempConfigDir } from '../support/cli.js';
+import { floeRun } from '../support/in-process.js';
 
 const words = (text: string) => text.split(/\s+/).filter(Boolean);
 
 describe('help at 80 columns', () => {
-  it.each([...Object.keys(COMMANDS), ''])('floe %s --help fits 80 columns', (command) => {
-    const r = runCli([...(command ? [command] : []), '--help'], {
+  it.each([...Object.keys(COMMANDS), ''])('floe %s --help fits 80 columns', async (command) => {
+    const r = await floeRun([...(command ? [command] : []), '--help'], {
       env: { FLOE_CONFIG_DIR: tempConfigDir() },
     });
     expect(r.status, r.stderr).toBe(0);
     for (const line of r.stdout.split('\n')) expect([...line].length, line).toBeLessThanOrEqual(80);
   });
 
-  it('keeps every word whole and in order, and lines within the width unless one word is longer', () => {
+  it('keeps every word whole and in order, and lines within the width unless one word is longer', async () => {
     const word = fc.stringMatching(/^[a-z0-9.,:()"-]{1,30}$/);
     const line = fc.tuple(fc.nat(24), fc.array(word, { minLength: 1, maxLength: 30 }));
     fc.assert(
@@ -34,7 +35,7 @@ describe('help at 80 columns', () => {
     );
   });
 
-  it('continues a flag’s description under its column and joins a hand-wrapped paragraph', () => {
+  it('continues a flag’s description under its column and joins a hand-wrapped paragraph', async () => {
     const text = [
       'Usage: floe thing [--alpha A] [--beta B] [--gamma G] [--delta D] [--epsilon E] [--zeta Z]',
       '',

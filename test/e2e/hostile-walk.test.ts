@@ -1,8 +1,8 @@
-// The hostile walk: every command of the command table (piped: stdout and stderr) and every screen (on
-// a pty: the raw byte stream) against servers whose every string field carries terminal control
-// payloads (test/support/hostile.ts), generated from the response schemas (the OLake UI's routes,
-// src/management/routes.ts, through zod's toJSONSchema; the Iceberg REST catalog's OpenAPI spec), so a
-// new route or field is covered without a change here. Local inputs are hostile too: a hand-edited
+// The hostile walk: every command of the command table (piped: stdout and stderr, run in process) and
+// every screen (the built CLI on a pty: the raw byte stream) against servers whose every string field
+// carries terminal control payloads (test/support/hostile.ts), generated from the response schemas (the
+// OLake UI's routes, src/management/routes.ts, through zod's toJSONSchema; the Iceberg REST catalog's
+// OpenAPI spec), so a new route or field is covered without a change here. Local inputs are hostile too: a hand-edited
 // config.json, an imported destination.json, FLOE_* values, argv. Nothing that could act on a terminal
 // may come out: no C0 but \n (and \t), no DEL, no C1, no bidi controls or U+2028/2029, no escape other
 // than floe's and Ink's own SGR, cursor, erase and mode sequences, no row forged by a raw newline;
@@ -32,6 +32,7 @@ import {
   startHostileOlake,
   startHostileS3,
 } from '../support/hostile-servers.js';
+import { floeInProcess } from '../support/in-process.js';
 import { floe, type Terminal, tempDir } from './support.js';
 
 const gen = new HostileGenerator();
@@ -107,6 +108,14 @@ function serverEnv(): Record<string, string> {
     STORAGE_EMULATOR_HOST: gcs.url,
     FLOE_PASSWORD: 'walk-password',
   };
+}
+
+/**
+ * A piped floe (stdout and stderr no terminal), in this process: test/support/in-process.ts (what a
+ * command writes past its Io fails the run); the screens below run the built CLI on a pty.
+ */
+function piped(args: string[], env: NodeJS.ProcessEnv, input: string): Promise<Run> {
+  return floeInProcess(args, { env, stdin: input, keychain: 'real' });
 }
 
 /** Every FLOE_* value hostile. */
@@ -464,7 +473,7 @@ beforeAll(async () => {
   destinationFile = join(work, 'destination.json');
   writeFileSync(destinationFile, JSON.stringify(hostileDestinationJson()));
   // Logged in to the hostile OLake UI (its login answer is hostile, but it sets the session cookie).
-  const login = await spawnCli(
+  const login = await piped(
     ['login', '--url', olake.url, '--password-stdin', '--insecure-storage'],
     baseEnv({ FLOE_CONFIG_DIR: serversDir }),
     'walk-password\n',
@@ -490,7 +499,11 @@ describe('the hostile walk', { timeout: 180_000 }, () => {
 
   for (const { name, c } of cases)
     it(`piped: ${name}`, async () => {
-      const run = await spawnCli(fill(c.args), apply(c), c.input ?? '', 90_000);
+      // The GCS client reads STORAGE_EMULATOR_HOST from the process's environment (src/storage/gcs.ts,
+      // gcsBase()), not the Io's: the GCS cases run the built CLI.
+      const run = c.gcsFailAt
+        ? await spawnCli(fill(c.args), apply(c), c.input ?? '', 90_000)
+        : await piped(fill(c.args), apply(c), c.input ?? '');
       expectInertRun(`piped ${name}`, run);
     });
 

@@ -26,8 +26,11 @@ export interface TestIoOptions {
   tty?: boolean;
   columns?: number;
   stdin?: string;
-  /** 'unavailable': every keychain call fails as a missing Secret Service does. */
-  keychain?: 'memory' | 'unavailable';
+  /**
+   * 'unavailable': every keychain call fails as a missing Secret Service does. 'real': the vault's own
+   * keychain backend (keytar on this process's D-Bus: the process project's gnome-keyring).
+   */
+  keychain?: 'memory' | 'unavailable' | 'real';
   /** Answers the prompts take, in order. */
   answers?: (string | boolean)[];
   now?: number;
@@ -94,13 +97,16 @@ export function testIo(options: TestIoOptions = {}): TestIo {
     err: stderr.writer,
     stdin,
     env,
-    openContext: contextOpener(
-      env,
-      memoryKeychain(
-        keychain,
-        options.keychain === 'unavailable' ? 'no Secret Service in this test' : undefined,
-      ),
-    ),
+    openContext:
+      options.keychain === 'real'
+        ? contextOpener(env)
+        : contextOpener(
+            env,
+            memoryKeychain(
+              keychain,
+              options.keychain === 'unavailable' ? 'no Secret Service in this test' : undefined,
+            ),
+          ),
     now: () => options.now ?? Date.parse('2026-01-02T03:04:05Z'),
     canPrompt: () => promptable(stdin, stdout.writer, env),
     prompter,

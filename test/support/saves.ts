@@ -3,6 +3,7 @@
 // command, and what the next run of floe shows. `sweep` runs a save with a fault (fault-at.mjs) at its
 // 1st, 2nd, 3rd… change of the config folder or the keychain until a run reaches its end untouched, and
 // checks after each fault that the next run shows the state before the save or the one after it, whole.
+// The faulted save is a real process (SIGKILL and the fault hook need one); the next run, in process.
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { type OlakeUiEmulator, startOlakeUiEmulator } from '../../src/sandbox/ol
 import { LEGACY_SERVICE, NAMESPACE_FILE } from '../../src/secrets/namespace.js';
 import { tempConfigDir } from './cli.js';
 import { cliEnv, copyFolder, type Fault, leftovers, runFloe } from './faults.js';
+import { floeInProcess } from './in-process.js';
 
 const NO_KEYCHAIN = { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/floe' };
 
@@ -223,11 +225,17 @@ async function run(dir: string, command: { args: string[]; input?: string; env?:
   return result;
 }
 
+/**
+ * The next floe to start, in this process (test/support/in-process.ts): a fresh context each call, so it
+ * tidies what the faulted run left as a new process would; the keychain is the real one.
+ */
+const next = (args: string[], dir: string) => floeInProcess(args, { env: cliEnv(dir), keychain: 'real' });
+
 /** What `floe profiles` and `floe profiles show p --json` say, and which secret values are stored. */
 async function observeProfile(dir: string): Promise<string> {
-  const show = await runFloe(['profiles', 'show', 'p', '--json'], cliEnv(dir));
+  const show = await next(['profiles', 'show', 'p', '--json'], dir);
   // Without the profile, `floe profiles` must still work (and not list it).
-  const list = show.code === 0 ? undefined : await runFloe(['profiles'], cliEnv(dir));
+  const list = show.code === 0 ? undefined : await next(['profiles'], dir);
   if (list) expect(list.code, list.stderr).toBe(0);
   const config = join(dir, 'config.json');
   if (existsSync(config)) expect(() => JSON.parse(readFileSync(config, 'utf8'))).not.toThrow();
@@ -334,7 +342,7 @@ function sessionScenario({ first }: Servers, storage: Storage, act: () => Scenar
     },
     act: act(),
     observe: async (dir) => {
-      const status = await runFloe(['login', '--status'], cliEnv(dir));
+      const status = await next(['login', '--status'], dir);
       const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
       const { url, username, secretStorage, rememberPassword } = config.management ?? {};
       return JSON.stringify({

@@ -33,10 +33,11 @@ export default defineConfig({
           include: ['test/**/*.test.{ts,tsx}'],
           exclude: [...PROCESS_TESTS, ...ISOLATED_TESTS],
           // A worker keeps its module graph from file to file (no re-import per file): each file leaves
-          // the process as it found it; screens (Ink and React keep state per process) and files that
-          // mock modules or check what is loaded run isolated.
+          // the process as it found it, shared-graph.ts empties what a module keeps for the process, and
+          // files that mock modules or check what is loaded run isolated.
           isolate: false,
           ...fast,
+          setupFiles: [...fast.setupFiles, 'test/setup/shared-graph.ts'],
         },
       },
       {

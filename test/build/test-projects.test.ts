@@ -1,13 +1,24 @@
 // The fast project shares one module graph per worker across its files (vitest.config.ts): a fast test
 // file that mocks modules or checks which ones are loaded must be in ISOLATED_TESTS, else it would see
-// (or leave) another file's modules; so do screens (test/ui, *.test.tsx).
-import { readFileSync } from 'node:fs';
+// (or leave) another file's modules. State a module keeps for the process is emptied per file by
+// test/setup/shared-graph.ts.
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
-import { ISOLATED_TESTS, PROCESS_TESTS, testFiles } from '../setup/process-tests.js';
+import { ISOLATED_TESTS, PROCESS_TESTS } from '../setup/process-tests.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Every test file under test/, relative to the repository (test/a/b.test.ts). */
+function testFiles(dir = 'test'): string[] {
+  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) return entry.name === 'fixtures' ? [] : testFiles(path);
+    return /\.test\.tsx?$/.test(entry.name) ? [path] : [];
+  });
+}
+
 const NEEDS_ISOLATION = /\bvi\.(mock|doMock|unmock|resetModules)\(|\.cache\)|require\.cache/;
 
 it('every fast test file that mocks modules or reads the module cache runs isolated', () => {

@@ -4,10 +4,6 @@
  * the fast project (`npm run test:fast`), where test/setup/no-process.ts makes starting a process throw
  * and no service is started.
  */
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
 export const PROCESS_TESTS = [
   'test/artifact/demo.test.ts',
   'test/artifact/flavours.test.ts',
@@ -90,25 +86,8 @@ export const PROCESS_TESTS = [
   'test/write/files.test.ts',
 ];
 
-/** Every test file under test/, relative to the repository (test/a/b.test.ts). */
-export function testFiles(dir = 'test'): string[] {
-  const root = fileURLToPath(new URL('../..', import.meta.url));
-  return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => {
-    const path = `${dir}/${entry.name}`;
-    if (entry.isDirectory()) return entry.name === 'fixtures' ? [] : testFiles(path);
-    return /\.test\.tsx?$/.test(entry.name) ? [path] : [];
-  });
-}
-
 /**
- * Fast tests that need a module graph of their own: the fast-isolated project. The fast project reuses
- * one module graph per worker across its files, so screens (Ink and React keep state per process) and
- * files that mock modules (vi.mock) or check which are loaded run here.
+ * Fast tests that need a module graph of their own (vi.mock, or an assertion on what is loaded): the
+ * fast-isolated project. The fast project reuses one module graph per worker across its files.
  */
-export const ISOLATED_TESTS = [
-  ...testFiles().filter(
-    (file) => (file.startsWith('test/ui/') || file.endsWith('.test.tsx')) && !PROCESS_TESTS.includes(file),
-  ),
-  'test/sandbox/log.test.ts',
-  'test/storage/lazy-sdk.test.ts',
-];
+export const ISOLATED_TESTS = ['test/sandbox/log.test.ts', 'test/storage/lazy-sdk.test.ts'];

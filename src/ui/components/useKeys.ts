@@ -18,6 +18,13 @@ export function handOver(raw: string): void {
   handedOver += raw;
 }
 
+/** The raw input handed over so far, now taken (the next screen reads it first). */
+export function takeHandedOver(): string {
+  const raw = handedOver;
+  handedOver = '';
+  return raw;
+}
+
 export function useKeys(handler: KeyHandler, { isActive = true }: { isActive?: boolean } = {}): void {
   const { internal_eventEmitter: events, setRawMode } = useStdin();
   const current = useRef(handler);
@@ -51,11 +58,8 @@ export function useKeys(handler: KeyHandler, { isActive = true }: { isActive?: b
       }
     };
     events.on('input', feed);
-    if (handedOver) {
-      const early = handedOver;
-      handedOver = '';
-      feed(early);
-    }
+    const early = takeHandedOver();
+    if (early) feed(early);
     return () => {
       events.off('input', feed);
     };

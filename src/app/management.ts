@@ -34,6 +34,7 @@ export async function openManagement(
       askPassword: prompt ? (request) => io.prompter.password(passwordPrompt(request)) : undefined,
       warn: (message) => io.err`floe: ${message}`,
       requireLogin,
+      env: io.env,
     }),
   );
 }

@@ -16,7 +16,7 @@ import { type CatalogEmulator, startCatalogEmulator } from '../../src/sandbox/ca
 import { type OlakeUiEmulator, seedJobs, startOlakeUiEmulator } from '../../src/sandbox/olake-ui/index.js';
 import { S3RVER_ACCESS_KEY, type S3Server, startS3Server } from '../../src/sandbox/s3.js';
 import { folderKeychainService } from '../../src/secrets/namespace.js';
-import { BIN, spawnCli } from '../support/cli.js';
+import { BIN } from '../support/cli.js';
 import { floeInProcess } from '../support/in-process.js';
 import { itWithService } from '../support/services.js';
 import { loginAccounts, profileAccount } from '../support/stored.js';
@@ -596,14 +596,7 @@ describe.sequential('secret-leak audit', () => {
 
       // An expired session is renewed silently with FLOE_PASSWORD.
       ui.expireSessions();
-      // The built CLI: the re-login reads FLOE_PASSWORD from the process's environment, not the Io's
-      // (src/app/management.ts gives openSession no env).
-      audited.add('jobs');
-      const renewed = await spawnCli(['jobs', '--json'], env({ FLOE_PASSWORD: PASSWORD }));
-      seen.push(
-        { where: 'jobs --json after expiry stdout', text: renewed.stdout },
-        { where: 'jobs --json after expiry stderr', text: renewed.stderr },
-      );
+      const renewed = await floe('jobs --json after expiry', ['jobs', '--json'], { FLOE_PASSWORD: PASSWORD });
       expect(renewed.code, renewed.stderr).toBe(0);
       expectClean(renewed, 'jobs --json after expiry');
 

@@ -17,7 +17,7 @@ export const DEFAULT_PROJECT = '123';
 /** Where the session lives: the keychain, the 0600 file, or nowhere ('env': only this process). */
 export type SessionStorage = NonNullable<ManagementSettings['secretStorage']>;
 
-/** What a session needs of the command's context (cli/context.ts's Context is one). */
+/** What a session needs of the command's context (app/context.ts's Context is one). */
 export interface Context {
   config: ConfigStore;
   vault: Vault;

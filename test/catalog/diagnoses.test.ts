@@ -15,6 +15,7 @@ import {
   type CatalogEmulatorOptions,
   startCatalogEmulator,
 } from '../../src/sandbox/catalog/index.js';
+import { refusedPort } from '../support/ports.js';
 import { itWithService } from '../support/services.js';
 import { only, type RunResult, runChain, values } from './helpers.js';
 
@@ -41,15 +42,6 @@ function expectDiagnosis(result: RunResult, code: string, step: string): Diagnos
   expect(d.remedy).not.toBe('');
   seen.add(code);
   return d;
-}
-
-/** A loopback port that was bound and closed again: connecting to it is refused. */
-async function refusedPort(): Promise<number> {
-  const server = createTcpServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 const SIGV4 = {

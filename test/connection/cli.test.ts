@@ -1,25 +1,14 @@
-// `floe test` from the built CLI (npm run build), without a terminal, against a port nothing listens on.
-import { createServer } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { checkReportSchema } from '../../src/check/types.js';
 import { ConfigStore } from '../../src/config/store.js';
 import type { Values } from '../../src/destination/fields.js';
 import { runCli, tempConfigDir } from '../support/cli.js';
+import { refusedPort } from '../support/ports.js';
 
 const TOKEN = 'SENTINEL-cli-token-4e1d';
 const ACCESS = 'SENTINEL-cli-access-93a0';
 const SECRET = 'SENTINEL-cli-secret-c7b2';
 const SECRETS_ENV = { FLOE_TOKEN: TOKEN, FLOE_ACCESS_KEY: ACCESS, FLOE_SECRET_KEY: SECRET };
-
-/** A loopback port that refuses connections: bound once to get a free number, then closed. */
-async function refusedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 let configDir: string;
 

@@ -11,6 +11,7 @@ import { proxyFor, proxyLabel } from '../../src/net/proxy.js';
 import { SANDBOX, type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { queryString } from '../../src/storage/proxy-handler.js';
 import { floe, tempConfigDir } from '../management/support.js';
+import { refusedPort } from '../support/ports.js';
 
 /** A CONNECT-only proxy: tunnels (recording each target) unless `deny` is set, then answers 403. */
 class ConnectProxy {
@@ -58,16 +59,6 @@ class ConnectProxy {
     for (const socket of this.#sockets) socket.destroy();
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));
   }
-}
-
-/** A loopback port nothing listens on. */
-async function deadPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
 }
 
 describe('reading the proxy variables', () => {
@@ -229,7 +220,7 @@ describe('through a CONNECT proxy on loopback', () => {
   });
 
   it('a proxy that is not there gets its diagnosis', async () => {
-    const dead = `http://127.0.0.1:${await deadPort()}`;
+    const dead = `http://127.0.0.1:${await refusedPort()}`;
     const run = await floe(['test', '--json', '--profile', 'sandbox'], {
       configDir,
       env: { ...secrets(), ...through(dead) },

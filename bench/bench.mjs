@@ -372,6 +372,7 @@ const sources = await importSources({
   'src/destination/schema.ts': ['validate'],
   'src/text/json.ts': ['parseLossless', 'parseQuoted'],
   'src/management/diagnose.ts': ['diagnoseLog'],
+  'test/support/hostile-log.ts': ['hostileRunLog'],
   'src/sandbox/log.ts': ['answerMessage'],
 });
 const seedStart = performance.now();
@@ -792,20 +793,9 @@ machine is Ink's full-screen output pass.`,
 // ---- outside text that would be slow to a careless parser -------------------------------------
 
 {
-  // 2,000 log lines of a run, each built to make a backtracking rule slow (test/management/failures.test.ts),
+  // 2,000 log lines of a run, each built to make a backtracking rule slow (test/support/hostile-log.ts),
   // and a 900 KB error answer of unterminated XML tags (test/sandbox/log.test.ts): linear parsers end fast.
-  const hostile = [
-    `Forbidden: ${'a'.repeat(100_000)}`,
-    `${'Not authorized '.repeat(5000)}`,
-    `Iceberg[50051] 10:00:00.000 [${'['.repeat(5000)}`,
-    `${'s3://'.repeat(10_000)}`,
-    `User: ${'arn:'.repeat(10_000)}`,
-  ];
-  const lines = Array.from({ length: 2000 }, (_, i) => ({
-    level: 'error',
-    time: 't',
-    message: hostile[i % 5],
-  }));
+  const lines = sources.hostileRunLog();
   const xml = '<Message>'.repeat(100_000);
   const time = (work) => {
     const xs = [];

@@ -11,6 +11,7 @@ import { SOURCE_CASES, UNKNOWN_CASES } from '../fixtures/failures/source.js';
 import { STORAGE_CASES } from '../fixtures/failures/storage.js';
 import type { FailureCase } from '../fixtures/failures/types.js';
 import { WRITER_CASES } from '../fixtures/failures/writer.js';
+import { hostileRunLog } from '../support/hostile-log.js';
 
 const START = Date.parse('2026-03-02T10:00:00Z');
 const KNOWN = [...STORAGE_CASES, ...CATALOG_CASES, ...WRITER_CASES, ...SOURCE_CASES];
@@ -157,18 +158,6 @@ describe('reading a run as a whole', () => {
 
   // Its time is measured by `npm run bench` (no timed assertions in tests).
   it('ends on hostile lines (bounded work per line)', () => {
-    const hostile = [
-      `Forbidden: ${'a'.repeat(100_000)}`,
-      `${'Not authorized '.repeat(5000)}`,
-      `Iceberg[50051] 10:00:00.000 [${'['.repeat(5000)}`,
-      `${'s3://'.repeat(10_000)}`,
-      `User: ${'arn:'.repeat(10_000)}`,
-    ];
-    const lines = Array.from({ length: 2000 }, (_, i) => ({
-      level: 'error',
-      time: 't',
-      message: hostile[i % hostile.length] as string,
-    }));
-    expect(diagnoseLog(lines).length).toBeGreaterThan(0);
+    expect(diagnoseLog(hostileRunLog()).length).toBeGreaterThan(0);
   });
 });

@@ -8,7 +8,6 @@ import { tempConfigDir } from '../support/cli.js';
 
 /** An address where no Secret Service answers: the sandbox's secrets go to its own 0600 file. */
 const NO_KEYCHAIN = 'unix:path=/nonexistent/floe-test-bus';
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const joined = (screen: string) => screen.replace(/\n/g, '');
 
 describe('tables screen on a terminal', () => {
@@ -23,9 +22,14 @@ describe('tables screen on a terminal', () => {
       await floe.press('b');
       await floe.waitFor('Tables of profile "sandbox"');
       await floe.waitFor('R reload');
-      // The demo tables are written in the background (the 150-snapshot one takes a while).
-      for (let i = 0; i < 120 && !floe.screen().join('\n').includes('6 of 6 tables'); i++) {
-        await sleep(1000);
+      // The demo tables are written in the background (the 150-snapshot one takes a while): R reads
+      // the list again until it has all six. (Looking right after R sees the list being read again.)
+      for (let i = 0; i < 60; i++) {
+        const all = await floe.waitFor('6 of 6 tables', { timeoutMs: 2000 }).then(
+          () => true,
+          () => false,
+        );
+        if (all) break;
         await floe.press('R');
       }
       await floe.waitFor('6 of 6 tables, by name');

@@ -35,7 +35,11 @@ export function floe(command: string[], args: string[], env: NodeJS.ProcessEnv, 
   return spawnFile(file, [...before, ...args], env, input, 90_000, tmpdir());
 }
 
-/** Three free consecutive loopback ports (for --ports BASE). */
+/**
+ * Three free consecutive loopback ports (for --ports BASE, which takes exactly those). They are drawn
+ * below Linux's ephemeral range (32768 and up, /proc/sys/net/ipv4/ip_local_port_range): a port found free
+ * there can be handed to another process's connection before the sandbox binds it.
+ */
 export async function freePortBase(): Promise<number> {
   const bindable = (port: number) =>
     new Promise<boolean>((resolve) => {
@@ -44,7 +48,7 @@ export async function freePortBase(): Promise<number> {
       server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
     });
   for (let attempt = 0; attempt < 50; attempt++) {
-    const base = 20_000 + Math.floor(Math.random() * 40_000);
+    const base = 20_000 + Math.floor(Math.random() * 12_000);
     if ((await bindable(base)) && (await bindable(base + 1)) && (await bindable(base + 2))) return base;
   }
   throw new Error('no three free consecutive ports');

@@ -1,8 +1,8 @@
 // The write check killed (SIGKILL) at any point: `floe test --write` runs under fault-at.mjs, killed at
 // its 1st, 11th, 21st… change of the config folder (each journal record is several such changes, so every
 // stretch between two records is hit) until a run ends untouched. After each kill, `floe test --cleanup`
-// must report nothing left: the table, the namespace and every object the dead run made are gone, the
-// sandbox's bucket is as before, and the journal is empty.
+// (the next floe, run in process) must report nothing left: the table, the namespace and every object
+// the dead run made are gone, the sandbox's bucket is as before, and the journal is empty.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
@@ -12,6 +12,7 @@ import { sandboxSecretEnv, setupArgs } from '../../src/sandbox/demo.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { tempConfigDir } from '../support/cli.js';
 import { cliEnv, runFloe } from '../support/faults.js';
+import { floeInProcess } from '../support/in-process.js';
 
 /** Calls between two kills: fewer than one journal record takes, so no stretch of the check is skipped. */
 const STRIDE = 10;
@@ -45,16 +46,10 @@ describe('a write check killed at any point leaves nothing the next floe does no
     const setup = await runFloe(['setup', ...setupArgs(sandbox), '--env-secrets'], env);
     expect(setup.code, setup.stderr).toBe(0);
     const baseline = await keys();
-    const test = (args: string[], at?: number) =>
-      runFloe(
-        ['test', '--profile', 'sandbox', '--json', '--timeout', '10', ...args],
-        env,
-        '',
-        at ? { mode: 'kill', at } : undefined,
-      );
+    const test = ['test', '--profile', 'sandbox', '--json', '--timeout', '10'];
     let killed = 0;
     for (let at = 1; at < 400; at += STRIDE) {
-      const run = await test(['--write'], at);
+      const run = await runFloe([...test, '--write'], env, '', { mode: 'kill', at });
       if (run.hit === undefined) {
         // Untouched: the check ran to its end and cleaned up itself.
         expect(run.code, run.stderr).toBe(0);
@@ -62,7 +57,8 @@ describe('a write check killed at any point leaves nothing the next floe does no
       }
       expect(run.signal, run.stderr).toBe('SIGKILL');
       killed++;
-      const cleanup = await test(['--cleanup']);
+      // The next floe, in this process: it finds the dead run's journal as a new process would.
+      const cleanup = await floeInProcess([...test, '--cleanup'], { env });
       expect(cleanup.code, `${run.hit}\n${cleanup.stdout}${cleanup.stderr}`).toBe(0);
       const report = checkReportSchema.parse(JSON.parse(cleanup.stdout));
       expect(report.write?.leftovers, run.hit).toEqual([]);

@@ -19,7 +19,7 @@ const NO_KEYCHAIN = { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/floe' };
 
 /** One save path: the state before it, the command, and what a later run sees. */
 export interface Scenario {
-  /** Whether it uses the keychain: its trials then reuse one folder (whose keychain service is its own). */
+  /** Whether it uses the keychain: each trial then reuses its lane's folder (with its own keychain service). */
   keychain: boolean;
   prepare(dir: string): Promise<void>;
   act: { args: string[]; input?: string; env?: Record<string, string> };
@@ -138,38 +138,46 @@ async function trial(
   return outcome;
 }
 
-/**
- * Runs the scenario's save with the fault at call 1, 2, … until a run ends untouched (runs on the file
- * alone go `parallel` at a time, each in a copy of the folder; those using the keychain one by one, in the
- * folder put back as it was). After each fault, the next run's view must be the view before or after the
- * save, with nothing left behind. Returns which it was, in order, and every problem found (all of them,
- * so a failing sweep shows its whole pattern).
- */
-export async function sweep(scenario: Scenario, mode: Fault['mode'], parallel = 4) {
+/** A folder after the scenario's `prepare`, as a snapshot to put back. */
+async function prepared(scenario: Scenario): Promise<Snapshot> {
   const dir = tempConfigDir();
   await scenario.prepare(dir);
-  const template = await Snapshot.take(dir);
-  const before = await scenario.observe(dir);
-  const reference = scenario.keychain ? dir : copyFolder(dir);
-  if (scenario.keychain) await template.restore();
+  return Snapshot.take(dir);
+}
+
+/**
+ * Runs the scenario's save with the fault at call 1, 2, … until a run ends untouched, `parallel` at a
+ * time: runs on the file alone each in a copy of the folder; those using the keychain each in a folder of
+ * their own lane (prepared alike, so with a keychain service of its own), put back as it was before each
+ * trial. After each fault, the next run's view must be the view before or after the save, with nothing
+ * left behind. Returns which it was, in order, and every problem found (all of them, so a failing sweep
+ * shows its whole pattern).
+ */
+export async function sweep(scenario: Scenario, mode: Fault['mode'], parallel = 4) {
+  const lanes = await Promise.all(
+    Array.from({ length: scenario.keychain ? parallel : 1 }, () => prepared(scenario)),
+  );
+  const first = lanes[0]!;
+  const before = await scenario.observe(first.dir);
+  const reference = scenario.keychain ? first.dir : copyFolder(first.dir);
+  if (scenario.keychain) await first.restore();
   const done = await runFloe(scenario.act.args, cliEnv(reference, scenario.act.env), scenario.act.input);
   expect(done.code, done.stderr).toBe(0);
   const after = await scenario.observe(reference);
   expect(after).not.toBe(before);
-  const width = scenario.keychain ? 1 : parallel;
   const outcomes: Outcome[] = [];
   try {
-    for (let at = 1; at < 400; at += width) {
+    for (let at = 1; at < 400; at += parallel) {
       const batch = await Promise.all(
-        Array.from({ length: width }, (_, i) =>
-          trial(scenario, template, { before, after }, { mode, at: at + i }),
+        Array.from({ length: parallel }, (_, i) =>
+          trial(scenario, lanes[i % lanes.length]!, { before, after }, { mode, at: at + i }),
         ),
       );
       outcomes.push(...batch);
       if (batch.some((o) => o.untouched)) break;
     }
   } finally {
-    if (scenario.keychain) await template.forget();
+    for (const lane of scenario.keychain ? lanes : []) await lane.forget();
   }
   const last = outcomes.findIndex((o) => o.untouched);
   expect(last, 'the save never ended').toBeGreaterThan(0);

@@ -41,7 +41,8 @@ import type { HomeCommands } from './home.js';
 export const DEFAULT_FLAVOUR: CatalogFlavour = 'polaris';
 
 export const HELP = `Usage: floe sandbox [--catalog FLAVOUR] [--deny PRIVILEGES] [--open] [--jobs N]
-                    [--ports BASE | --port-catalog N --port-olake N --port-s3 N] [--verbose]
+                    [--ports BASE | --port-catalog N --port-olake N --port-s3 N] [--no-tables]
+                    [--verbose]
 
 Starts, on 127.0.0.1, an Iceberg REST-catalog emulator (port ${DEFAULT_PORTS.catalog}), an S3-compatible object store
 (s3rver, port ${DEFAULT_PORTS.s3}) and an OLake UI emulator (port ${DEFAULT_PORTS.olake}), then prints their addresses and
@@ -74,6 +75,9 @@ Flags:
              config folder and keychain service "${DEMO_KEYCHAIN_SERVICE}" (else this process's FLOE_*
              variables), removed on quit: your own profiles and OLake UI login stay as they were
   --jobs N   how many jobs the OLake UI emulator holds (default ${DEFAULT_JOBS})
+  --no-tables
+             do not write the demo tables (six tables the jobs' streams name, written in the
+             background after the start: about 10 CPU-seconds and a few MB)
   --ports BASE
              the catalog on BASE, the OLake UI on BASE+1, the object store on BASE+2
   --port-catalog N, --port-olake N, --port-s3 N
@@ -190,6 +194,8 @@ export interface Options {
   open: boolean;
   verbose: boolean;
   jobs: number;
+  /** Whether the demo tables are written (not with --no-tables). */
+  tables: boolean;
   catalog: CatalogFlavour;
   deny: Privilege[];
   /** The ports the flags name (each then taken exactly); undefined: the defaults. */
@@ -200,6 +206,7 @@ export function parse(argv: string[]): Options {
   const { values: flags } = parseCommandArgs('sandbox', argv, {
     open: { type: 'boolean' },
     jobs: { type: 'string' },
+    'no-tables': { type: 'boolean' },
     catalog: { type: 'string' },
     deny: { type: 'string' },
     ports: { type: 'string' },
@@ -209,7 +216,7 @@ export function parse(argv: string[]): Options {
     verbose: { type: 'boolean' },
     help: { type: 'boolean' },
   });
-  const base = { open: flags.open === true, verbose: flags.verbose === true };
+  const base = { open: flags.open === true, verbose: flags.verbose === true, tables: !flags['no-tables'] };
   if (flags.help) return { ...base, help: true, jobs: DEFAULT_JOBS, catalog: DEFAULT_FLAVOUR, deny: [] };
   const jobs = jobCount(flags.jobs);
   const catalog = flavourOf(flags.catalog);
@@ -221,7 +228,7 @@ export function parse(argv: string[]): Options {
 /** Serves until Ctrl-C, or with --open runs the home screen (on `commands`, main's table) until it is left. */
 export async function run(flags: Options, io: Io, commands: HomeCommands): Promise<number> {
   if (flags.help) return showHelp(HELP, io);
-  const { jobs, catalog, deny, ports } = flags;
+  const { jobs, catalog, deny, ports, tables } = flags;
   if (flags.open && !io.canPrompt())
     throw new UsageError(
       [
@@ -232,7 +239,7 @@ export async function run(flags: Options, io: Io, commands: HomeCommands): Promi
 
   let sandbox: Sandbox;
   try {
-    sandbox = await startSandbox({ jobs, catalog, deny, tables: true, ...(ports ? { ports } : {}) });
+    sandbox = await startSandbox({ jobs, catalog, deny, tables, ...(ports ? { ports } : {}) });
   } catch (error) {
     if (!(error instanceof PortBusyError)) throw error;
     throw new FloeError(

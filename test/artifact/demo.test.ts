@@ -86,6 +86,7 @@ describe('the demo (floe sandbox --open) on a terminal', { timeout: 300_000 }, (
         const inline = inlineText(t.raw());
         expectOnlyFloeOutput(inline, 'the demo');
         expect(inline).toContain(`REST catalog   http://127.0.0.1:${base}/api/catalog`);
+        expect(inline).toMatch(/^Tables +namespace public: the jobs' streams, written in the$/m);
         expect(inline).toContain('✓ All checks passed for profile "sandbox"');
         expect(inline.trimEnd()).toMatch(/Sandbox stopped; its temporary data was removed\.$/);
       },

@@ -13,7 +13,6 @@ export const PROCESS_TESTS = [
   'test/build/build.test.ts',
   'test/catalog/diagnoses.test.ts',
   'test/catalog/transport.test.ts',
-  'test/connection/cli.test.ts',
   'test/cli/completion.test.ts',
   'test/cli/files.test.ts',
   'test/cli/import-input.test.ts',

@@ -18,7 +18,6 @@ export const PROCESS_TESTS = [
   'test/cli/import-input.test.ts',
   'test/cli/imports.test.ts',
   'test/cli/invocation.test.ts',
-  'test/cli/json-outputs.test.ts',
   'test/cli/keychain-folders.test.ts',
   'test/cli/no-keychain.test.ts',
   'test/cli/pipe.test.ts',

@@ -4,7 +4,8 @@ import { spawnSync } from 'node:child_process';
 import { openSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { fromDestinationJson } from '../../src/destination/olake.js';
-import { runCli, tempConfigDir } from '../support/cli.js';
+import { tempConfigDir } from '../support/cli.js';
+import { floeRun } from '../support/in-process.js';
 
 const BIN = new URL('../../bin/floe.js', import.meta.url).pathname;
 const WRITER = {
@@ -15,8 +16,8 @@ const WRITER = {
 };
 
 describe('floe import', () => {
-  it('a file with a UTF-8 byte-order mark imports', () => {
-    const r = runCli(['import', '-', '--profile', 'bom', '--env-secrets'], {
+  it('a file with a UTF-8 byte-order mark imports', async () => {
+    const r = await floeRun(['import', '-', '--profile', 'bom', '--env-secrets'], {
       env: { FLOE_CONFIG_DIR: tempConfigDir() },
       input: `\uFEFF${JSON.stringify({ type: 'ICEBERG', writer: WRITER })}`,
     });
@@ -25,6 +26,7 @@ describe('floe import', () => {
     expect(r.stdout + r.stderr).not.toContain('Unexpected token');
   });
 
+  // Spawned: stdin is a real endless file, which floe must stop reading.
   it('stdin from /dev/zero stops at 1 MiB with a clear error', () => {
     const r = spawnSync(process.execPath, [BIN, 'import', '-', '--profile', 'z'], {
       env: { ...process.env, CI: 'true', FLOE_CONFIG_DIR: tempConfigDir() },

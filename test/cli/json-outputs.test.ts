@@ -3,11 +3,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OlakeUiEmulator, startOlakeUiEmulator } from '../../src/sandbox/olake-ui/index.js';
-import { runCli, spawnCli, tempConfigDir } from '../support/cli.js';
+import { tempConfigDir } from '../support/cli.js';
+import { floeRun } from '../support/in-process.js';
 
 const PASSWORD = 'pw-Json-5150';
 const TOKEN = 'sentinel-json-token-9e01';
-const NO_BUS = { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/floe-json-bus' };
+/** Every keychain call fails as with no Secret Service. */
+const NO_KEYCHAIN = { keychain: 'unavailable' } as const;
 
 let ui: OlakeUiEmulator;
 beforeAll(async () => {
@@ -20,18 +22,18 @@ afterAll(async () => {
 describe('floe login --status --json', () => {
   it('says logged out with exit 4, then logged in with where the session is, exit 0', async () => {
     const dir = tempConfigDir();
-    const env = { ...process.env, FLOE_CONFIG_DIR: dir, ...NO_BUS };
-    const before = await spawnCli(['login', '--status', '--json', '--url', ui.url], env);
-    expect(before.code).toBe(4);
+    const env = { FLOE_CONFIG_DIR: dir };
+    const before = await floeRun(['login', '--status', '--json', '--url', ui.url], { env, ...NO_KEYCHAIN });
+    expect(before.status).toBe(4);
     expect(JSON.parse(before.stdout)).toMatchObject({ url: ui.url, loggedIn: false, session: 'none' });
-    const login = await spawnCli(
-      ['login', '--url', ui.url, '--password-stdin', '--insecure-storage'],
+    const login = await floeRun(['login', '--url', ui.url, '--password-stdin', '--insecure-storage'], {
       env,
-      PASSWORD,
-    );
-    expect(login.code, login.stderr).toBe(0);
-    const after = await spawnCli(['login', '--status', '--json'], env);
-    expect(after.code, after.stderr).toBe(0);
+      input: PASSWORD,
+      ...NO_KEYCHAIN,
+    });
+    expect(login.status, login.stderr).toBe(0);
+    const after = await floeRun(['login', '--status', '--json'], { env, ...NO_KEYCHAIN });
+    expect(after.status, after.stderr).toBe(0);
     expect(JSON.parse(after.stdout)).toEqual({
       url: ui.url,
       username: 'admin',
@@ -42,15 +44,15 @@ describe('floe login --status --json', () => {
       loggedIn: true,
     });
     expect(after.stdout).not.toContain(PASSWORD);
-    expect((await spawnCli(['login', '--json'], env)).code).toBe(2);
+    expect((await floeRun(['login', '--json'], { env, ...NO_KEYCHAIN })).status).toBe(2);
   });
 });
 
 describe('floe export --output FILE --json', () => {
-  it('says what was written where, never the secret, and needs --output', () => {
+  it('says what was written where, never the secret, and needs --output', async () => {
     const dir = tempConfigDir();
-    const env = { FLOE_CONFIG_DIR: dir, ...NO_BUS };
-    const setup = runCli(
+    const env = { FLOE_CONFIG_DIR: dir };
+    const setup = await floeRun(
       [
         'setup',
         '--yes',
@@ -61,11 +63,14 @@ describe('floe export --output FILE --json', () => {
         '--warehouse',
         's3://warehouse',
       ].concat(['--region', 'us-east-1', '--auth-type', 'token', '--token-stdin', '--insecure-storage']),
-      { env, input: TOKEN },
+      { env, input: TOKEN, ...NO_KEYCHAIN },
     );
     expect(setup.status, setup.stderr).toBe(0);
     const file = join(dir, 'destination.json');
-    const r = runCli(['export', '--profile', 'lake', '--output', file, '--json'], { env });
+    const r = await floeRun(['export', '--profile', 'lake', '--output', file, '--json'], {
+      env,
+      ...NO_KEYCHAIN,
+    });
     expect(r.status, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({
       profile: 'lake',
@@ -77,12 +82,15 @@ describe('floe export --output FILE --json', () => {
     });
     expect(r.stdout).not.toContain(TOKEN);
     expect(readFileSync(file, 'utf8')).toContain(TOKEN);
-    const spark = runCli(
+    const spark = await floeRun(
       ['export', '--format', 'spark', '--profile', 'lake', '-o', `${file}.conf`, '--json'],
-      { env },
+      { env, ...NO_KEYCHAIN },
     );
     expect(JSON.parse(spark.stdout)).toMatchObject({ format: 'spark', secrets: 'none' });
-    const bare = runCli(['export', '--profile', 'lake', '--json', '--redact'], { env });
+    const bare = await floeRun(['export', '--profile', 'lake', '--json', '--redact'], {
+      env,
+      ...NO_KEYCHAIN,
+    });
     expect(bare.status).toBe(2);
     expect(bare.stderr).toContain('--json says what --output wrote');
   });

@@ -1,6 +1,6 @@
-// The built CLI with two config folders (FLOE_CONFIG_DIR) and the real Secret Service: the same profile
-// name or OLake UI in both never shares a keychain entry, and what floe before namespaces stored under the
-// one service "floe" keeps working after the upgrade.
+// floe (run in process) with two config folders (FLOE_CONFIG_DIR) and the real Secret Service: the same
+// profile name or OLake UI in both never shares a keychain entry, and what floe before namespaces stored
+// under the one service "floe" keeps working after the upgrade.
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
@@ -13,8 +13,9 @@ import { keychainBackend } from '../../src/secrets/keychain.js';
 import { folderKeychainService, LEGACY_SERVICE } from '../../src/secrets/namespace.js';
 import { accounts } from '../../src/secrets/store.js';
 import { sample } from '../fixtures/samples.js';
-import { floe, keychainAccounts } from '../management/support.js';
+import { keychainAccounts } from '../management/support.js';
 import { tempConfigDir } from '../support/cli.js';
+import { floeInProcess, type InProcessRun } from '../support/in-process.js';
 import { itWithService } from '../support/services.js';
 import { loginAccounts, profileAccount } from '../support/stored.js';
 
@@ -46,6 +47,13 @@ afterAll(async () => {
   await ui.close();
   for (const account of legacyWritten) await legacy.delete(account).catch(() => false);
 });
+
+/** `floe ARGS` on config folder `configDir` and the real keychain, with this process's environment. */
+function floe(args: string[], options: { configDir: string; input?: string }): Promise<InProcessRun> {
+  const env: NodeJS.ProcessEnv = { ...process.env, FLOE_CONFIG_DIR: options.configDir, NO_COLOR: '1' };
+  delete env.FLOE_PASSWORD;
+  return floeInProcess(args, { env, stdin: options.input, keychain: 'real' });
+}
 
 async function exportedToken(configDir: string, profile: string): Promise<string | undefined> {
   const run = await floe(['export', '--profile', profile], { configDir });

@@ -1,12 +1,15 @@
 // On a host without a usable keychain, a profile with nothing secret is saved, shown, exported and
 // deleted without ever needing it.
 import { describe, expect, it } from 'vitest';
-import { runCli, tempConfigDir } from '../support/cli.js';
+import { tempConfigDir } from '../support/cli.js';
+import { floeRun } from '../support/in-process.js';
 
 describe('a profile with no secrets on a host without a keychain', () => {
-  it('is saved, shown, exported and deleted', () => {
-    const env = { FLOE_CONFIG_DIR: tempConfigDir(), DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' };
-    const saved = runCli(
+  it('is saved, shown, exported and deleted', async () => {
+    const env = { FLOE_CONFIG_DIR: tempConfigDir() };
+    // Every keychain call fails, as with no Secret Service on the session bus.
+    const keychain = 'unavailable';
+    const saved = await floeRun(
       [
         'setup',
         '--yes',
@@ -23,7 +26,7 @@ describe('a profile with no secrets on a host without a keychain', () => {
         '--region',
         'us-east-1',
       ],
-      { env },
+      { env, keychain },
     );
     expect(saved.status).toBe(0);
     expect(saved.stderr).toContain('Saved profile "plain" (authentication: None; no secrets to store)');
@@ -32,10 +35,10 @@ describe('a profile with no secrets on a host without a keychain', () => {
       ['export', '--profile', 'plain'],
       ['profiles', 'delete', 'plain'],
     ]) {
-      const r = runCli(args, { env });
+      const r = await floeRun(args, { env, keychain });
       expect(r.stderr).not.toContain('keychain');
       expect(r.status).toBe(0);
     }
-    expect(runCli(['profiles', 'list'], { env }).stdout).toContain('No profiles yet');
+    expect((await floeRun(['profiles', 'list'], { env, keychain })).stdout).toContain('No profiles yet');
   });
 });

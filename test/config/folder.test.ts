@@ -14,7 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigStore } from '../../src/config/store.js';
-import { runCli, tempConfigDir } from '../support/cli.js';
+import { tempConfigDir } from '../support/cli.js';
+import { floeRun } from '../support/in-process.js';
 
 const VALUES = {
   preset: 'rest',
@@ -29,10 +30,10 @@ const VALUES = {
 } as const;
 
 describe('the config folder', () => {
-  it('one other users may write (0777) is refused, naming chmod 700', () => {
+  it('one other users may write (0777) is refused, naming chmod 700', async () => {
     const dir = tempConfigDir();
     chmodSync(dir, 0o777);
-    const r = runCli(['profiles', 'list'], { env: { FLOE_CONFIG_DIR: dir } });
+    const r = await floeRun(['profiles', 'list'], { env: { FLOE_CONFIG_DIR: dir } });
     expect(r.status).toBe(1);
     expect(r.stderr).toContain(`The config folder ${dir} may be written by other users (mode 777)`);
     expect(r.stderr).toContain(`chmod 700 ${dir}`);
@@ -57,14 +58,14 @@ describe('the config folder', () => {
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
   });
 
-  it('a link to a folder other users may write is refused, naming the folder checked', () => {
+  it('a link to a folder other users may write is refused, naming the folder checked', async () => {
     const home = mkdtempSync(join(tmpdir(), 'floe-home-'));
     const target = join(home, 'shared');
     mkdirSync(target);
     chmodSync(target, 0o777);
     const link = join(home, 'floe');
     symlinkSync(target, link);
-    const r = runCli(['profiles', 'list'], { env: { FLOE_CONFIG_DIR: link } });
+    const r = await floeRun(['profiles', 'list'], { env: { FLOE_CONFIG_DIR: link } });
     expect(r.status).toBe(1);
     expect(r.stderr).toContain(
       `The config folder ${link} (really ${target}, the folder checked) may be written by other users (mode 777)`,
@@ -98,7 +99,7 @@ describe('the config folder', () => {
 });
 
 describe('a hand-edited config.json', () => {
-  it('a profile name with a control sequence is reported escaped, never printed raw', () => {
+  it('a profile name with a control sequence is reported escaped, never printed raw', async () => {
     const dir = tempConfigDir();
     writeFileSync(
       join(dir, 'config.json'),
@@ -115,7 +116,7 @@ describe('a hand-edited config.json', () => {
       }),
       { mode: 0o600 },
     );
-    const r = runCli(['profiles', 'list'], { env: { FLOE_CONFIG_DIR: dir } });
+    const r = await floeRun(['profiles', 'list'], { env: { FLOE_CONFIG_DIR: dir } });
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('profiles: "ok\\u001b]0;pwned\\u0007" is not a profile name floe writes');
     expect(r.stderr + r.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAX_KEY_FILE_BYTES, readKeyFile, readKeyFileSync } from '../../src/config/files.js';
-import { runCli, tempConfigDir } from '../support/cli.js';
+import { tempConfigDir } from '../support/cli.js';
+import { floeRun } from '../support/in-process.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'floe-keyfile-'));
 const fifo = join(dir, 'pipe');
@@ -39,9 +40,9 @@ describe('readKeyFile', () => {
 });
 
 describe('commands taking a key file', () => {
-  it('floe setup --gcp-service-account-file refuses /dev/zero and a FIFO with exit 2', () => {
+  it('floe setup --gcp-service-account-file refuses /dev/zero and a FIFO with exit 2', async () => {
     for (const path of ['/dev/zero', fifo]) {
-      const r = runCli(
+      const r = await floeRun(
         [
           'setup',
           '--yes',
@@ -63,9 +64,9 @@ describe('commands taking a key file', () => {
     }
   });
 
-  it('floe import refuses /dev/zero and a FIFO', () => {
+  it('floe import refuses /dev/zero and a FIFO', async () => {
     for (const path of ['/dev/zero', fifo]) {
-      const r = runCli(['import', path], { env: { FLOE_CONFIG_DIR: tempConfigDir() } });
+      const r = await floeRun(['import', path], { env: { FLOE_CONFIG_DIR: tempConfigDir() } });
       expect(r.status).toBe(1);
       expect(r.stderr).toContain(`Cannot read ${path}: it is a`);
     }

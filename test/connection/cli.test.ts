@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { checkReportSchema } from '../../src/check/types.js';
 import { ConfigStore } from '../../src/config/store.js';
 import type { Values } from '../../src/destination/fields.js';
-import { runCli, tempConfigDir } from '../support/cli.js';
+import { tempConfigDir } from '../support/cli.js';
+import { floeRun } from '../support/in-process.js';
 import { refusedPort } from '../support/ports.js';
 
 const TOKEN = 'SENTINEL-cli-token-4e1d';
@@ -35,8 +36,8 @@ const expectNoSecret = (text: string) => {
 };
 
 describe('floe test without a terminal', () => {
-  it('--json against a refused port: exit 1, a valid report with diagnoses, no secret', () => {
-    const r = runCli(['test', '--json', '--timeout', '5'], {
+  it('--json against a refused port: exit 1, a valid report with diagnoses, no secret', async () => {
+    const r = await floeRun(['test', '--json', '--timeout', '5'], {
       env: { FLOE_CONFIG_DIR: configDir, ...SECRETS_ENV },
     });
     expect(r.status, r.stderr).toBe(1);
@@ -49,8 +50,8 @@ describe('floe test without a terminal', () => {
     expectNoSecret(r.stdout + r.stderr);
   });
 
-  it('prints one line per finished step, then the diagnoses, and exits 1', () => {
-    const r = runCli(['test', '--profile', 'refused', '--read-only'], {
+  it('prints one line per finished step, then the diagnoses, and exits 1', async () => {
+    const r = await floeRun(['test', '--profile', 'refused', '--read-only'], {
       env: { FLOE_CONFIG_DIR: configDir, ...SECRETS_ENV },
     });
     expect(r.status, r.stderr).toBe(1);
@@ -64,37 +65,41 @@ describe('floe test without a terminal', () => {
     expectNoSecret(r.stdout + r.stderr);
   });
 
-  it('names the missing secrets instead of testing; --json says so in one JSON object too', () => {
-    const r = runCli(['test', '--json'], { env: { FLOE_CONFIG_DIR: configDir } });
+  it('names the missing secrets instead of testing; --json says so in one JSON object too', async () => {
+    const r = await floeRun(['test', '--json'], { env: { FLOE_CONFIG_DIR: configDir } });
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('FLOE_TOKEN');
     const out = JSON.parse(r.stdout);
     expect(checkReportSchema.parse(out)).toEqual({ ok: false, steps: [], diagnoses: [], warnings: [] });
     expect(out.error.kind).toBe('not-run');
     expect(`${out.error.message} ${out.error.hint ?? ''}`).toContain('FLOE_TOKEN');
-    expect(runCli(['test'], { env: { FLOE_CONFIG_DIR: configDir } }).stdout).toBe('');
+    expect((await floeRun(['test'], { env: { FLOE_CONFIG_DIR: configDir } })).stdout).toBe('');
   });
 
-  it('--json: an unknown profile and a usage error print a JSON error object, exit 1 and 2', () => {
-    const unknown = runCli(['test', '--json', '--profile', 'nope'], { env: { FLOE_CONFIG_DIR: configDir } });
+  it('--json: an unknown profile and a usage error print a JSON error object, exit 1 and 2', async () => {
+    const unknown = await floeRun(['test', '--json', '--profile', 'nope'], {
+      env: { FLOE_CONFIG_DIR: configDir },
+    });
     expect(unknown.status).toBe(1);
     expect(JSON.parse(unknown.stdout)).toMatchObject({
       ok: false,
       steps: [],
       error: { kind: 'not-run', message: 'Profile "nope" does not exist.' },
     });
-    const usage = runCli(['test', '--json', '--timeout', 'soon'], { env: { FLOE_CONFIG_DIR: configDir } });
+    const usage = await floeRun(['test', '--json', '--timeout', 'soon'], {
+      env: { FLOE_CONFIG_DIR: configDir },
+    });
     expect(usage.status).toBe(2);
     expect(JSON.parse(usage.stdout).error).toMatchObject({ kind: 'usage' });
     expect(JSON.parse(usage.stdout).error.message).toContain('--timeout: "soon" is not a number of seconds');
   });
 
-  it('--help lists every flag; a bad --timeout is a usage error', () => {
-    const help = runCli(['test', '--help']);
+  it('--help lists every flag; a bad --timeout is a usage error', async () => {
+    const help = await floeRun(['test', '--help']);
     expect(help.status).toBe(0);
     for (const flag of ['--profile NAME', '--json', '--timeout SECONDS', '--read-only', '--help'])
       expect(help.stdout).toContain(flag);
-    const bad = runCli(['test', '--timeout', 'soon'], { env: { FLOE_CONFIG_DIR: configDir } });
+    const bad = await floeRun(['test', '--timeout', 'soon'], { env: { FLOE_CONFIG_DIR: configDir } });
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain('--timeout: "soon" is not a number of seconds');
   });

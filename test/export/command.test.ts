@@ -1,16 +1,18 @@
-// `floe export --format …` through the built CLI, with secrets in the environment (--env-secrets).
+// `floe export --format …` run in process, with secrets in the environment (--env-secrets); on a terminal
+// through the built CLI in a pty.
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { floe } from '../e2e/support.js';
-import { runCli, tempConfigDir } from '../support/cli.js';
+import { tempConfigDir } from '../support/cli.js';
+import { floeRun } from '../support/in-process.js';
 
 const TOKEN = 'sentinel-engine-token-5b1e';
 const SECRET_KEY = 'sentinel-engine-secret-key-77';
 const ACCESS_KEY = 'AKIAENGINEEXAMPLE';
 
-function profile(authType: 'token' | 'google' = 'token'): string {
+async function profile(authType: 'token' | 'google' = 'token'): Promise<string> {
   const dir = tempConfigDir();
   const args = [
     'setup',
@@ -25,7 +27,7 @@ function profile(authType: 'token' | 'google' = 'token'): string {
     '--auth-type',
     authType,
   ];
-  const r = runCli(args, {
+  const r = await floeRun(args, {
     env: {
       FLOE_CONFIG_DIR: dir,
       FLOE_TOKEN: TOKEN,
@@ -38,15 +40,15 @@ function profile(authType: 'token' | 'google' = 'token'): string {
 }
 
 describe('floe export --format', () => {
-  it('writes placeholders or env references without --include-secrets, and names the variables', () => {
-    const dir = profile();
+  it('writes placeholders or env references without --include-secrets, and names the variables', async () => {
+    const dir = await profile();
     const env = {
       FLOE_CONFIG_DIR: dir,
       FLOE_TOKEN: TOKEN,
       FLOE_ACCESS_KEY: ACCESS_KEY,
       FLOE_SECRET_KEY: SECRET_KEY,
     };
-    const trino = runCli(['export', '--format', 'trino'], { env });
+    const trino = await floeRun(['export', '--format', 'trino'], { env });
     expect(trino.status, trino.stderr).toBe(0);
     expect(trino.stdout).toContain(`iceberg.rest-catalog.oauth2.token=\${ENV:FLOE_TOKEN}`);
     expect(trino.stdout + trino.stderr).not.toContain(TOKEN);
@@ -56,16 +58,16 @@ describe('floe export --format', () => {
     );
 
     const out = join(dir, 'pyiceberg.yaml');
-    const py = runCli(['export', '--format', 'pyiceberg', '--output', out], { env });
+    const py = await floeRun(['export', '--format', 'pyiceberg', '--output', out], { env });
     expect(py.status, py.stderr).toBe(0);
     expect(py.stderr).toContain('Replace <FLOE_TOKEN> with the Token');
     expect(parse(readFileSync(out, 'utf8')).catalog.olake_iceberg.token).toBe('<FLOE_TOKEN>');
   });
 
-  it('writes the secrets with --include-secrets, into a 0600 file', () => {
-    const dir = profile();
+  it('writes the secrets with --include-secrets, into a 0600 file', async () => {
+    const dir = await profile();
     const out = join(dir, 'spark-defaults.conf');
-    const r = runCli(['export', '--format', 'spark', '--include-secrets', '--output', out], {
+    const r = await floeRun(['export', '--format', 'spark', '--include-secrets', '--output', out], {
       env: {
         FLOE_CONFIG_DIR: dir,
         FLOE_TOKEN: TOKEN,
@@ -79,26 +81,26 @@ describe('floe export --format', () => {
     expect(r.stderr).toContain('mode 0600, contains secrets');
   });
 
-  it('--include-secrets needs every secret; without it, missing ones are fine', () => {
-    const dir = profile();
-    const without = runCli(['export', '--format', 'duckdb'], { env: { FLOE_CONFIG_DIR: dir } });
+  it('--include-secrets needs every secret; without it, missing ones are fine', async () => {
+    const dir = await profile();
+    const without = await floeRun(['export', '--format', 'duckdb'], { env: { FLOE_CONFIG_DIR: dir } });
     expect(without.status, without.stderr).toBe(0);
     expect(without.stdout).toContain("TOKEN '<FLOE_TOKEN>'");
-    const r = runCli(['export', '--format', 'duckdb', '--include-secrets'], {
+    const r = await floeRun(['export', '--format', 'duckdb', '--include-secrets'], {
       env: { FLOE_CONFIG_DIR: dir },
     });
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('Token (FLOE_TOKEN)');
   });
 
-  it('fails, writing nothing, where the engine cannot express the profile', () => {
+  it('fails, writing nothing, where the engine cannot express the profile', async () => {
     const dir = tempConfigDir();
     const sa = JSON.stringify({
       type: 'service_account',
       client_email: 'olake@proj-123456.iam.gserviceaccount.com',
       private_key: '-----BEGIN PRIVATE KEY-----\nMIIB\n-----END PRIVATE KEY-----\n',
     });
-    const setup = runCli(
+    const setup = await floeRun(
       [
         'setup',
         '--yes',
@@ -114,28 +116,33 @@ describe('floe export --format', () => {
     );
     expect(setup.status, setup.stderr).toBe(0);
     const out = join(dir, 'duck.sql');
-    const r = runCli(['export', '--format', 'duckdb', '--output', out], { env: { FLOE_CONFIG_DIR: dir } });
+    const r = await floeRun(['export', '--format', 'duckdb', '--output', out], {
+      env: { FLOE_CONFIG_DIR: dir },
+    });
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('DuckDB cannot sign in with a Google service-account key');
     expect(() => statSync(out)).toThrow();
-    const py = runCli(['export', '--format', 'pyiceberg'], { env: { FLOE_CONFIG_DIR: dir } });
+    const py = await floeRun(['export', '--format', 'pyiceberg'], { env: { FLOE_CONFIG_DIR: dir } });
     expect(py.status, py.stderr).toBe(0);
     expect(parse(py.stdout).catalog.olake_iceberg.auth.type).toBe('google');
   });
 
-  it('rejects an unknown format and --redact with an engine format (exit 2)', () => {
-    const dir = profile();
-    const bad = runCli(['export', '--format', 'hive'], { env: { FLOE_CONFIG_DIR: dir } });
+  it('rejects an unknown format and --redact with an engine format (exit 2)', async () => {
+    const dir = await profile();
+    const bad = await floeRun(['export', '--format', 'hive'], { env: { FLOE_CONFIG_DIR: dir } });
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain(
       '--format: "hive" is not one of olake, pyiceberg, pyiceberg-env, spark, trino, duckdb',
     );
-    const redact = runCli(['export', '--format', 'spark', '--redact'], { env: { FLOE_CONFIG_DIR: dir } });
+    const redact = await floeRun(['export', '--format', 'spark', '--redact'], {
+      env: { FLOE_CONFIG_DIR: dir },
+    });
     expect(redact.status).toBe(2);
   });
 
+  // The built CLI in a pty: the refusal is for a real terminal on stdout.
   it('--include-secrets prints nothing on a terminal: it asks for --output or a pipe (exit 2)', async () => {
-    const dir = profile();
+    const dir = await profile();
     const t = floe(dir, {
       args: ['export', '--format', 'spark', '--include-secrets'],
       env: { FLOE_TOKEN: TOKEN, FLOE_ACCESS_KEY: ACCESS_KEY, FLOE_SECRET_KEY: SECRET_KEY },

@@ -1,4 +1,5 @@
-// `floe stack` from the built CLI (npm run build), without a terminal, with a temporary config directory.
+// `floe stack` without a terminal, with a temporary config directory: in process, and from the built CLI
+// (npm run build) where the output names how floe was started (the commands to paste next, ./floe-stack).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,6 +7,7 @@ import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 import { parse } from 'yaml';
 import { runCli, tempConfigDir } from '../support/cli.js';
+import { floeRun } from '../support/in-process.js';
 import { itWithService } from '../support/services.js';
 
 const DIST = new URL('../../dist/cli.js', import.meta.url).pathname;
@@ -21,9 +23,9 @@ function outDir(): string {
 }
 
 /** A config directory with an S3-compatible profile "dev" pointing at the stack, keys in the secrets file. */
-function saveProfile(warehouse: string, region: string): string {
+async function saveProfile(warehouse: string, region: string): Promise<string> {
   const config = tempConfigDir();
-  const setup = runCli(
+  const setup = await floeRun(
     ['setup', '--yes', '--profile', 'dev', '--auth-type', 'none', '--insecure-storage']
       .concat(['--catalog-url', 'http://localhost:8181'])
       .concat(['--s3-path', warehouse, '--region', region, '--storage', 's3-compatible'])
@@ -41,6 +43,7 @@ function envOf(dir: string): Record<string, string> {
 }
 
 describe('floe stack', () => {
+  // Spawned: the commands to paste next name the launcher this process was started with.
   it('without any profile writes a default stack and prints the next commands, but no secret', () => {
     const dir = outDir();
     const r = runCli(['stack', '--output', dir], { env: { FLOE_CONFIG_DIR: tempConfigDir() } });
@@ -74,24 +77,25 @@ describe('floe stack', () => {
     expect(parse(compose).services.catalog.environment.CATALOG_WAREHOUSE).toBe('s3://warehouse');
   });
 
-  it('refuses to overwrite (exit 1) and replaces with --force', () => {
+  it('refuses to overwrite (exit 1) and replaces with --force', async () => {
     const dir = outDir();
     const env = { FLOE_CONFIG_DIR: tempConfigDir() };
-    expect(runCli(['stack', '-o', dir], { env }).status).toBe(0);
+    expect((await floeRun(['stack', '-o', dir], { env })).status).toBe(0);
     const before = envOf(dir);
-    const again = runCli(['stack', '-o', dir], { env });
+    const again = await floeRun(['stack', '-o', dir], { env });
     expect(again.status).toBe(1);
     expect(again.stderr).toContain(
       `floe: Not overwriting ${join(dir, 'compose.yaml')} and ${join(dir, '.env')}.`,
     );
     expect(again.stderr).toContain('--force');
     expect(envOf(dir)).toEqual(before);
-    expect(runCli(['stack', '-o', dir, '--force'], { env }).status).toBe(0);
+    expect((await floeRun(['stack', '-o', dir, '--force'], { env })).status).toBe(0);
     expect(envOf(dir).POSTGRES_PASSWORD).not.toBe(before.POSTGRES_PASSWORD);
   });
 
-  it("uses a saved profile's bucket, region and keys, and then only needs floe test", () => {
-    const config = saveProfile('s3://lake-data/raw', 'eu-central-1');
+  // The stack run is spawned: the commands to paste next name the launcher this process was started with.
+  it("uses a saved profile's bucket, region and keys, and then only needs floe test", async () => {
+    const config = await saveProfile('s3://lake-data/raw', 'eu-central-1');
     const dir = outDir();
     const r = runCli(['stack', '--output', dir], { env: { FLOE_CONFIG_DIR: config } });
     expect(r.stderr).toBe('');
@@ -109,36 +113,37 @@ describe('floe stack', () => {
     }
   });
 
-  it("fails (exit 1) naming the variables when the profile's stored keys are gone", () => {
-    const config = saveProfile('s3://lake', 'us-east-1');
+  it("fails (exit 1) naming the variables when the profile's stored keys are gone", async () => {
+    const config = await saveProfile('s3://lake', 'us-east-1');
     rmSync(join(config, 'secrets.json'));
-    const r = runCli(['stack', '-o', outDir()], { env: { FLOE_CONFIG_DIR: config } });
+    const r = await floeRun(['stack', '-o', outDir()], { env: { FLOE_CONFIG_DIR: config } });
     expect(r.status).toBe(1);
     expect(r.stderr).toContain(
       'floe: Profile "dev" has no value for: Access Key (FLOE_ACCESS_KEY), Secret Key (FLOE_SECRET_KEY).',
     );
   });
 
-  it('fails (exit 1) for a profile that does not exist', () => {
-    const r = runCli(['stack', '--profile', 'nope', '-o', outDir()], {
+  it('fails (exit 1) for a profile that does not exist', async () => {
+    const r = await floeRun(['stack', '--profile', 'nope', '-o', outDir()], {
       env: { FLOE_CONFIG_DIR: tempConfigDir() },
     });
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('floe: Profile "nope" does not exist.');
   });
 
-  it('exits 2 on an unknown flag, a stray argument or an empty --output', () => {
+  it('exits 2 on an unknown flag, a stray argument or an empty --output', async () => {
     const env = { FLOE_CONFIG_DIR: tempConfigDir() };
     for (const args of [['--port', '1'], ['extra'], ['--output', '']]) {
-      const r = runCli(['stack', ...args], { env });
+      const r = await floeRun(['stack', ...args], { env });
       expect(r.status, args.join(' ')).toBe(2);
       expect(r.stderr).toContain('Run "floe stack --help" for usage.');
     }
-    const help = runCli(['stack', '--help'], { env });
+    const help = await floeRun(['stack', '--help'], { env });
     expect(help.status).toBe(0);
     expect(help.stdout).toMatch(/^Usage: floe stack \[--profile NAME\] \[--output DIR\] \[--force\]/);
   });
 
+  // Spawned: the default folder is the process's working directory.
   it('writes to ./floe-stack by default', () => {
     const cwd = mkdtempSync(join(tmpdir(), 'floe-stack-cwd-'));
     const r = spawnSync(process.execPath, [new URL('../../bin/floe.js', import.meta.url).pathname, 'stack'], {

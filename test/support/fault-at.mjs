@@ -4,24 +4,49 @@
 // mtimes) and, for kill runs, the keychain (keytar's setPassword and deletePassword), and at the Nth one:
 //   FLOE_TEST_FAULT=kill:N    sends itself SIGKILL just before the call (nothing after it runs);
 //   FLOE_TEST_FAULT=enospc:N  fails the Nth call that may need space with ENOSPC, as a full disk does.
-// The call it hit is told on stderr ("fault-at: …") so a failing sweep says where it stopped.
+// The call it hit is told on stderr ("fault-at: …") so a failing sweep says where it stopped. Or:
+//   FLOE_TEST_FAULT=snap:DIR  counts as kill does and, just before every counted call N, keeps what a
+//                             kill there would leave: the folder in DIR/N/ and, in DIR/N.json, the call
+//                             and the keychain changes done so far. The run itself goes on to its end.
 import fs from 'node:fs';
 import { createRequire, syncBuiltinESMExports } from 'node:module';
-import { resolve, sep } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 
-const [mode, at] = (process.env.FLOE_TEST_FAULT ?? '').split(':');
+const [mode, at] = (process.env.FLOE_TEST_FAULT ?? '').split(/:(.*)/s);
 const target = Number(at);
 const folder = process.env.FLOE_CONFIG_DIR ? resolve(process.env.FLOE_CONFIG_DIR) : undefined;
-if ((mode !== 'kill' && mode !== 'enospc') || !(target > 0) || !folder)
-  throw new Error('fault-at.mjs needs FLOE_TEST_FAULT=kill:N or enospc:N and FLOE_CONFIG_DIR');
+const snaps = mode === 'snap' ? at : undefined;
+if (!((mode === 'kill' || mode === 'enospc') && target > 0) && !snaps)
+  throw new Error('fault-at.mjs needs FLOE_TEST_FAULT=kill:N, enospc:N or snap:DIR');
+if (!folder) throw new Error('fault-at.mjs needs FLOE_CONFIG_DIR');
 
-const writeSync = fs.writeSync;
+const { writeSync, readdirSync, lstatSync, mkdirSync: mkdirPlain, copyFileSync, writeFileSync } = fs;
 let count = 0;
+/** The keychain changes done so far (snap): [call, service, account, password?]. */
+const keychainDone = [];
+
+/** `from` (a folder, its lock folders inside) copied to `to`, with each file's mode. */
+function copyTree(from, to) {
+  mkdirPlain(to, { mode: 0o700 });
+  for (const name of readdirSync(from)) {
+    const stat = lstatSync(join(from, name));
+    if (stat.isDirectory()) copyTree(join(from, name), join(to, name));
+    else {
+      copyFileSync(join(from, name), join(to, name));
+      fs.chmodSync(join(to, name), stat.mode & 0o777);
+    }
+  }
+}
 
 /** Counts one call; at the target, kills the process or throws ENOSPC. `space`: it may need disk space. */
 function reach(what, space) {
   if (mode === 'enospc' && !space) return;
   count++;
+  if (snaps) {
+    copyTree(folder, join(snaps, String(count)));
+    writeFileSync(join(snaps, `${count}.json`), JSON.stringify({ what, keychain: keychainDone }));
+    return;
+  }
   if (count !== target) return;
   writeSync(2, `fault-at: ${mode} at call ${count}: ${what}\n`);
   if (mode === 'kill') {
@@ -100,7 +125,7 @@ byPath('unlinkSync', false);
 byPath('unlink', false);
 syncBuiltinESMExports();
 
-if (mode === 'kill') {
+if (mode !== 'enospc') {
   let keytar;
   try {
     keytar = createRequire(import.meta.url)('keytar');
@@ -110,9 +135,11 @@ if (mode === 'kill') {
   for (const name of ['setPassword', 'deletePassword']) {
     const original = keytar?.[name];
     if (!original) continue;
-    keytar[name] = (service, account, ...rest) => {
+    keytar[name] = async (service, account, ...rest) => {
       reach(`keytar.${name} ${service} ${account}`, false);
-      return original(service, account, ...rest);
+      const result = await original(service, account, ...rest);
+      keychainDone.push([name, service, account, ...rest]);
+      return result;
     };
   }
 }

@@ -13,6 +13,12 @@ export interface Fault {
   at: number;
 }
 
+/** fault-at.mjs's snap mode: keep, in `dir`, what a kill before each counted call would leave. */
+export interface Snapshots {
+  mode: 'snap';
+  dir: string;
+}
+
 export interface FaultRun {
   code: number | null;
   signal: NodeJS.Signals | null;
@@ -40,10 +46,11 @@ export async function runFloe(
   args: string[],
   env: NodeJS.ProcessEnv,
   input = '',
-  fault?: Fault,
+  fault?: Fault | Snapshots,
 ): Promise<FaultRun> {
   const node = fault ? ['--import', HOOK] : [];
-  const childEnv = fault ? { ...env, FLOE_TEST_FAULT: `${fault.mode}:${fault.at}` } : env;
+  const value = fault && (fault.mode === 'snap' ? `snap:${fault.dir}` : `${fault.mode}:${fault.at}`);
+  const childEnv = value ? { ...env, FLOE_TEST_FAULT: value } : env;
   const run = await spawnFile(process.execPath, [...node, BIN, ...args], childEnv, input);
   return { ...run, signal: run.signal ?? null, hit: /^fault-at: (.*)$/m.exec(run.stderr)?.[1] };
 }

@@ -5,7 +5,8 @@
 // checks after each fault that the next run shows the state before the save or the one after it, whole.
 // The faulted save is a real process (SIGKILL and the fault hook need one); the next run, in process.
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import keytar from 'keytar';
 import { expect } from 'vitest';
@@ -28,6 +29,13 @@ export interface Scenario {
 }
 
 type Entry = { account: string; password: string };
+/** A keychain change fault-at.mjs saw done: the call, service, account and (setPassword) password. */
+type KeychainChange = [
+  call: 'setPassword' | 'deletePassword',
+  service: string,
+  account: string,
+  password?: string,
+];
 
 /** The keychain service of config folder `dir` (src/secrets/namespace.ts), if it has one yet. */
 function serviceOf(dir: string): string | undefined {
@@ -90,6 +98,21 @@ class Snapshot {
       for (const e of this.entries) await keytar.setPassword(this.service, e.account, e.password);
   }
 
+  /**
+   * Puts the folder as a kill before call N left it (fault-at.mjs's snap mode): its files from `files`,
+   * its keychain as before the save with the changes `done` made until then.
+   */
+  async restoreKept(files: string, done: KeychainChange[]): Promise<void> {
+    await this.restore();
+    for (const name of readdirSync(this.dir)) rmSync(join(this.dir, name), { recursive: true, force: true });
+    cpSync(files, this.dir, { recursive: true });
+    for (const [call, service, account, password] of done) {
+      this.services.add(service);
+      if (call === 'setPassword') await keytar.setPassword(service, account, password ?? '');
+      else await keytar.deletePassword(service, account);
+    }
+  }
+
   /** Removes every keychain entry the runs made. */
   async forget(): Promise<void> {
     this.seen();
@@ -100,6 +123,8 @@ class Snapshot {
 
 interface Outcome {
   at: number;
+  /** The call the fault hit ("kill at call 3: renameSync …"). */
+  hit?: string;
   state?: 'before' | 'after';
   problems: string[];
   /** The run ended without reaching call `at`: the sweep is over. */
@@ -120,7 +145,7 @@ async function trial(
   } else dir = copyFolder(template.dir);
   const run = await runFloe(scenario.act.args, cliEnv(dir, scenario.act.env), scenario.act.input, fault);
   if (scenario.keychain) template.seen();
-  const outcome: Outcome = { at: fault.at, problems: [] };
+  const outcome: Outcome = { at: fault.at, hit: run.hit, problems: [] };
   const problem = (text: string) =>
     outcome.problems.push(`${run.hit ?? `call ${fault.at} not reached`}: ${text}`);
   if (run.hit === undefined) {
@@ -129,6 +154,17 @@ async function trial(
   } else if (fault.mode === 'kill' && run.signal !== 'SIGKILL') problem(`not killed (${run.stderr.trim()})`);
   else if (fault.mode === 'enospc' && run.code !== 0 && !/is full \(ENOSPC\)/.test(run.stderr))
     problem(`exit ${run.code} without naming the full disk: ${run.stderr.trim()}`);
+  return judge(scenario, dir, views, outcome, problem);
+}
+
+/** The next run on `dir` after a fault: its view must be the one before or after the save, nothing left. */
+async function judge(
+  scenario: Scenario,
+  dir: string,
+  views: { before: string; after: string },
+  outcome: Outcome,
+  problem: (text: string) => void,
+): Promise<Outcome> {
   const seen = await scenario.observe(dir);
   const left = leftovers(dir);
   if (left.length > 0) problem(`left ${left.join(', ')} after the next run`);
@@ -165,6 +201,7 @@ export async function sweep(scenario: Scenario, mode: Fault['mode'], parallel = 
   expect(done.code, done.stderr).toBe(0);
   const after = await scenario.observe(reference);
   expect(after).not.toBe(before);
+  if (mode === 'kill') return killSweep(scenario, lanes, { before, after }, parallel);
   const outcomes: Outcome[] = [];
   try {
     for (let at = 1; at < 400; at += parallel) {
@@ -186,6 +223,92 @@ export async function sweep(scenario: Scenario, mode: Fault['mode'], parallel = 
     states: faulted.map((o) => o.state),
     problems: outcomes.slice(0, last + 1).flatMap((o) => o.problems),
   };
+}
+
+/** Real kills are checked at every KILL_STRIDE-th kept point (1, 1 + KILL_STRIDE, …), the last and past it. */
+const KILL_STRIDE = 8;
+
+/**
+ * The kill sweep: one run of the save under fault-at.mjs's snap mode keeps what a SIGKILL before each of
+ * its counted calls would leave (the folder as it was then, and the keychain changes done until then);
+ * the next run is judged on every one of those points. Real SIGKILLs at every KILL_STRIDE-th point, the
+ * last one and one past it check that the kept points are what a kill leaves: the kill lands on the same
+ * call, and the next run is judged the same way; past the last point, the run ends untouched.
+ */
+async function killSweep(
+  scenario: Scenario,
+  lanes: Snapshot[],
+  views: { before: string; after: string },
+  parallel: number,
+) {
+  const first = lanes[0]!;
+  const kept = mkdtempSync(join(tmpdir(), 'floe-kept-'));
+  const dir = scenario.keychain ? first.dir : copyFolder(first.dir);
+  if (scenario.keychain) await first.restore();
+  const run = await runFloe(scenario.act.args, cliEnv(dir, scenario.act.env), scenario.act.input, {
+    mode: 'snap',
+    dir: kept,
+  });
+  expect(run.code, run.stderr).toBe(0);
+  if (scenario.keychain) first.seen();
+  const points = readdirSync(kept).filter((name) => name.endsWith('.json')).length;
+  expect(points, 'the save changed nothing').toBeGreaterThan(0);
+  const outcomes: Outcome[] = [];
+  try {
+    for (let at = 1; at <= points; at++) {
+      const point = JSON.parse(readFileSync(join(kept, `${at}.json`), 'utf8')) as {
+        what: string;
+        keychain: KeychainChange[];
+      };
+      let folder: string;
+      if (scenario.keychain) {
+        await first.restoreKept(join(kept, String(at)), point.keychain);
+        folder = first.dir;
+      } else folder = copyFolder(join(kept, String(at)));
+      const outcome: Outcome = { at, hit: `kept at call ${at}: ${point.what}`, problems: [] };
+      outcomes.push(
+        await judge(scenario, folder, views, outcome, (text) =>
+          outcome.problems.push(`${outcome.hit}: ${text}`),
+        ),
+      );
+    }
+    const checked = [
+      ...Array.from({ length: points }, (_, i) => i + 1).filter((at) => (at - 1) % KILL_STRIDE === 0),
+      ...((points - 1) % KILL_STRIDE === 0 ? [] : [points]),
+      points + 1,
+    ];
+    const killed: Outcome[] = [];
+    for (let i = 0; i < checked.length; i += parallel)
+      killed.push(
+        ...(await Promise.all(
+          checked
+            .slice(i, i + parallel)
+            .map((at, lane) => trial(scenario, lanes[lane % lanes.length]!, views, { mode: 'kill', at })),
+        )),
+      );
+    for (const outcome of killed) {
+      const point = outcomes[outcome.at - 1];
+      const call = (text: string | undefined) => text?.replace(/^\w+ at call \d+: /, '').split(' ')[0];
+      if (outcome.at > points) {
+        if (!outcome.untouched)
+          outcome.problems.push(
+            `a kill at call ${outcome.at} hit ${outcome.hit}: the save has more calls than the kept points`,
+          );
+      } else if (call(outcome.hit) !== call(point?.hit))
+        outcome.problems.push(`the kill hit ${outcome.hit}, the kept point was ${point?.hit}`);
+      else if (outcome.state !== point?.state)
+        outcome.problems.push(
+          `after a real kill the next run saw "${outcome.state}", at the kept point "${point?.state}"`,
+        );
+    }
+    return {
+      states: outcomes.map((o) => o.state),
+      problems: [...outcomes, ...killed].flatMap((o) => o.problems),
+    };
+  } finally {
+    rmSync(kept, { recursive: true, force: true });
+    for (const lane of scenario.keychain ? lanes : []) await lane.forget();
+  }
 }
 
 const CATALOG = ['--catalog-url', 'http://127.0.0.1:8181/api/catalog', '--warehouse', 's3://warehouse'];

@@ -57,7 +57,6 @@ export const PROCESS_TESTS = [
   'test/export/command.test.ts',
   'test/export/engines.test.ts',
   'test/management/cleartext.test.ts',
-  'test/management/commands.test.ts',
   'test/management/interactive.test.ts',
   'test/management/jobs-follow.test.ts',
   'test/management/session-keychain.test.ts',

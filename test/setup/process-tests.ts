@@ -60,7 +60,6 @@ export const PROCESS_TESTS = [
   'test/management/interactive.test.ts',
   'test/management/jobs-follow.test.ts',
   'test/management/session-keychain.test.ts',
-  'test/management/session.test.ts',
   'test/net/proxy.test.ts',
   'test/package/pack.test.ts',
   'test/readme/lines.test.ts',

@@ -64,7 +64,6 @@ export const PROCESS_TESTS = [
   'test/package/pack.test.ts',
   'test/readme/lines.test.ts',
   'test/sandbox/command.test.ts',
-  'test/sandbox/jobs-test.test.ts',
   'test/sandbox/olake-import.test.ts',
   'test/sandbox/open.test.ts',
   'test/sandbox/pty.test.ts',

@@ -1,8 +1,9 @@
 // floe login over plain http to another host warns, as catalog secrets do, before the password leaves.
 // The host is reached only through a loopback proxy that refuses everything: nothing leaves the machine.
+// The built CLI (floeSpawned): the OLake UI client's agent takes HTTP_PROXY from the process's environment.
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { floe, tempConfigDir } from './support.js';
+import { floeSpawned, tempConfigDir } from './support.js';
 
 let proxyUrl: string;
 const proxy = createServer((socket) =>
@@ -15,7 +16,7 @@ beforeAll(async () => {
 afterAll(() => proxy.close());
 
 it('floe login to http://olake.example warns that the password and the cookie travel in clear', async () => {
-  const r = await floe(
+  const r = await floeSpawned(
     ['login', '--url', 'http://olake.example:8000', '--password-stdin', '--insecure-storage'],
     {
       configDir: tempConfigDir(),

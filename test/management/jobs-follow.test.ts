@@ -1,6 +1,6 @@
-// floe jobs through the built CLI against the emulator: sync --follow (the new run to its end, then
-// the diagnosis of a failed end), jobs named by name, action messages in floe's words, one schedule
-// wording in the table and the detail.
+// floe jobs against the emulator: sync --follow (the new run to its end, then the diagnosis of a failed
+// end), jobs named by name, action messages in floe's words, one schedule wording in the table and the
+// detail. In process (support.ts floe), but Ctrl-C: SIGINT and exit 130 need the built CLI's process.
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OlakeUiEmulator, seedJobs, startOlakeUiEmulator } from '../../src/sandbox/olake-ui/index.js';
@@ -28,13 +28,13 @@ beforeAll(async () => {
   const login = await floe(['login', '--url', ui.url, '--password-stdin', '--insecure-storage'], {
     configDir,
     input: PASSWORD,
-    env: NO_KEYCHAIN,
+    keychain: 'unavailable',
   });
   expect(login.code, login.stderr).toBe(0);
 });
 afterAll(() => ui.close());
 
-const run = (args: string[]) => floe(args, { configDir, env: NO_KEYCHAIN });
+const run = (args: string[]) => floe(args, { configDir, keychain: 'unavailable' });
 
 /** An active job whose latest run is not running, with at least one run (so an older run exists). */
 function idleJob(skip: number[] = []) {

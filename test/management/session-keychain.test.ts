@@ -1,4 +1,5 @@
-// floe login → floe jobs in a second process → logout, with the session in the real Secret Service.
+// floe login → floe jobs in a second run → logout, with the session in the real Secret Service. Each run
+// is in process (support.ts floe, a floe start of its own), on the process project's gnome-keyring.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
@@ -16,7 +17,7 @@ let configDir: string;
 const runs: Run[] = [];
 
 async function run(args: string[], options: { input?: string; env?: Record<string, string> } = {}) {
-  const result = await floe(args, { configDir, ...options });
+  const result = await floe(args, { configDir, ...options, keychain: 'real' });
   runs.push(result);
   return result;
 }
@@ -38,11 +39,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await ui.close();
   await other.close();
-  await floe(['logout', '--url', ui.url], { configDir });
+  await floe(['logout', '--url', ui.url], { configDir, keychain: 'real' });
 });
 
 describe('the session in the OS keychain', () => {
-  it('logs in with --password-stdin and a second process reuses the session', async () => {
+  it('logs in with --password-stdin and a second run reuses the session', async () => {
     const login = await run(['login', '--url', ui.url, '--password-stdin'], { input: `${PASSWORD}\n` });
     expect(login.stderr).toBe('');
     expect(login.code).toBe(0);
@@ -95,7 +96,7 @@ describe('the session in the OS keychain', () => {
     expect(tail).toEqual(['GET /api/v1/project/123/jobs', 'POST /login', 'GET /api/v1/project/123/jobs']);
     const after = sessionCookies(ui).at(-1);
     expect(after).not.toBe(before);
-    // The renewed session went back into the keychain: the next process uses it without a login.
+    // The renewed session went back into the keychain: the next run uses it without a login.
     const again = await run(['jobs', '--json']);
     expect(again.code).toBe(0);
     expect(sessionCookies(ui).at(-1)).toBe(after);

@@ -1,5 +1,5 @@
-// floe jobs show, login --status with sessions off, no session after logout, --limit, through the
-// built CLI against the emulator.
+// floe jobs show, login --status with sessions off, no session after logout, --limit, run in process
+// (support.ts floe) against the emulator, with no Secret Service.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   HUGE_JOB_ID,
@@ -11,7 +11,6 @@ import {
 import { floe, tempConfigDir } from './support.js';
 
 const PASSWORD = 'pw-Trouble-7781';
-const NO_KEYCHAIN = { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/floe-test-bus' };
 let ui: OlakeUiEmulator;
 let off: OlakeUiEmulator;
 
@@ -27,11 +26,11 @@ afterAll(async () => {
 async function loggedIn(url: string) {
   const configDir = tempConfigDir();
   const run = (args: string[], env: Record<string, string> = {}) =>
-    floe(args, { configDir, env: { ...NO_KEYCHAIN, ...env } });
+    floe(args, { configDir, env, keychain: 'unavailable' });
   const login = await floe(['login', '--url', url, '--password-stdin', '--insecure-storage'], {
     configDir,
     input: PASSWORD,
-    env: NO_KEYCHAIN,
+    keychain: 'unavailable',
   });
   expect(login.code).toBe(0);
   return run;

@@ -1,6 +1,8 @@
 // Proxies from the environment, against a small CONNECT proxy on loopback started here: the catalog
 // and object-store checks and the OLake UI client go through it, the connect step and the trace say
-// so, and a proxy that refuses the tunnel or is not there gets its own diagnosis.
+// so, and a proxy that refuses the tunnel or is not there gets its own diagnosis. `floe test` is the built
+// CLI (floeSpawned): the catalog and S3 clients' agents read HTTPS_PROXY / NO_PROXY from the process's
+// environment (undici's EnvHttpProxyAgent), which is what this file checks a floe inherits.
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkReportSchema } from '../../src/check/types.js';
@@ -10,7 +12,7 @@ import { ManagementClient } from '../../src/management/client.js';
 import { proxyFor, proxyLabel } from '../../src/net/proxy.js';
 import { SANDBOX, type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { queryString } from '../../src/storage/proxy-handler.js';
-import { floe, tempConfigDir } from '../management/support.js';
+import { floeSpawned, tempConfigDir } from '../management/support.js';
 import { refusedPort } from '../support/ports.js';
 
 /** A CONNECT-only proxy: tunnels (recording each target) unless `deny` is set, then answers 403. */
@@ -152,7 +154,7 @@ describe('through a CONNECT proxy on loopback', () => {
 
   it('floe test passes with the catalog and the object store reached through the proxy', async () => {
     proxy.targets.length = 0;
-    const run = await floe(['test', '--json', '--profile', 'sandbox'], {
+    const run = await floeSpawned(['test', '--json', '--profile', 'sandbox'], {
       configDir,
       env: { ...secrets(), ...through(proxyUrl) },
     });
@@ -171,7 +173,7 @@ describe('through a CONNECT proxy on loopback', () => {
 
   it('NO_PROXY sends the requests direct', async () => {
     proxy.targets.length = 0;
-    const run = await floe(['test', '--json', '--profile', 'sandbox'], {
+    const run = await floeSpawned(['test', '--json', '--profile', 'sandbox'], {
       configDir,
       env: { ...secrets(), ...through(proxyUrl), NO_PROXY: '127.0.0.1' },
     });
@@ -182,7 +184,7 @@ describe('through a CONNECT proxy on loopback', () => {
   it('a proxy that refuses CONNECT gets its diagnosis, naming the proxy', async () => {
     proxy.deny = true;
     try {
-      const run = await floe(['test', '--json', '--profile', 'sandbox'], {
+      const run = await floeSpawned(['test', '--json', '--profile', 'sandbox'], {
         configDir,
         env: { ...secrets(), ...through(proxyUrl) },
       });
@@ -203,7 +205,7 @@ describe('through a CONNECT proxy on loopback', () => {
     const s3Host = new URL(sandbox.s3.url).host;
     proxy.denied.add(s3Host);
     try {
-      const run = await floe(['test', '--json', '--profile', 'sandbox'], {
+      const run = await floeSpawned(['test', '--json', '--profile', 'sandbox'], {
         configDir,
         env: { ...secrets(), ...through(proxyUrl) },
       });
@@ -221,7 +223,7 @@ describe('through a CONNECT proxy on loopback', () => {
 
   it('a proxy that is not there gets its diagnosis', async () => {
     const dead = `http://127.0.0.1:${await refusedPort()}`;
-    const run = await floe(['test', '--json', '--profile', 'sandbox'], {
+    const run = await floeSpawned(['test', '--json', '--profile', 'sandbox'], {
       configDir,
       env: { ...secrets(), ...through(dead) },
     });

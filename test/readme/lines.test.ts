@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX, type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { floe } from '../management/support.js';
 import { itWithService } from '../support/services.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
@@ -108,14 +109,17 @@ beforeAll(async () => {
     CLIENT_SECRET_PAIR: `${SANDBOX.oauth.clientId}:${SANDBOX.oauth.clientSecret}`,
     OLAKE_PASSWORD: SANDBOX.olake.password,
   };
-  const login = await sh(
-    `printf %s "$OLAKE_PASSWORD" | floe login --url ${sandbox.olake.url} --password-stdin --insecure-storage`,
-  );
-  expect(login.code, login.out).toBe(0);
+  // The login and the cleanup are no README lines: they run in process (management/support.ts).
+  const login = await floe(['login', '--url', sandbox.olake.url, '--password-stdin', '--insecure-storage'], {
+    configDir: env.FLOE_CONFIG_DIR as string,
+    input: SANDBOX.olake.password,
+  });
+  expect(login.code, login.stderr).toBe(0);
 }, 60_000);
 
 afterAll(async () => {
-  await sh('for p in prod copy from-ui; do floe profiles delete $p; done; true');
+  for (const profile of ['prod', 'copy', 'from-ui'])
+    await floe(['profiles', 'delete', profile], { configDir: env.FLOE_CONFIG_DIR as string });
   await sandbox?.stop();
 });
 

@@ -1,6 +1,8 @@
 // The built `floe sandbox` (npm run build) as a user runs it: the banner (the Polaris flavour by
 // default), busy default ports announced, SIGINT stopping everything and removing the data (exit 130),
-// --open refused without a terminal, and a --catalog that names no flavour refused.
+// --open refused without a terminal, and a --catalog that names no flavour refused. The sandbox that
+// keeps running (until SIGINT, exit 130) is the built CLI's process; the refusals run in process
+// (management/support.ts floe).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';

@@ -1,17 +1,17 @@
 // floe jobs test against the sandbox: a seeded job's destination (the sandbox catalog and s3rver)
 // passes; a wrong secret in the server's copy gives the same diagnosis as `floe test` with that
-// secret; a hidden secret comes from the local profile of the same catalog, never printed.
+// secret; a hidden secret comes from the local profile of the same catalog, never printed. floe runs in
+// process (management/support.ts), with no Secret Service.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxSecretEnv, setupArgs } from '../../src/sandbox/demo.js';
 import { SANDBOX, type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { floe, tempConfigDir } from '../management/support.js';
 
-const NO_KEYCHAIN = { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/floe-test-bus' };
 const WRONG = `${SANDBOX.oauth.clientId}:not-the-secret`;
 let sandbox: Sandbox;
 let configDir: string;
 const run = (args: string[], env: Record<string, string> = {}, input?: string) =>
-  floe(args, { configDir, env: { ...NO_KEYCHAIN, ...env }, input });
+  floe(args, { configDir, env, input, keychain: 'unavailable' });
 
 function setWriter(jobId: number, change: Record<string, unknown>) {
   const job = sandbox.olake.emulator.jobs.find((j) => j.id === jobId);

@@ -1,6 +1,7 @@
-// startSandbox on free ports, driven by the built CLI (npm run build) as a user would: a profile made
-// with the printed `floe setup` line passes every step of `floe test`, for each auth type the catalog
-// takes; `floe login` + `floe jobs --json` see the seeded jobs. Then busy ports and stop().
+// startSandbox on free ports, driven by floe as a user would: a profile made with the printed `floe setup`
+// line passes every step of `floe test`, for each auth type the catalog takes; `floe login` + `floe jobs
+// --json` see the seeded jobs. Then busy ports and stop(). floe runs in process (management/support.ts),
+// but the printed lines run as printed: sh with the built CLI (npm run build) on PATH.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';

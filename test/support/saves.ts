@@ -1,9 +1,10 @@
 // The save paths of floe (every command that writes config.json or secrets) as scenarios for the crash
 // and disk-full sweeps (test/config/crash.test.ts, disk-full.test.ts): the state before the save, the
-// command, and what the next run of floe shows. `sweep` runs a save with a fault (fault-at.mjs) at its
-// 1st, 2nd, 3rd… change of the config folder or the keychain until a run reaches its end untouched, and
-// checks after each fault that the next run shows the state before the save or the one after it, whole.
-// The faulted save is a real process (SIGKILL and the fault hook need one); the next run, in process.
+// command, and what the next run of floe shows. `sweep` puts a fault (fault-at.mjs) at each change of
+// the config folder or the keychain a save makes (a full disk: one run per change; a kill: one run that
+// keeps what a kill at each change leaves, checked by real kills) and checks after each fault that the
+// next run shows the state before the save or the one after it, whole. The faulted save is a real
+// process (SIGKILL and the fault hook need one); the next run, in process.
 import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -182,12 +183,12 @@ async function prepared(scenario: Scenario): Promise<Snapshot> {
 }
 
 /**
- * Runs the scenario's save with the fault at call 1, 2, … until a run ends untouched, `parallel` at a
- * time: runs on the file alone each in a copy of the folder; those using the keychain each in a folder of
- * their own lane (prepared alike, so with a keychain service of its own), put back as it was before each
- * trial. After each fault, the next run's view must be the view before or after the save, with nothing
- * left behind. Returns which it was, in order, and every problem found (all of them, so a failing sweep
- * shows its whole pattern).
+ * The sweep of a save: before and after it, then each fault (kills: killSweep). A full disk at call 1,
+ * 2, … until a run ends untouched, `parallel` at a time: runs on the file alone each in a copy of the
+ * folder; those using the keychain each in a folder of their own lane (prepared alike, so with a keychain
+ * service of its own), put back as it was before each trial. After each fault, the next run's view must
+ * be the view before or after the save, with nothing left behind. Returns which it was, in order, and
+ * every problem found (all of them, so a failing sweep shows its whole pattern).
  */
 export async function sweep(scenario: Scenario, mode: Fault['mode'], parallel = 4) {
   const lanes = await Promise.all(

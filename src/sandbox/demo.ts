@@ -50,7 +50,7 @@ export async function prepareSession(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ storage: SessionStorage; reason?: string }> {
   const { username, password, project } = SANDBOX.olake;
-  const client = new ManagementClient({ url: sandbox.olake.url });
+  const client = new ManagementClient({ url: sandbox.olake.url, env });
   const url = sandbox.olake.url;
   let storage: SessionStorage = 'keychain';
   let reason: string | undefined;

@@ -5,6 +5,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Io } from '../cli/command-io.js';
+import { floeCommand } from '../cli/invocation.js';
 import { EXIT, FloeError, UsageError } from '../cli/io.js';
 import { block, type Writer } from '../cli/output.js';
 import { usage } from '../cli/usage.js';
@@ -128,5 +129,9 @@ export async function run(options: Options, io: Io, commands: HomeCommands): Pro
     return EXIT.OK;
   }
   const { runHome } = await loadScreen(() => import('../ui/home/index.js'));
-  return homeLoop((selected, message) => runHome(ctx, selected, message, options.facts), commands, io);
+  return homeLoop(
+    (selected, message) => runHome(ctx, floeCommand(io.env), selected, message, options.facts),
+    commands,
+    io,
+  );
 }

@@ -47,7 +47,7 @@ export function setupArgs(sandbox: Sandbox): string[] {
 export async function prepareSession(
   ctx: Context,
   sandbox: Sandbox,
-  env: NodeJS.ProcessEnv = process.env,
+  env: NodeJS.ProcessEnv,
 ): Promise<{ storage: SessionStorage; reason?: string }> {
   const { username, password, project } = SANDBOX.olake;
   const client = new ManagementClient({ url: sandbox.olake.url, env });

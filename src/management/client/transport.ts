@@ -190,7 +190,12 @@ export class Transport {
     } catch (error) {
       if (error instanceof ManagementError) throw error;
       if (outer?.aborted) throw new ManagementError('cancelled', 'Cancelled');
-      throw describeNetworkError(timeout.aborted ? { name: 'TimeoutError' } : error, this.origin, timeoutMs, this.#env);
+      throw describeNetworkError(
+        timeout.aborted ? { name: 'TimeoutError' } : error,
+        this.origin,
+        timeoutMs,
+        this.#env,
+      );
     }
   }
 

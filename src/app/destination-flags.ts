@@ -90,7 +90,7 @@ export function hasDestinationFlags(parsed: Record<string, unknown>): boolean {
 export async function valuesFromFlags(
   parsed: Record<string, string | boolean | undefined>,
   base: Values,
-  env: NodeJS.ProcessEnv = process.env,
+  env: NodeJS.ProcessEnv,
   stdin: NodeJS.ReadStream = process.stdin,
 ): Promise<Values> {
   const values: Values = { ...base, fields: { ...base.fields } };

@@ -22,10 +22,7 @@ export interface StorageFlags {
 }
 
 /** FLOE_SECRETS, checked: anything but keychain or file is a usage error naming a valid value. */
-export function secretsFromEnv(
-  command: string,
-  env: NodeJS.ProcessEnv = process.env,
-): SecretsChoice | undefined {
+export function secretsFromEnv(command: string, env: NodeJS.ProcessEnv): SecretsChoice | undefined {
   const raw = env.FLOE_SECRETS;
   if (raw === undefined || raw === '') return undefined;
   if (raw === 'keychain' || raw === 'file') return raw;
@@ -40,8 +37,8 @@ export function chooseStorage(
   ctx: Context,
   flags: StorageFlags,
   command: string,
-  own?: SecretStorage,
-  env: NodeJS.ProcessEnv = process.env,
+  own: SecretStorage | undefined,
+  env: NodeJS.ProcessEnv,
 ): StorageChoice {
   const fromEnv = secretsFromEnv(command, env);
   if (flags['insecure-storage']) return { storage: 'file', source: 'flag' };

@@ -114,7 +114,7 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 /** Throws NetworkFailure. */
 export async function probeConnection(
   url: URL,
-  opts: { signal: AbortSignal; timeoutMs: number; ca?: string; env?: NodeJS.ProcessEnv },
+  opts: { signal: AbortSignal; timeoutMs: number; ca?: string; env: NodeJS.ProcessEnv },
 ): Promise<ConnectResult> {
   const timer = AbortSignal.timeout(opts.timeoutMs);
   const signal = AbortSignal.any([opts.signal, timer]);

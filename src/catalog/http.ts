@@ -135,6 +135,8 @@ export interface HttpClientOptions {
   signal: AbortSignal;
   timeoutMs: number;
   scrubber: SecretScrubber;
+  /** The command's environment (io.env): its proxy variables apply, and GcsSession reads it. */
+  env: NodeJS.ProcessEnv;
   /** Extra trusted CA certificates (PEM); when set they replace Node's bundled roots. */
   ca?: string;
   /** Bodies are cut off beyond this (default MAX_BODY_BYTES). */
@@ -144,10 +146,13 @@ export interface HttpClientOptions {
 /** One per test run: owns the connection pool, which `close` destroys. */
 export class HttpClient {
   private readonly agent: Dispatcher;
+  readonly env: NodeJS.ProcessEnv;
 
   constructor(private readonly opts: HttpClientOptions) {
+    this.env = opts.env;
     // HTTPS_PROXY / HTTP_PROXY / NO_PROXY are honoured (src/net/proxy.ts).
     this.agent = proxyAwareAgent({
+      env: opts.env,
       connect: { timeout: opts.timeoutMs },
       ...(opts.ca ? { ca: opts.ca } : {}),
       headersTimeout: opts.timeoutMs,
@@ -244,7 +249,7 @@ export class HttpClient {
     error?: string,
   ): void {
     const { scrubber } = this.opts;
-    const proxy = proxyFor(req.url);
+    const proxy = proxyFor(req.url, this.env);
     this.opts.emit({
       type: 'trace',
       entry: {

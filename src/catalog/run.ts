@@ -85,6 +85,7 @@ export class CatalogRun {
       signal: opts.signal,
       timeoutMs: opts.timeoutMs,
       scrubber: this.scrubber,
+      env: opts.env,
       ...(chainOpts.ca ? { ca: chainOpts.ca } : {}),
     });
   }
@@ -129,6 +130,7 @@ export class CatalogRun {
       ...(this.endpoints ? { endpoints: this.endpoints } : {}),
       scrubber: this.scrubber,
       ...(this.chainOpts.ca ? { ca: this.chainOpts.ca } : {}),
+      env: this.opts.env,
       headers: (url) => this.authHeaders(url),
       ...(this.signer ? { prepare: (req: HttpRequest) => this.signer!.sign(req) } : {}),
       context: (step, route) => this.ctx(step, route),

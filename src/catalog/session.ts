@@ -17,6 +17,8 @@ export interface CatalogSession {
   scrubber: SecretScrubber;
   /** Trusted CA certificates (PEM) the catalog check used, if not Node's. */
   ca?: string;
+  /** The command's environment the catalog check ran with (its proxy variables apply here too). */
+  env: NodeJS.ProcessEnv;
   /** The auth headers for a request to `url` (bearer token, Google's user project). */
   headers(url: URL): Record<string, string>;
   /** Signs a request (SigV4 profiles); runs before each attempt. */

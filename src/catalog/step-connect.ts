@@ -25,6 +25,7 @@ export async function connect(run: CatalogRun): Promise<StepOutcome> {
     const r = await probeConnection(url, {
       signal: run.opts.signal,
       timeoutMs: run.opts.timeoutMs,
+      env: run.opts.env,
       ...(run.chainOpts.ca ? { ca: run.chainOpts.ca } : {}),
     });
     const tls = r.tlsMs === undefined ? '' : `, TLS ${r.tlsMs} ms (${r.tlsProtocol ?? 'TLS'})`;

@@ -82,6 +82,8 @@ export interface ChainOptions {
   signal: AbortSignal;
   /** Per-request timeout. */
   timeoutMs: number;
+  /** The command's environment (io.env): proxy variables, STORAGE_EMULATOR_HOST. */
+  env: NodeJS.ProcessEnv;
   /** Storage only: skip PutObject/GetObject/DeleteObject. */
   readOnly?: boolean;
   /** Shared between the chains of one run; absent when a chain runs alone. */

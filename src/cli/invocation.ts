@@ -19,7 +19,7 @@ function real(path: string): string | undefined {
  * PATH entries ending in node_modules/.bin are skipped: npm adds them only while it runs a script.
  */
 export function floeCommand(
-  env: NodeJS.ProcessEnv = process.env,
+  env: NodeJS.ProcessEnv,
   launcher: string | undefined = process.argv[1],
   executable: string | undefined = isSea() ? process.execPath : undefined,
   cwd: string = process.cwd(),

@@ -1,17 +1,10 @@
-// Shared CLI plumbing: exit codes, error types, TTY detection, argv parsing and stdin reads.
+// Shared CLI plumbing: exit codes, error types, argv parsing and stdin reads.
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { UsageError } from '../errors.js';
-import { promptable } from './command-io.js';
-import { out } from './output.js';
 import { closest } from './usage.js';
 
 /** Exit codes, bad invocations (exit 2) and failures to explain to the user (exit 1 unless told otherwise). */
 export { EXIT, FloeError, UsageError } from '../errors.js';
-
-/** Prompting from this process (the process's Io says the same: command-io.ts). */
-export function canPrompt(): boolean {
-  return promptable(process.stdin, out, process.env);
-}
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 

@@ -5,6 +5,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Io } from '../cli/command-io.js';
+import { floeCommand } from '../cli/invocation.js';
 import { EXIT, FloeError, UsageError } from '../cli/io.js';
 import { block, type Writer } from '../cli/output.js';
 import { usage } from '../cli/usage.js';
@@ -66,9 +67,9 @@ async function runAction(
  * the home screen comes back saying it; anything else ends floe.
  */
 /** The config folder's exports/ (the default place of an export from a git work tree) is made 0700 on first use. */
-function prepareExportFolder(output: string): void {
+function prepareExportFolder(output: string, env: NodeJS.ProcessEnv): void {
   const folder = dirname(output);
-  if (folder === join(configDir(), 'exports') && !existsSync(folder))
+  if (folder === join(configDir(env), 'exports') && !existsSync(folder))
     mkdirSync(folder, { recursive: true, mode: 0o700 });
 }
 
@@ -90,7 +91,7 @@ export async function homeLoop(
     // Keys typed while the command starts wait for its screen, unchanged.
     holdKeys();
     try {
-      if (action.type === 'export') prepareExportFolder(action.output);
+      if (action.type === 'export') prepareExportFolder(action.output, io.env);
       // l: the sign-in form first; Esc on it comes back here.
       if (action.type === 'login') {
         const outcome = await signIn();
@@ -128,5 +129,9 @@ export async function run(options: Options, io: Io, commands: HomeCommands): Pro
     return EXIT.OK;
   }
   const { runHome } = await loadScreen(() => import('../ui/home/index.js'));
-  return homeLoop((selected, message) => runHome(ctx, selected, message, options.facts), commands, io);
+  return homeLoop(
+    (selected, message) => runHome(ctx, floeCommand(io.env), selected, message, options.facts),
+    commands,
+    io,
+  );
 }

@@ -27,6 +27,8 @@ function lastRun(job: JobDetail, nowMs: number): string {
 export interface JobTablesDeps {
   /** The job's destination with a local profile's secrets, as `floe jobs test` prepares it. */
   prepare: (job: JobDetail) => Promise<PreparedJobTest | SecretsToType>;
+  /** The command's environment (io.env): the catalog's and the object store's proxies. */
+  env: NodeJS.ProcessEnv;
   now?: () => number;
 }
 
@@ -68,7 +70,7 @@ export async function prepareJobTables(
   const names = new Set(wanted.map((t) => tableName(t)));
   let opening: Promise<CatalogSession> | undefined;
   const session = (signal: AbortSignal) => {
-    opening ??= openSession(values, { signal, timeoutMs }).then((opened) => {
+    opening ??= openSession(values, { signal, timeoutMs, env: deps.env }).then((opened) => {
       if ('session' in opened) return opened.session;
       throw new Error(opened.diagnoses.map((d) => d.what).join('; ') || 'the catalog could not be read');
     });

@@ -50,6 +50,7 @@ export async function testJob(io: Io, session: Session, id: number, opts: JobTes
       title,
       writeWith,
       timeoutMs: opts.timeoutMs ?? TIMEOUT_MS,
+      env: io.env,
       readOnly: opts.readOnly,
     });
     if (interrupted) return EXIT.INTERRUPTED;
@@ -72,6 +73,7 @@ export async function testJob(io: Io, session: Session, id: number, opts: JobTes
     (onEvent) =>
       runCheck(values, {
         timeoutMs: opts.timeoutMs ?? TIMEOUT_MS,
+        env: io.env,
         readOnly: opts.readOnly,
         ...(onEvent ? { onEvent } : {}),
       }),

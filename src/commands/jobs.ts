@@ -245,8 +245,10 @@ export async function run(options: Options, io: Io): Promise<number> {
           account: { url: session.url, username: session.username, hadSession: session.hadSession },
           prepareTest: async (job, typed) =>
             prepareJobTest(job, { ...(await jobTestSources(io)), typed, collect: true }),
+          env: io.env,
           prepareTables: async (job) =>
             (await import('./jobs-tables.js')).prepareJobTables(job, {
+              env: io.env,
               prepare: async (j) => prepareJobTest(j, { ...(await jobTestSources(io)), collect: true }),
             }),
         }),

@@ -25,7 +25,7 @@ export async function signInOnScreen(io: Io, reason?: string, url?: string): Pro
     submit: ({ url, username, password }) =>
       explained(async () => {
         const previous = settingsFor(ctx, url);
-        const session = await signIn(url, username, password, 'Check the user and the password.');
+        const session = await signIn(url, username, password, 'Check the user and the password.', io.env);
         const login = {
           url,
           username,

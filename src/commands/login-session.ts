@@ -29,9 +29,10 @@ export async function signIn(
   username: string,
   password: string,
   retryHint: string,
+  env: NodeJS.ProcessEnv,
   signal?: AbortSignal,
 ): Promise<string> {
-  const client = new ManagementClient({ url });
+  const client = new ManagementClient({ url, env });
   try {
     await client.login(username, password, signal);
     return await jarText(client.jar);

@@ -127,7 +127,7 @@ async function status(io: Io, ctx: Context, url: string, quiet = false): Promise
     );
   if (!settings || !jar)
     throw new FloeError(`Not logged in to ${url} (no stored session).`, LOGIN_HINT, EXIT.AUTH);
-  const client = new ManagementClient({ url, jar });
+  const client = new ManagementClient({ url, jar, env: io.env });
   try {
     if (!(await client.authCheck())) {
       if (await sessionsOff(client, settings.project)) {
@@ -221,7 +221,13 @@ async function login(io: Io, ctx: Context, url: string, flags: LoginFlags): Prom
   const clear = passwordWarning(url);
   if (clear) io.err`! ${clear}`;
 
-  const session = await signIn(url, username, password, 'Check the username (--username) and the password.');
+  const session = await signIn(
+    url,
+    username,
+    password,
+    'Check the username (--username) and the password.',
+    io.env,
+  );
   // The session (with the password when it is remembered) and the settings are stored as one switch: a
   // run stopped at any point leaves the previous login whole, or this one.
   const login = {

@@ -13,6 +13,7 @@ import {
   banner,
   DEMO_KEYCHAIN_SERVICE,
   factsWithLog,
+  noKeychain,
   PROFILE,
   prepareSession,
   throwawayKeychain,
@@ -261,7 +262,7 @@ export async function run(flags: Options, io: Io, commands: HomeCommands): Promi
     // OLake UI emulator's destination test) goes there too.
     if (sandbox.gcs) io.env[STORAGE_EMULATOR_ENV] = sandbox.gcs.url;
     if (!flags.open) {
-      io.out`${block(usageLines(sandbox, floeCommand(io.env)))}`;
+      io.out`${block(usageLines(sandbox, floeCommand(io.env), !noKeychain(io.env)))}`;
       return await new Promise<never>(() => {});
     }
     return await openHome(io, commands, sandbox, jobs);

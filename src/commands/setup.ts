@@ -194,7 +194,7 @@ export async function run(flags: Options, io: Io): Promise<number> {
       typed: givenFields(flags, base),
       env: secretEnvValues(io.env),
       save: saveProfile,
-      ...(storage === 'keychain' && noSessionBus()
+      ...(storage === 'keychain' && noSessionBus(io.env)
         ? { keychainNote: 'unreachable here (no D-Bus): saving asks where' }
         : {}),
       openOn: existing ? 'review' : 'preset',

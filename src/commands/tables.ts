@@ -328,7 +328,8 @@ export async function run(options: Options, io: Io): Promise<number> {
     out: io.out,
     err: io.err,
     profile: async (name) => profileFromConfig(await io.openContext(), name),
-    session: async (values, opts) => (await import('../tables/session.js')).openSession(values, opts),
+    session: async (values, opts) =>
+      (await import('../tables/session.js')).openSession(values, { ...opts, env: io.env }),
     now: io.now,
     signal: controller.signal,
     ...(options.verb === 'list' && !options.json && io.canPrompt()

@@ -276,6 +276,7 @@ async function runTest(flags: Options, io: Io): Promise<number> {
             runCheck(values, {
               signal,
               timeoutMs,
+              env: io.env,
               readOnly,
               allowInsecureUriOverride,
               write,
@@ -291,6 +292,7 @@ async function runTest(flags: Options, io: Io): Promise<number> {
   const { report, interrupted } = await runTestScreen(values, {
     title: profile.name,
     timeoutMs,
+    env: io.env,
     readOnly,
     allowInsecureUriOverride,
     write,

@@ -83,7 +83,7 @@ type ConfigFile = z.input<typeof fileSchema>;
 
 export class ConfigError extends FloeError {}
 
-export function configDir(env: NodeJS.ProcessEnv = process.env): string {
+export function configDir(env: NodeJS.ProcessEnv): string {
   if (env.FLOE_CONFIG_DIR) return env.FLOE_CONFIG_DIR;
   if (process.platform === 'darwin') return join(homedir(), 'Library', 'Preferences', 'floe');
   if (process.platform === 'win32')
@@ -129,7 +129,7 @@ export class ConfigStore {
   readonly path: string;
   #data: ConfigData;
 
-  constructor(readonly dir: string = configDir()) {
+  constructor(readonly dir: string) {
     this.path = join(dir, 'config.json');
     ensurePrivateDir(dir);
     checkPrivateDir(dir);

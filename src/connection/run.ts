@@ -34,6 +34,8 @@ export interface RunCheckOptions {
   signal?: AbortSignal;
   /** Per-request timeout given to the chains. */
   timeoutMs: number;
+  /** The command's environment (io.env) the chains read proxies and STORAGE_EMULATOR_HOST from. */
+  env?: NodeJS.ProcessEnv;
   /** Skip the object-store writes (PutObject/GetObject/DeleteObject). */
   readOnly?: boolean;
   /** Follow a catalog's https → http overrides.uri with the bearer token (refused otherwise). */
@@ -130,6 +132,8 @@ export async function runCheck(values: Values, opts: RunCheckOptions): Promise<C
         emit: chainEmit,
         signal,
         timeoutMs: opts.timeoutMs,
+        // A caller outside a command (the sandbox's own checks) runs in the process's environment.
+        env: opts.env ?? process.env,
         readOnly: opts.readOnly,
         shared,
         allowInsecureUriOverride: opts.allowInsecureUriOverride,

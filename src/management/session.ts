@@ -230,7 +230,7 @@ export async function openSession(ctx: Context, options: OpenSessionOptions = {}
       warn(`The stored session cannot be read: ${error.reason}`);
     }
   }
-  const client = new ManagementClient({ url, jar });
+  const client = new ManagementClient({ url, jar, env });
   let hadSession = jar !== undefined;
 
   const storedPassword = async (): Promise<string | undefined> => {

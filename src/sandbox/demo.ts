@@ -47,10 +47,10 @@ export function setupArgs(sandbox: Sandbox): string[] {
 export async function prepareSession(
   ctx: Context,
   sandbox: Sandbox,
-  env: NodeJS.ProcessEnv = process.env,
+  env: NodeJS.ProcessEnv,
 ): Promise<{ storage: SessionStorage; reason?: string }> {
   const { username, password, project } = SANDBOX.olake;
-  const client = new ManagementClient({ url: sandbox.olake.url });
+  const client = new ManagementClient({ url: sandbox.olake.url, env });
   const url = sandbox.olake.url;
   let storage: SessionStorage = 'keychain';
   let reason: string | undefined;

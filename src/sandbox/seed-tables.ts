@@ -82,6 +82,7 @@ class Seeder {
       signal: opts.signal,
       timeoutMs: opts.timeoutMs ?? 10_000,
       scrubber: opts.session.scrubber,
+      env: opts.session.env,
       maxBodyBytes: 16 * 1024 * 1024,
     });
   }
@@ -109,6 +110,7 @@ class Seeder {
       emit: () => {},
       scrubber: this.opts.session.scrubber,
       timeoutMs: this.opts.timeoutMs ?? 10_000,
+      env: this.opts.session.env,
     });
     const path = objectPath(url);
     if (!path) throw new Error(`not an object location: ${url}`);

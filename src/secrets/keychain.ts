@@ -11,7 +11,7 @@ const TIMEOUT_MS = 3000;
  * Linux without a D-Bus session bus (SSH, containers): no Secret Service can be asked, so screens can
  * say so before a save fails, and lines to paste add --insecure-storage.
  */
-export function noSessionBus(env: NodeJS.ProcessEnv = process.env, platform = process.platform): boolean {
+export function noSessionBus(env: NodeJS.ProcessEnv, platform = process.platform): boolean {
   return platform === 'linux' && !env.DBUS_SESSION_BUS_ADDRESS;
 }
 

@@ -88,7 +88,8 @@ export function moduleFolder(
 
 /** Where the module may be unpacked, in order (the config folder is created 0700 if missing). */
 function parents(): [string, string | undefined][] {
-  const config = configDir();
+  // The addon is unpacked once for the process (whatever command loads it first): the process's folders.
+  const config = configDir(process.env);
   try {
     ensurePrivateDir(config);
   } catch {

@@ -39,10 +39,7 @@ export const accounts = {
     account('password', generation, `${origin}/${username}`),
 };
 
-export function fromEnv(
-  name: SecretEnv | 'FLOE_PASSWORD',
-  env: NodeJS.ProcessEnv = process.env,
-): string | undefined {
+export function fromEnv(name: SecretEnv | 'FLOE_PASSWORD', env: NodeJS.ProcessEnv): string | undefined {
   const value = env[name];
   return value === undefined || value === '' ? undefined : value;
 }

@@ -53,7 +53,7 @@ export function secretsToStore(values: Values, storage: SecretStorage): FieldId[
 /** `secretsFile` lies in the config folder; by default the keychain is that folder's own namespace. */
 export function openVault(
   secretsFile: string,
-  env: NodeJS.ProcessEnv = process.env,
+  env: NodeJS.ProcessEnv,
   keychain: SecretBackend = folderKeychain(dirname(secretsFile)),
 ): Vault {
   const file: FileBackend = fileBackend(secretsFile);

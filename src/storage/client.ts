@@ -114,9 +114,9 @@ export function untilAborted<T>(start: () => Promise<T>, signal: AbortSignal): P
 }
 
 /** The trace's `proxy` for a request URL. */
-export function proxyOf(url: string): { proxy?: string } {
+export function proxyOf(url: string, env: NodeJS.ProcessEnv): { proxy?: string } {
   try {
-    const proxy = proxyFor(new URL(url));
+    const proxy = proxyFor(new URL(url), env);
     return proxy ? { proxy: proxyLabel(proxy) } : {};
   } catch {
     return {};
@@ -139,7 +139,7 @@ export async function openS3(
   settings: StorageSettings,
   emit: Emit,
   scrubber: SecretScrubber,
-  { maxBodyBytes = MAX_BODY_BYTES }: { maxBodyBytes?: number } = {},
+  { env, maxBodyBytes = MAX_BODY_BYTES }: { env: NodeJS.ProcessEnv; maxBodyBytes?: number },
 ): Promise<OpenedS3> {
   const sdk = await lazy.s3();
   const config: S3ClientConfig = {
@@ -157,9 +157,9 @@ export async function openS3(
       ? { credentials: { accessKeyId: settings.accessKey, secretAccessKey: settings.secretKey } }
       : {}),
   };
-  if (proxiesConfigured()) {
+  if (proxiesConfigured(env)) {
     const { ProxyAwareHandler } = await import('./proxy-handler.js');
-    config.requestHandler = new ProxyAwareHandler();
+    config.requestHandler = new ProxyAwareHandler(env);
   }
   const client: S3Client = new sdk.S3Client(config);
   let lastUrl: string | undefined;
@@ -175,7 +175,7 @@ export async function openS3(
           entry: {
             method: req.method,
             url,
-            ...proxyOf(url),
+            ...proxyOf(url, env),
             ...(status !== undefined ? { status } : {}),
             durationMs: Math.round(performance.now() - started),
             requestHeaders: redactHeaders(req.headers, scrubber),

@@ -223,7 +223,13 @@ export async function runGcsCheck(
   scrubber: SecretScrubber,
 ): Promise<void> {
   const location = parseGsPath(source.url);
-  const client = new HttpClient({ emit, signal: opts.signal, timeoutMs: opts.timeoutMs, scrubber });
+  const client = new HttpClient({
+    emit,
+    signal: opts.signal,
+    timeoutMs: opts.timeoutMs,
+    scrubber,
+    env: opts.env,
+  });
   const gcs = new GcsSession(values, client, scrubber);
   if (!location) {
     await client.close();

@@ -21,7 +21,7 @@ export const GCS_API = 'https://storage.googleapis.com';
 export const STORAGE_EMULATOR_ENV = 'STORAGE_EMULATOR_HOST';
 
 /** The JSON API's base: STORAGE_EMULATOR_HOST (http:// when it names no scheme, as the Go client does), else Google's. */
-export function gcsBase(env: NodeJS.ProcessEnv = process.env): string {
+export function gcsBase(env: NodeJS.ProcessEnv): string {
   const raw = env[STORAGE_EMULATOR_ENV]?.trim();
   if (!raw) return GCS_API;
   const withScheme = /^[a-z][a-z\d+.-]*:\/\//i.test(raw) ? raw : `http://${raw}`;
@@ -53,7 +53,7 @@ function field(values: Values, id: 'gcpServiceAccountJson' | 'gcpProjectId'): st
  * through the caller's HttpClient (its timeout, its signal, its trace).
  */
 export class GcsSession {
-  readonly base = gcsBase();
+  readonly base: string;
   readonly userProject: string;
   email: string | undefined;
   tokenUri: string | undefined;
@@ -68,6 +68,7 @@ export class GcsSession {
     private readonly client: HttpClient,
     private readonly scrubber: SecretScrubber,
   ) {
+    this.base = gcsBase(client.env);
     this.userProject = field(values, 'gcpProjectId');
     this.json = field(values, 'gcpServiceAccountJson');
     scrubber.add(this.json);
@@ -161,7 +162,7 @@ export class GcsSession {
 
   /** What a diagnosis needs of the session. */
   context(step: StorageStepId, bucket: string, timeoutMs: number, key?: string): GcsContext {
-    const proxy = this.lastUrl ? proxyFor(new URL(this.lastUrl)) : undefined;
+    const proxy = this.lastUrl ? proxyFor(new URL(this.lastUrl), this.client.env) : undefined;
     return {
       step,
       bucket,

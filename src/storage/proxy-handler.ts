@@ -28,7 +28,11 @@ const DROPPED = new Set(['expect', 'transfer-encoding', 'connection']);
 
 export class ProxyAwareHandler {
   readonly metadata = { handlerProtocol: 'http/1.1' };
-  readonly #agent: Dispatcher = proxyAwareAgent();
+  readonly #agent: Dispatcher;
+
+  constructor(env: NodeJS.ProcessEnv) {
+    this.#agent = proxyAwareAgent({ env });
+  }
 
   async handle(req: HttpRequest, options: HttpHandlerOptions = {}): Promise<{ response: HttpResponse }> {
     const query = queryString(req.query);

@@ -95,7 +95,7 @@ function s3Attempt<T>(
         ...check.baseContext(id),
         ...(key ? { key } : {}),
         ...(url ? { url } : {}),
-        ...(url ? proxyOf(url) : {}),
+        ...(url ? proxyOf(url, check.opts.env) : {}),
         timedOut: check.timedOut,
         ...(extra ? { extra } : {}),
       });
@@ -221,7 +221,7 @@ export async function runS3Check(
   journalProbe: (url: string, folder: string) => ProbeJournal,
 ): Promise<void> {
   steps.start('storage.head');
-  const opened = await openS3(probe, emit, scrubber);
+  const opened = await openS3(probe, emit, scrubber, { env: opts.env });
   const check: S3Check = {
     ...opened,
     ...probe.location,

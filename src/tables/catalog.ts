@@ -51,6 +51,7 @@ export class CatalogReader {
       signal: opts.signal,
       timeoutMs: opts.timeoutMs,
       scrubber: opts.session.scrubber,
+      env: opts.session.env,
       maxBodyBytes: MAX_TABLE_BYTES,
       ...(opts.session.ca ? { ca: opts.session.ca } : {}),
     });

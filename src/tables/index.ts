@@ -106,6 +106,7 @@ function open(opts: TablesOptions): Context {
       values: opts.values,
       emit,
       scrubber: opts.session.scrubber,
+      env: opts.session.env,
       timeoutMs: opts.timeoutMs,
       signal: opts.signal,
     });

@@ -37,6 +37,8 @@ export interface ObjectReaderOptions {
   emit: Emit;
   scrubber: SecretScrubber;
   timeoutMs: number;
+  /** The command's environment (io.env): proxy variables, STORAGE_EMULATOR_HOST. */
+  env: NodeJS.ProcessEnv;
   maxBytes?: number;
   /** Ends every request in flight (Cloud Storage's; S3's end with each read's own signal). */
   signal?: AbortSignal;
@@ -73,6 +75,7 @@ function gcsReader(opts: ObjectReaderOptions): ObjectReader {
     signal: opts.signal ?? new AbortController().signal,
     timeoutMs: opts.timeoutMs,
     scrubber: opts.scrubber,
+    env: opts.env,
     maxBodyBytes,
   });
   const gcs = new GcsSession(opts.values, client, opts.scrubber);
@@ -136,7 +139,7 @@ export function objectReader(opts: ObjectReaderOptions): ObjectReader {
       const location = parseS3Path(url);
       if (!location?.prefix) throw unsupported(url);
       const key = location.prefix.replace(/\/$/, '');
-      opened ??= openS3(settings, opts.emit, opts.scrubber, { maxBodyBytes });
+      opened ??= openS3(settings, opts.emit, opts.scrubber, { env: opts.env, maxBodyBytes });
       const s3 = await opened;
       const timer = AbortSignal.timeout(opts.timeoutMs);
       const both = AbortSignal.any([signal, timer]);

@@ -9,6 +9,8 @@ import type { Values } from '../destination/fields.js';
 export interface SessionOptions {
   signal: AbortSignal;
   timeoutMs: number;
+  /** The command's environment (io.env): the catalog chain's proxies, the session's after it. */
+  env?: NodeJS.ProcessEnv;
   allowInsecureUriOverride?: boolean;
   /** Every event of the chain (traces, steps), e.g. for a verbose trace. */
   onEvent?: (event: CheckEvent) => void;
@@ -26,6 +28,8 @@ export async function openSession(
   await chain(values, {
     signal: opts.signal,
     timeoutMs: opts.timeoutMs,
+    // A caller outside a command (the sandbox's seeding) runs in the process's environment.
+    env: opts.env ?? process.env,
     shared,
     ...(opts.allowInsecureUriOverride ? { allowInsecureUriOverride: true } : {}),
     emit: (event) => {

@@ -84,6 +84,7 @@ export class WriteRun {
       emit: opts.emit,
       scrubber: this.scrubber,
       timeoutMs: opts.timeoutMs,
+      env: opts.env,
     });
     this.namespace = opts.write.namespace;
     this.signal = opts.signal;
@@ -129,6 +130,7 @@ export class WriteRun {
       signal,
       timeoutMs: this.opts.timeoutMs,
       scrubber: this.scrubber,
+      env: this.opts.env,
       ...(this.session.ca ? { ca: this.session.ca } : {}),
     });
   }

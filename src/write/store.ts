@@ -45,6 +45,8 @@ export interface StoreOptions {
   emit: Emit;
   scrubber: SecretScrubber;
   timeoutMs: number;
+  /** The command's environment (io.env): proxy variables, STORAGE_EMULATOR_HOST. */
+  env: NodeJS.ProcessEnv;
 }
 
 /** The store of the profile's storage: Cloud Storage for `gcs`, else S3. */
@@ -67,7 +69,7 @@ function s3Store(values: Values, opts: StoreOptions): WriteStore {
   /** The client once a call opened it (the SDK loads only then), for the evidence's URL. */
   let latest: OpenedS3 | undefined;
   const open = () => {
-    opened ??= openS3(settings, opts.emit, opts.scrubber);
+    opened ??= openS3(settings, opts.emit, opts.scrubber, { env: opts.env });
     return opened;
   };
   /** One SDK call, cancelled by `signal` (the SDK's abortSignal, and a race for a call that ignores it). */
@@ -154,6 +156,7 @@ function gcsStore(values: Values, opts: StoreOptions): WriteStore {
     signal: new AbortController().signal,
     timeoutMs: opts.timeoutMs,
     scrubber: opts.scrubber,
+    env: opts.env,
   });
   const gcs = new GcsSession(values, client, opts.scrubber);
   let signedIn = false;

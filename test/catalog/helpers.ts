@@ -38,6 +38,7 @@ export async function runChain(
   const events: CheckEvent[] = [];
   const invalid: string[] = [];
   await (opts.chain ?? catalogChain)(v, {
+    env: process.env,
     emit: (e) => {
       // Every event must satisfy the shared contract's schemas (checked after the run: the chain
       // would swallow a throw from emit).

@@ -16,6 +16,7 @@ afterEach(async () => {
 async function settle(catalogUrl: string, namespace?: string[]): Promise<SharedFacts> {
   const shared = sharedFacts();
   await catalogChain(values('none', { catalogUrl, warehouse: 'olake_catalog' }), {
+    env: process.env,
     emit: () => {},
     signal: new AbortController().signal,
     timeoutMs: 3000,

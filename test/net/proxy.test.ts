@@ -1,9 +1,9 @@
 // Proxies from the environment, against a small CONNECT proxy on loopback started here: the catalog
 // and object-store checks and the OLake UI client go through it, the connect step and the trace say
 // so, and a proxy that refuses the tunnel or is not there gets its own diagnosis. `floe test` is the built
-// CLI (floeSpawned): the catalog and S3 clients' agents read HTTPS_PROXY / NO_PROXY from the process's
-// environment (undici's EnvHttpProxyAgent), which is what this file checks a floe inherits.
-import { connect, createServer, type Server, type Socket } from 'node:net';
+// CLI (floeSpawned): a spawned floe's io.env is the process's environment, which is what this file checks
+// a floe inherits (test/net/command-env.test.ts runs floe in process with proxies only in its Io's env).
+import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkReportSchema } from '../../src/check/types.js';
 import { ConfigStore } from '../../src/config/store.js';
@@ -13,55 +13,8 @@ import { proxyFor, proxyLabel } from '../../src/net/proxy.js';
 import { SANDBOX, type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { queryString } from '../../src/storage/proxy-handler.js';
 import { floeSpawned, tempConfigDir } from '../management/support.js';
+import { ConnectProxy } from '../support/connect-proxy.js';
 import { refusedPort } from '../support/ports.js';
-
-/** A CONNECT-only proxy: tunnels (recording each target) unless `deny` is set, then answers 403. */
-class ConnectProxy {
-  readonly targets: string[] = [];
-  deny = false;
-  /** Targets refused with 403 even when `deny` is off. */
-  readonly denied = new Set<string>();
-  readonly #server: Server;
-  readonly #sockets = new Set<Socket>();
-
-  constructor() {
-    this.#server = createServer((client) => {
-      this.#sockets.add(client);
-      client.on('close', () => this.#sockets.delete(client));
-      client.once('data', (chunk) => {
-        const head = chunk.toString('latin1');
-        const target = /^CONNECT (\S+) HTTP\/1\.1\r\n/.exec(head)?.[1];
-        if (!target || this.deny || this.denied.has(target)) {
-          client.end('HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\n\r\n');
-          return;
-        }
-        this.targets.push(target);
-        const [host, port] = [target.slice(0, target.lastIndexOf(':')), Number(target.split(':').pop())];
-        const upstream = connect({ host, port }, () => {
-          client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-          upstream.pipe(client);
-          client.pipe(upstream);
-        });
-        this.#sockets.add(upstream);
-        upstream.on('close', () => this.#sockets.delete(upstream));
-        upstream.on('error', () => client.destroy());
-        client.on('error', () => upstream.destroy());
-      });
-    });
-  }
-
-  async listen(): Promise<string> {
-    await new Promise<void>((resolve) => this.#server.listen(0, '127.0.0.1', resolve));
-    const address = this.#server.address();
-    if (address === null || typeof address === 'string') throw new Error('no port');
-    return `http://127.0.0.1:${address.port}`;
-  }
-
-  async close(): Promise<void> {
-    for (const socket of this.#sockets) socket.destroy();
-    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
-  }
-}
 
 describe('reading the proxy variables', () => {
   const url = new URL('https://catalog.example.com/api/catalog');

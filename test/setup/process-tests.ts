@@ -82,4 +82,8 @@ export const PROCESS_TESTS = [
  * Fast tests that need a module graph of their own (vi.mock, or an assertion on what is loaded): the
  * fast-isolated project. The fast project reuses one module graph per worker across its files.
  */
-export const ISOLATED_TESTS = ['test/sandbox/log.test.ts', 'test/storage/lazy-sdk.test.ts'];
+export const ISOLATED_TESTS = [
+  'test/cli/setup-bus.test.ts',
+  'test/sandbox/log.test.ts',
+  'test/storage/lazy-sdk.test.ts',
+];

@@ -35,6 +35,7 @@ export async function runStorage(
 ): Promise<Run> {
   const events: CheckEvent[] = [];
   await storageChain(values, {
+    env: process.env,
     emit: (event) => {
       events.push(event);
       options.onEvent?.(event);

@@ -40,6 +40,7 @@ async function runShared(v: Values, shared: SharedFacts, write = false) {
     step?: { id: string; detail?: string; state: string };
   }[] = [];
   await storageChain(v, {
+    env: process.env,
     emit: (e) => events.push(e as (typeof events)[number]),
     signal: new AbortController().signal,
     timeoutMs: 5000,

@@ -150,7 +150,12 @@ describe('floe tables on Cloud Storage', () => {
     }
     const list = await manifestList('payments');
     // Deleted outside Iceberg (through the JSON API as the service account).
-    const store = openWriteStore(values, { emit: () => {}, scrubber: session.scrubber, timeoutMs: 10_000 });
+    const store = openWriteStore(values, {
+      emit: () => {},
+      scrubber: session.scrubber,
+      timeoutMs: 10_000,
+      env: process.env,
+    });
     await store.delete('lake', list.replace('gs://lake/', ''), new AbortController().signal);
     await store.close();
     expect(gcs.objects('lake').has(list.replace('gs://lake/', ''))).toBe(false);

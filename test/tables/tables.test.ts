@@ -137,6 +137,7 @@ describe('a job’s tables', () => {
     const source = await prepareJobTables(job(frequency), {
       prepare: async () =>
         ({ values: world.values, profile: 'sandbox' }) as Awaited<ReturnType<JobTablesDeps['prepare']>>,
+      env: process.env,
       now: () => world.nowMs + 3_600_000,
     });
     if ('problem' in source) throw new Error(source.problem);
@@ -326,6 +327,7 @@ describe('many, nested and hostile tables', () => {
       emit: () => {},
       scrubber: opened.session.scrubber,
       timeoutMs: 10_000,
+      env: process.env,
     });
     const reader: ObjectReader = {
       read: async (url, signal) => {

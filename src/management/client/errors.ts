@@ -23,12 +23,17 @@ export function normalizeUrl(raw: string): string {
 /** undici's ProxyAgent when the proxy answers its CONNECT with anything but 200. */
 const PROXY_REFUSED = /Proxy response \((\d+)\) !== 200/;
 
-export function describeNetworkError(error: unknown, origin: string, timeoutMs: number): ManagementError {
+export function describeNetworkError(
+  error: unknown,
+  origin: string,
+  timeoutMs: number,
+  env: NodeJS.ProcessEnv,
+): ManagementError {
   const err = error as { name?: string; code?: string; cause?: { code?: string }; message?: string };
   const code = err.code ?? err.cause?.code;
   const refused = PROXY_REFUSED.exec(err.message ?? '');
   if (refused) {
-    const proxy = proxyFor(new URL(origin));
+    const proxy = proxyFor(new URL(origin), env);
     const via = proxy ? `The proxy ${proxyLabel(proxy)}` : 'The proxy';
     const status = Number(refused[1]);
     return new ManagementError(

@@ -25,6 +25,8 @@ export interface ClientOptions {
   jar?: CookieJar;
   timeoutMs?: number;
   maxBodyBytes?: number;
+  /** The command's environment (io.env), for its proxy variables; the process's when absent. */
+  env?: NodeJS.ProcessEnv;
   /**
    * Called once when an authenticated request answers 401; resolves true when a new session was
    * obtained, and the request is then sent again once.
@@ -81,15 +83,19 @@ export class Transport {
   readonly #timeoutMs: number;
   /** The most of a body read (a job detail has its own limit, MAX_DETAIL_BYTES). */
   readonly maxBodyBytes: number;
-  // HTTPS_PROXY / HTTP_PROXY / NO_PROXY are honoured (src/net/proxy.ts).
-  readonly #agent = proxyAwareAgent({ keepAliveTimeout: 1_000, connections: 8 });
+  readonly #env: NodeJS.ProcessEnv;
+  readonly #agent: ReturnType<typeof proxyAwareAgent>;
   #reauthenticate: (() => Promise<boolean>) | undefined;
   #reauthenticating: Promise<boolean> | undefined;
 
   constructor(options: ClientOptions) {
     this.url = normalizeUrl(options.url);
     this.origin = new URL(this.url).origin;
-    this.#proxied = proxyFor(new URL(this.url)) !== undefined;
+    // A client made outside a command (the sandbox's demo login, tests) reads the process's environment.
+    this.#env = options.env ?? process.env;
+    // HTTPS_PROXY / HTTP_PROXY / NO_PROXY are honoured (src/net/proxy.ts).
+    this.#agent = proxyAwareAgent({ env: this.#env, keepAliveTimeout: 1_000, connections: 8 });
+    this.#proxied = proxyFor(new URL(this.url), this.#env) !== undefined;
     this.jar = options.jar ?? new CookieJar();
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
@@ -184,7 +190,12 @@ export class Transport {
     } catch (error) {
       if (error instanceof ManagementError) throw error;
       if (outer?.aborted) throw new ManagementError('cancelled', 'Cancelled');
-      throw describeNetworkError(timeout.aborted ? { name: 'TimeoutError' } : error, this.origin, timeoutMs);
+      throw describeNetworkError(
+        timeout.aborted ? { name: 'TimeoutError' } : error,
+        this.origin,
+        timeoutMs,
+        this.#env,
+      );
     }
   }
 

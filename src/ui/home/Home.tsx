@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import { Box, useApp } from 'ink';
 import { useEffect, useReducer, useRef, useState } from 'react';
 import type { Context } from '../../app/context.js';
-import { floeCommand } from '../../cli/invocation.js';
 import { KeychainUnavailableError } from '../../secrets/store.js';
 import { charOf, isInterrupt } from '../../text/keys.js';
 import { sanitize } from '../../text/sanitize.js';
@@ -30,6 +29,8 @@ import {
 
 export interface HomeProps {
   ctx: Context;
+  /** How this floe is run from the user's shell (cli/invocation.ts's floeCommand of the command's env). */
+  floe: string;
   /** Called once with what the user chose; the screen then exits. */
   onAction(action: HomeAction): void;
   /** The profile to highlight first: the one the previous action was about. */
@@ -127,7 +128,7 @@ function statusLines(state: HomeState): { text: string; color?: string }[] {
   return lines;
 }
 
-export function Home({ ctx, onAction, selected, message, facts }: HomeProps) {
+export function Home({ ctx, floe, onAction, selected, message, facts }: HomeProps) {
   const [state, dispatch, latest] = useLatestReducer(homeReducer, () =>
     initialHome(profileRows(ctx), selected, message),
   );
@@ -279,7 +280,7 @@ export function Home({ ctx, onAction, selected, message, facts }: HomeProps) {
             it, and the object store the data goes to.
           </Text>
           <Text>Press n to create one with the setup wizard.</Text>
-          <Text>{`To try floe on a local catalog first: ${floeCommand()} sandbox --open`}</Text>
+          <Text>{`To try floe on a local catalog first: ${floe} sandbox --open`}</Text>
         </Box>
       ) : (
         <ProfileTable state={state} width={width} height={size.rows - 1 - chromeRows(hints, width) - below} />

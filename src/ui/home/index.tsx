@@ -9,20 +9,22 @@ import type { HomeAction, HomeMessage } from './model.js';
 export type { HomeAction } from './model.js';
 
 /**
- * Shows the home screen, `selected` highlighted, until the user picks an action; Ink has unmounted
+ * Shows the home screen (`floe`: how this floe is run, for its hints), `selected` highlighted, until the user picks an action; Ink has unmounted
  * when this resolves.
  */
 export function runHome(
   ctx: Context,
+  floe: string,
   selected?: string,
   message?: HomeMessage,
   facts?: () => string,
 ): Promise<HomeAction> {
-  return fullScreen(() => home(ctx, selected, message, facts));
+  return fullScreen(() => home(ctx, floe, selected, message, facts));
 }
 
 async function home(
   ctx: Context,
+  floe: string,
   selected?: string,
   message?: HomeMessage,
   facts?: () => string,
@@ -32,6 +34,7 @@ async function home(
   const app = render(
     <Home
       ctx={ctx}
+      floe={floe}
       selected={selected}
       message={message}
       facts={facts}

@@ -47,6 +47,8 @@ export interface JobsBrowserProps {
   ) => Promise<PreparedTest | SecretsToType>;
   /** The tables of a job's streams (b in the detail); without it b does nothing. */
   prepareTables?: (job: JobDetail) => Promise<TablesSource | { problem: string }>;
+  /** The command's environment (io.env) t's connection test runs in. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** Lines around the list body: title, table header, status line, footer, and the spare last terminal row. */
@@ -153,6 +155,7 @@ export function JobsBrowser(props: JobsBrowserProps) {
         title={testing.title}
         {...(testing.writeWith ? { writeWith: testing.writeWith } : {})}
         timeoutMs={TEST_TIMEOUT_MS}
+        {...(props.env ? { env: props.env } : {})}
         leaveLabel="back"
         onDone={() => setTesting(undefined)}
         onInterrupt={() => props.onExit(130)}

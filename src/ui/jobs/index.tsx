@@ -22,6 +22,8 @@ export interface RunJobsBrowserOptions {
   prepareTables?: JobsBrowserProps['prepareTables'];
   /** Who signs in where, for the sign-in screens. */
   account?: JobsBrowserProps['account'];
+  /** The command's environment (io.env), for t's connection test. */
+  env: NodeJS.ProcessEnv;
 }
 
 /** Renders the browser on the alternate screen until the user quits; resolves the exit code. */
@@ -37,6 +39,7 @@ async function browse({
   prepareTest,
   prepareTables,
   account,
+  env,
 }: RunJobsBrowserOptions): Promise<number> {
   let finish: (code: number) => void = () => {};
   const exited = new Promise<number>((resolve) => {
@@ -57,6 +60,7 @@ async function browse({
       prepareTest={prepareTest}
       prepareTables={prepareTables}
       account={account}
+      env={env}
     />,
     { exitOnCtrlC: false },
   );

@@ -9,6 +9,8 @@ import type { Values } from '../../destination/fields.js';
 
 export interface ConnectionTestOptions {
   timeoutMs: number;
+  /** The command's environment (io.env) the test reads proxies and STORAGE_EMULATOR_HOST from. */
+  env?: NodeJS.ProcessEnv;
   readOnly?: boolean;
   allowInsecureUriOverride?: boolean;
   /** Run the write check from the first run on (floe test --write). */
@@ -51,6 +53,7 @@ export function useConnectionTest(values: Values, opts: ConnectionTestOptions): 
       runCheck(v, {
         signal,
         timeoutMs: o.timeoutMs,
+        ...(o.env ? { env: o.env } : {}),
         readOnly: o.readOnly,
         allowInsecureUriOverride: o.allowInsecureUriOverride,
         ...(writing ? { write: writing } : {}),

@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { saveProfile } from '../../../src/app/profiles.js';
 import { FloeError } from '../../../src/cli/io.js';
@@ -8,6 +9,7 @@ import { accounts } from '../../../src/secrets/store.js';
 import { openVault } from '../../../src/secrets/vault.js';
 import { Home } from '../../../src/ui/home/Home.js';
 import type { HomeAction } from '../../../src/ui/home/model.js';
+import { tempConfigDir } from '../../support/cli.js';
 import { testIo } from '../../support/io.js';
 import {
   expectFits,
@@ -68,7 +70,7 @@ afterEach(async () => {
 
 async function start(ctx: TestContext) {
   const onAction = vi.fn<(action: HomeAction) => void>();
-  rendered = await renderScreen(<Home ctx={ctx} onAction={onAction} />);
+  rendered = await renderScreen(<Home ctx={ctx} floe="npx floe" onAction={onAction} />);
   return { r: rendered, onAction };
 }
 
@@ -211,8 +213,8 @@ describe('home screen', () => {
     expect(r.text()).toContain('No profiles yet.');
     expect(r.frame()).toContain('Press n to create one');
     // Issue 19, item 13: the empty home screen mentions the sandbox.
-    // The command that runs this floe (cli/invocation.ts): `node <launcher>` here, outside a floe checkout.
-    expect(r.text()).toMatch(/To try floe on a local catalog first: (npx floe|floe|node \S+) sandbox --open/);
+    // The command that runs this floe, as the home command gives it (cli/invocation.ts's floeCommand).
+    expect(r.text()).toContain('To try floe on a local catalog first: npx floe sandbox --open');
     expect(r.frame()).toContain('OLake UI: not logged in (floe login)');
     await r.press('t', KEY.enter);
     expect(onAction).not.toHaveBeenCalled();
@@ -313,6 +315,25 @@ describe('floe (home command)', () => {
       throw new TypeError('bug');
     });
     await expect(homeLoop(async () => ({ type: 'jobs' }), broken, io)).rejects.toThrow('bug');
+  });
+
+  // Issue 31, item 1: the config folder is the Io env's (FLOE_CONFIG_DIR), not the process's.
+  it("an export to the config folder's exports/ makes that folder (0700) in the Io env's config folder", async () => {
+    const dir = tempConfigDir();
+    const processDir = tempConfigDir();
+    vi.stubEnv('FLOE_CONFIG_DIR', processDir);
+    try {
+      const output = join(dir, 'exports', 'prod.json');
+      const actions: HomeAction[] = [{ type: 'export', name: 'prod', output }, { type: 'quit' }];
+      const { calls, load } = fakeCommands({});
+      const io = testIo({ env: { FLOE_CONFIG_DIR: dir } });
+      expect(await homeLoop(async () => actions.shift()!, load, io)).toBe(0);
+      expect(calls).toEqual([['export', ['prod', output]]]);
+      expect(statSync(join(dir, 'exports')).mode & 0o777).toBe(0o700);
+      expect(existsSync(join(processDir, 'exports'))).toBe(false);
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 
   // Issue 30, item 2: l signs in on a form first; Esc there comes back home, signed in the jobs open.

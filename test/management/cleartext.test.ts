@@ -1,6 +1,6 @@
 // floe login over plain http to another host warns, as catalog secrets do, before the password leaves.
 // The host is reached only through a loopback proxy that refuses everything: nothing leaves the machine.
-// The built CLI (floeSpawned): the OLake UI client's agent takes HTTP_PROXY from the process's environment.
+// The built CLI (floeSpawned): a spawned floe takes HTTP_PROXY from the environment it inherits.
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { floeSpawned, tempConfigDir } from './support.js';

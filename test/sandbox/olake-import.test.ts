@@ -3,16 +3,15 @@
 // Glue and S3 Tables) passes `floe test` and `floe test --write`: the storage probe finds its location in
 // the catalog (config, namespace) or, under --write, at the table the catalog creates. BigLake's
 // warehouse is its gs:// bucket: the GCS probe checks it (through the sandbox's Cloud Storage emulator,
-// STORAGE_EMULATOR_HOST from sandboxSecretEnv), and the write check writes its table there. floe runs in
-// process (management/support.ts; the secrets are in the environment, no keychain is asked), but for
-// BigLake: storage/gcs.ts reads STORAGE_EMULATOR_HOST from the process's environment, so its floe is the
-// built CLI, started with it.
+// STORAGE_EMULATOR_HOST from sandboxSecretEnv, in the command's env), and the write check writes its
+// table there. floe runs in process (management/support.ts; the secrets are in the environment, no
+// keychain is asked).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CheckReport, checkReportSchema } from '../../src/check/types.js';
 import { toDestinationJson } from '../../src/destination/olake.js';
 import { sandboxSecretEnv } from '../../src/sandbox/demo.js';
 import { CATALOG_FLAVOURS, type Sandbox, sandboxValues, startSandbox } from '../../src/sandbox/index.js';
-import { floe, floeSpawned, tempConfigDir } from '../management/support.js';
+import { floe, tempConfigDir } from '../management/support.js';
 
 const FLAVOURS = CATALOG_FLAVOURS.filter((f) => f !== 'rest');
 /** Where `floe test` finds the location: Polaris's config, Nessie's warehouse (an s3:// location); else none. */
@@ -21,13 +20,10 @@ const PLAIN_SOURCE: Partial<Record<(typeof FLAVOURS)[number], string>> = {
   nessie: 'the Warehouse',
 };
 
-/** `floe test` of the imported profile: in process, or spawned where the probe reads the process's env. */
-async function test(flavour: string, configDir: string, env: Record<string, string>, write: boolean) {
+/** `floe test` of the imported profile, in process. */
+async function test(configDir: string, env: Record<string, string>, write: boolean) {
   const args = ['test', '--json', '--profile', 'imported', ...(write ? ['--write'] : [])];
-  const run =
-    flavour === 'biglake'
-      ? await floeSpawned(args, { configDir, env })
-      : await floe(args, { configDir, env, keychain: 'unavailable' });
+  const run = await floe(args, { configDir, env, keychain: 'unavailable' });
   const report: CheckReport = checkReportSchema.parse(JSON.parse(run.stdout));
   return { run, report };
 }
@@ -60,7 +56,7 @@ describe.each(FLAVOURS)('a profile imported from the %s sandbox’s OLake destin
   });
 
   it('floe test exits 0; the probe says where its location came from, or warns what to set', async () => {
-    const { run, report } = await test(flavour, configDir, env, false);
+    const { run, report } = await test(configDir, env, false);
     expect(run.code, run.stdout).toBe(0);
     expect(report.diagnoses).toEqual([]);
     const head = report.steps.find((s) => s.id === 'storage.head');
@@ -80,7 +76,7 @@ describe.each(FLAVOURS)('a profile imported from the %s sandbox’s OLake destin
   });
 
   it('floe test --write exits 0 and the probe writes where the catalog put the table', async () => {
-    const { run, report } = await test(flavour, configDir, env, true);
+    const { run, report } = await test(configDir, env, true);
     expect(run.code, run.stdout).toBe(0);
     expect(report.ok).toBe(true);
     for (const step of report.steps)

@@ -60,7 +60,6 @@ export const PROCESS_TESTS = [
   'test/package/pack.test.ts',
   'test/readme/lines.test.ts',
   'test/sandbox/command.test.ts',
-  'test/sandbox/olake-import.test.ts',
   'test/sandbox/open.test.ts',
   'test/sandbox/pty.test.ts',
   'test/sandbox/sandbox.test.ts',

@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { ISOLATED_TESTS, PROCESS_TESTS } from './test/setup/process-tests.js';
+import { LongestFirst } from './test/setup/sequencer.js';
 
 const env = { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
 
@@ -23,6 +24,7 @@ export default defineConfig({
     globalSetup: ['test/setup/tmp.ts'],
     setupFiles: ['test/setup/react-act.ts'],
     pool: 'forks',
+    sequence: { sequencer: LongestFirst },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [
@@ -51,8 +53,9 @@ export default defineConfig({
           include: PROCESS_TESTS,
           globalSetup: ['test/setup/keyring.ts', 'test/setup/ceph.ts'],
           env,
-          // Two files at a time: their processes mostly wait on each other and on the loopback servers.
-          maxWorkers: 2,
+          // Three files at a time on two cores: their processes often wait (on a terminal, a sync run,
+          // each other), and two left the cores idle a third of the time.
+          maxWorkers: 3,
           sequence: { groupOrder: 1 },
         },
       },

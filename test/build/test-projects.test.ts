@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
-import { ISOLATED_TESTS, PROCESS_TESTS } from '../setup/process-tests.js';
+import { ISOLATED_TESTS, LONGEST_FIRST, PROCESS_TESTS } from '../setup/process-tests.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -36,4 +36,12 @@ it('the isolated and process lists name existing files, once', () => {
   expect(new Set([...ISOLATED_TESTS, ...PROCESS_TESTS]).size).toBe(
     ISOLATED_TESTS.length + PROCESS_TESTS.length,
   );
+});
+
+it('the files the sequencer starts first are process files that exist', () => {
+  const files = testFiles();
+  for (const file of LONGEST_FIRST) {
+    expect(files, file).toContain(file);
+    expect(PROCESS_TESTS, file).toContain(file);
+  }
 });

@@ -1,8 +1,10 @@
 // A full disk never truncates a file floe keeps, nor leaves config.json and the secrets it names at odds:
 // the save fails naming the disk, the old config.json and secrets.json stay whole, and no temp file is
 // left. First on a real 64 KiB tmpfs (mounting needs root, as in CI; elsewhere those tests say why they do
-// not run); then with ENOSPC injected at each write of every save path in turn (test/support/saves.ts):
-// the next run must show the state before the save or the one after it.
+// not run); then with ENOSPC injected at each write of every save path in turn (test/support/saves.ts,
+// floe in process): the next run must show the state before the save or the one after it.
+// First: the full disk of the sweep is armed in this process, and floe's modules copy fs functions.
+import '../support/fault-at.mjs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import {
   closeSync,

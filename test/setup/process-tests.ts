@@ -86,3 +86,26 @@ export const ISOLATED_TESTS = [
   'test/sandbox/log.test.ts',
   'test/storage/lazy-sdk.test.ts',
 ];
+
+/**
+ * The process files that take 20 s or more (a quiet run's durations, 2026-11-28), longest first: they
+ * start first (test/setup/sequencer.ts), so none of them holds up the end of the run.
+ */
+export const LONGEST_FIRST = [
+  'test/artifact/flows.test.ts',
+  'test/e2e/hostile-walk.test.ts',
+  'test/config/crash.test.ts',
+  'test/artifact/flavours.test.ts',
+  'test/audit/secrets.test.ts',
+  'test/artifact/demo.test.ts',
+  'test/config/write-crash.test.ts',
+  'test/tables/ceph.test.ts',
+  'test/ui/jobs/pty.test.ts',
+  'test/binary/binary.test.ts',
+  'test/package/pack.test.ts',
+  'test/config/concurrent.test.ts',
+  'test/management/jobs-follow.test.ts',
+  'test/e2e/ssh-walk.test.ts',
+  'test/tables/tables.test.ts',
+  'test/e2e/flavours.test.ts',
+];

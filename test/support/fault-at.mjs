@@ -1,27 +1,48 @@
-// Preloaded into the built CLI by the crash and disk-full sweeps (test/support/faults.ts runs
-// `node --import <this file> bin/floe.js …`). It counts the calls that change floe's config folder
-// (FLOE_CONFIG_DIR: opens for writing, writes, syncs, renames, removals, the lock folders and their
-// mtimes) and, for kill runs, the keychain (keytar's setPassword and deletePassword), and at the Nth one:
+// Preloaded into the built CLI by the crash sweep (test/support/faults.ts runs `node --import <this
+// file> bin/floe.js …`). It counts the calls that change floe's config folder (FLOE_CONFIG_DIR: opens
+// for writing, writes, syncs, renames, removals, the lock folders and their mtimes) and, for kill runs,
+// the keychain (keytar's setPassword and deletePassword), and at the Nth one:
 //   FLOE_TEST_FAULT=kill:N    sends itself SIGKILL just before the call (nothing after it runs);
-//   FLOE_TEST_FAULT=enospc:N  fails the Nth call that may need space with ENOSPC, as a full disk does.
-// The call it hit is told on stderr ("fault-at: …") so a failing sweep says where it stopped. Or:
 //   FLOE_TEST_FAULT=snap:DIR  counts as kill does and, just before every counted call N, keeps what a
 //                             kill there would leave: the folder in DIR/N/ and, in DIR/N.json, the call
 //                             and the keychain changes done so far. The run itself goes on to its end.
+// The call a kill hit is told on stderr ("fault-at: …") so a failing sweep says where it stopped.
+// Imported in a test's own process (the disk-full sweep: floe runs in process there), it does nothing
+// until armed: armFullDisk({ at: N, folder }) fails the Nth call in the folder that may need space with
+// ENOSPC, as a full disk does; disarm() says which call it hit.
 import fs from 'node:fs';
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { join, resolve, sep } from 'node:path';
 
-const [mode, at] = (process.env.FLOE_TEST_FAULT ?? '').split(/:(.*)/s);
-const target = Number(at);
-const folder = process.env.FLOE_CONFIG_DIR ? resolve(process.env.FLOE_CONFIG_DIR) : undefined;
-const snaps = mode === 'snap' ? at : undefined;
-if (!((mode === 'kill' || mode === 'enospc') && target > 0) && !snaps)
-  throw new Error('fault-at.mjs needs FLOE_TEST_FAULT=kill:N, enospc:N or snap:DIR');
-if (!folder) throw new Error('fault-at.mjs needs FLOE_CONFIG_DIR');
+/** What is counted and what the Nth call gets: { mode, target | snaps, folder, count, hit? }. */
+let armed;
+if (process.env.FLOE_TEST_FAULT) {
+  const [mode, at] = process.env.FLOE_TEST_FAULT.split(/:(.*)/s);
+  if (!((mode === 'kill' && Number(at) > 0) || (mode === 'snap' && at)))
+    throw new Error('fault-at.mjs needs FLOE_TEST_FAULT=kill:N or snap:DIR');
+  if (!process.env.FLOE_CONFIG_DIR) throw new Error('fault-at.mjs needs FLOE_CONFIG_DIR');
+  armed = {
+    mode,
+    target: Number(at),
+    snaps: mode === 'snap' ? at : undefined,
+    folder: resolve(process.env.FLOE_CONFIG_DIR),
+    count: 0,
+  };
+}
+
+/** Fails the `at`th call that may need space in `folder` with ENOSPC (in this process). */
+export function armFullDisk({ at, folder }) {
+  armed = { mode: 'enospc', target: at, folder: resolve(folder), count: 0 };
+}
+
+/** Stops counting; the call the fault hit ("enospc at call 3: renameSync …"), if it did. */
+export function disarm() {
+  const hit = armed?.hit;
+  armed = undefined;
+  return hit;
+}
 
 const { writeSync, readdirSync, lstatSync, mkdirSync: mkdirPlain, copyFileSync, writeFileSync } = fs;
-let count = 0;
 /** The keychain changes done so far (snap): [call, service, account, password?]. */
 const keychainDone = [];
 
@@ -40,16 +61,17 @@ function copyTree(from, to) {
 
 /** Counts one call; at the target, kills the process or throws ENOSPC. `space`: it may need disk space. */
 function reach(what, space) {
-  if (mode === 'enospc' && !space) return;
-  count++;
-  if (snaps) {
-    copyTree(folder, join(snaps, String(count)));
-    writeFileSync(join(snaps, `${count}.json`), JSON.stringify({ what, keychain: keychainDone }));
+  if (armed.mode === 'enospc' && !space) return;
+  const count = ++armed.count;
+  if (armed.snaps) {
+    copyTree(armed.folder, join(armed.snaps, String(count)));
+    writeFileSync(join(armed.snaps, `${count}.json`), JSON.stringify({ what, keychain: keychainDone }));
     return;
   }
-  if (count !== target) return;
-  writeSync(2, `fault-at: ${mode} at call ${count}: ${what}\n`);
-  if (mode === 'kill') {
+  if (count !== armed.target) return;
+  armed.hit = `${armed.mode} at call ${count}: ${what}`;
+  if (armed.mode === 'kill') {
+    writeSync(2, `fault-at: ${armed.hit}\n`);
     process.kill(process.pid, 'SIGKILL');
     for (;;) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1000);
   }
@@ -60,9 +82,10 @@ function reach(what, space) {
 }
 
 const inFolder = (path) => {
+  if (!armed) return false;
   if (typeof path !== 'string' && !(path instanceof URL) && !Buffer.isBuffer(path)) return false;
   const full = resolve(String(path instanceof URL ? path.pathname : path));
-  return full === folder || full.startsWith(folder + sep);
+  return full === armed.folder || full.startsWith(armed.folder + sep);
 };
 
 /** Descriptors opened in the folder: path, and whether for writing. */
@@ -92,7 +115,7 @@ const mkdir = (name) =>
   });
 const byFd = (name, space) =>
   wrap(name, (fd) => {
-    if (fds.has(fd)) reach(`${name} ${fds.get(fd)}`, space);
+    if (armed && fds.has(fd)) reach(`${name} ${fds.get(fd)}`, space);
   });
 
 const openSync = fs.openSync;
@@ -125,7 +148,7 @@ byPath('unlinkSync', false);
 byPath('unlink', false);
 syncBuiltinESMExports();
 
-if (mode !== 'enospc') {
+if (armed) {
   let keytar;
   try {
     keytar = createRequire(import.meta.url)('keytar');

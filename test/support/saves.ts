@@ -1,10 +1,10 @@
 // The save paths of floe (every command that writes config.json or secrets) as scenarios for the crash
 // and disk-full sweeps (test/config/crash.test.ts, disk-full.test.ts): the state before the save, the
 // command, and what the next run of floe shows. `sweep` puts a fault (fault-at.mjs) at each change of
-// the config folder or the keychain a save makes (a full disk: one run per change; a kill: one run that
-// keeps what a kill at each change leaves, checked by real kills) and checks after each fault that the
-// next run shows the state before the save or the one after it, whole. The faulted save is a real
-// process (SIGKILL and the fault hook need one); the next run, in process.
+// the config folder or the keychain a save makes (a full disk: one run per change, in process; a kill:
+// one run of the built CLI that keeps what a kill at each change leaves, checked by real kills) and
+// checks after each fault that the next run (in process) shows the state before the save or the one
+// after it, whole.
 import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,8 +14,9 @@ import { expect } from 'vitest';
 import { type OlakeUiEmulator, startOlakeUiEmulator } from '../../src/sandbox/olake-ui/index.js';
 import { LEGACY_SERVICE, NAMESPACE_FILE } from '../../src/secrets/namespace.js';
 import { tempConfigDir } from './cli.js';
-import { cliEnv, copyFolder, type Fault, leftovers, runFloe } from './faults.js';
-import { floeInProcess } from './in-process.js';
+import { armFullDisk, disarm } from './fault-at.mjs';
+import { cliEnv, copyFolder, type Fault, type FaultRun, leftovers, runFloe } from './faults.js';
+import { floeInProcess, type InProcessRun } from './in-process.js';
 
 const NO_KEYCHAIN = { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/floe' };
 
@@ -144,7 +145,10 @@ async function trial(
     await template.restore();
     dir = template.dir;
   } else dir = copyFolder(template.dir);
-  const run = await runFloe(scenario.act.args, cliEnv(dir, scenario.act.env), scenario.act.input, fault);
+  const run =
+    fault.mode === 'kill'
+      ? await runFloe(scenario.act.args, cliEnv(dir, scenario.act.env), scenario.act.input, fault)
+      : await fullDiskRun(scenario, dir, fault.at);
   if (scenario.keychain) template.seen();
   const outcome: Outcome = { at: fault.at, hit: run.hit, problems: [] };
   const problem = (text: string) =>
@@ -156,6 +160,25 @@ async function trial(
   else if (fault.mode === 'enospc' && run.code !== 0 && !/is full \(ENOSPC\)/.test(run.stderr))
     problem(`exit ${run.code} without naming the full disk: ${run.stderr.trim()}`);
   return judge(scenario, dir, views, outcome, problem);
+}
+
+/**
+ * The save on `dir` in this process with a full disk at its `at`th call that may need space (fault-at.mjs,
+ * armed here: the file importing saves.ts imports it first, before floe's modules copy fs functions).
+ */
+async function fullDiskRun(scenario: Scenario, dir: string, at: number): Promise<FaultRun> {
+  const env = cliEnv(dir, scenario.act.env);
+  const keychain =
+    env.DBUS_SESSION_BUS_ADDRESS === NO_KEYCHAIN.DBUS_SESSION_BUS_ADDRESS ? 'unavailable' : 'real';
+  armFullDisk({ at, folder: dir });
+  let run: InProcessRun;
+  let hit: string | undefined;
+  try {
+    run = await floeInProcess(scenario.act.args, { env, stdin: scenario.act.input, keychain });
+  } finally {
+    hit = disarm();
+  }
+  return { ...run, signal: null, hit };
 }
 
 /** The next run on `dir` after a fault: its view must be the one before or after the save, nothing left. */
@@ -184,11 +207,10 @@ async function prepared(scenario: Scenario): Promise<Snapshot> {
 
 /**
  * The sweep of a save: before and after it, then each fault (kills: killSweep). A full disk at call 1,
- * 2, … until a run ends untouched, `parallel` at a time: runs on the file alone each in a copy of the
- * folder; those using the keychain each in a folder of their own lane (prepared alike, so with a keychain
- * service of its own), put back as it was before each trial. After each fault, the next run's view must
- * be the view before or after the save, with nothing left behind. Returns which it was, in order, and
- * every problem found (all of them, so a failing sweep shows its whole pattern).
+ * 2, … until a run ends untouched, one run at a time in this process (fullDiskRun), each in a copy of the
+ * folder, or for a save using the keychain in its folder put back as it was. After each fault, the next
+ * run's view must be the view before or after the save, with nothing left behind. Returns which it was,
+ * in order, and every problem found (all of them, so a failing sweep shows its whole pattern).
  */
 export async function sweep(scenario: Scenario, mode: Fault['mode'], parallel = 4) {
   const lanes = await Promise.all(
@@ -205,14 +227,10 @@ export async function sweep(scenario: Scenario, mode: Fault['mode'], parallel = 
   if (mode === 'kill') return killSweep(scenario, lanes, { before, after }, parallel);
   const outcomes: Outcome[] = [];
   try {
-    for (let at = 1; at < 400; at += parallel) {
-      const batch = await Promise.all(
-        Array.from({ length: parallel }, (_, i) =>
-          trial(scenario, lanes[i % lanes.length]!, { before, after }, { mode, at: at + i }),
-        ),
-      );
-      outcomes.push(...batch);
-      if (batch.some((o) => o.untouched)) break;
+    for (let at = 1; at < 400; at++) {
+      const outcome = await trial(scenario, first, { before, after }, { mode, at });
+      outcomes.push(outcome);
+      if (outcome.untouched) break;
     }
   } finally {
     for (const lane of scenario.keychain ? lanes : []) await lane.forget();

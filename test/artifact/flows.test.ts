@@ -22,9 +22,10 @@ import { BUILT_CLI, commandOf, targets, unavailable } from './targets.js';
 let sandbox: RunningSandbox;
 
 beforeAll(async () => {
+  // --no-tables: these flows read no demo table (the demo test starts the sandbox as users do).
   sandbox = await startSandboxProcess(
     [process.execPath, BUILT_CLI],
-    ['--ports', String(await freePortBase()), '--jobs', '5', '--verbose'],
+    ['--ports', String(await freePortBase()), '--jobs', '5', '--verbose', '--no-tables'],
   );
 }, 90_000);
 

@@ -12,8 +12,8 @@ import { floe, tempConfigDir } from '../management/support.js';
 
 const BIN = new URL('../../bin/floe.js', import.meta.url).pathname;
 
-/** Holds a port (or finds it already held by someone else): either way it is busy. */
-async function occupy(port: number): Promise<Server | undefined> {
+/** Listens on a port, or undefined when another process holds it. */
+async function listen(port: number): Promise<Server | undefined> {
   const server = createServer();
   return new Promise((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
@@ -23,13 +23,26 @@ async function occupy(port: number): Promise<Server | undefined> {
   });
 }
 
-const blockers: (Server | undefined)[] = [];
+/**
+ * Holds a port for this file, waiting while another process holds it: a sandbox of a test file running
+ * beside this one may be on its default ports, and would leave them free again mid-test.
+ */
+async function occupy(port: number): Promise<Server> {
+  for (let waited = 0; waited < 50_000; waited += 200) {
+    const server = await listen(port);
+    if (server) return server;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`port ${port} stayed busy for 50 s`);
+}
 
-/** A free port with the 10 after it free too. */
+const blockers: Server[] = [];
+
+/** A free port with the 10 after it free too, below the ephemeral range (see freePortBase). */
 async function freeBase(): Promise<number> {
   for (;;) {
-    const base = 20_000 + Math.floor(Math.random() * 40_000);
-    const held = await Promise.all([0, 1, 10].map((i) => occupy(base + i)));
+    const base = 20_000 + Math.floor(Math.random() * 12_000);
+    const held = await Promise.all([0, 1, 10].map((i) => listen(base + i)));
     await Promise.all(held.map((server) => server && new Promise<void>((r) => server.close(() => r()))));
     if (held.every(Boolean)) return base;
   }
@@ -40,7 +53,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const server of blockers) if (server) await new Promise<void>((r) => server.close(() => r()));
+  for (const server of blockers) await new Promise<void>((r) => server.close(() => r()));
 });
 
 interface Running {
@@ -197,7 +210,7 @@ describe('floe sandbox', () => {
   });
 
   it('a port flag names a busy port: exit 1 naming the flag, nothing moved silently', async () => {
-    const held = (await occupy(0)) as Server;
+    const held = await occupy(0);
     const port = (held.address() as { port: number }).port;
     try {
       const run = await floe(['sandbox', '--port-olake', String(port)], { configDir: tempConfigDir() });

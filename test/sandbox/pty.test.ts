@@ -37,7 +37,7 @@ describe('floe sandbox --open on a terminal', () => {
   it('without a keychain: a ready profile whose test passes; on quit, the user config is as before', async () => {
     const user = usersOwnConfig();
     const floe = startTerminal({
-      args: ['sandbox', '--open', '--jobs', '5'],
+      args: ['sandbox', '--open', '--jobs', '5', '--no-tables'],
       env: { FLOE_CONFIG_DIR: user.dir, DBUS_SESSION_BUS_ADDRESS: NO_KEYCHAIN },
     });
     try {
@@ -98,7 +98,7 @@ describe('floe sandbox --open on a terminal', () => {
           .filter((account) => /^profile@\w+\/sandbox\/secretKey$/.test(account) || account.includes(origin))
           .sort();
       const floe = startTerminal({
-        args: ['sandbox', '--open', '--jobs', '5'],
+        args: ['sandbox', '--open', '--jobs', '5', '--no-tables'],
         env: { FLOE_CONFIG_DIR: user.dir },
       });
       try {

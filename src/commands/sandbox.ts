@@ -77,8 +77,8 @@ Flags:
              variables), removed on quit: your own profiles and OLake UI login stay as they were
   --jobs N   how many jobs the OLake UI emulator holds (default ${DEFAULT_JOBS})
   --no-tables
-             do not write the demo tables (six tables the jobs' streams name, written in the
-             background after the start: about 10 CPU-seconds and a few MB)
+             do not write the demo tables (six tables named after the jobs' streams, written in
+             the background after the start, for floe tables): a lighter, quicker sandbox
   --ports BASE
              the catalog on BASE, the OLake UI on BASE+1, the object store on BASE+2
   --port-catalog N, --port-olake N, --port-s3 N

@@ -3,7 +3,7 @@
 // left. First on a real 64 KiB tmpfs (mounting needs root, as in CI; elsewhere those tests say why they do
 // not run); then with ENOSPC injected at each write of every save path in turn (test/support/saves.ts,
 // floe in process): the next run must show the state before the save or the one after it.
-// First: the full disk of the sweep is armed in this process, and floe's modules copy fs functions.
+// First: its fs wrappers (the sweep's full disk, armed in this process) before floe's modules load.
 import '../support/fault-at.mjs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import {

@@ -164,7 +164,7 @@ async function trial(
 
 /**
  * The save on `dir` in this process with a full disk at its `at`th call that may need space (fault-at.mjs,
- * armed here: the file importing saves.ts imports it first, before floe's modules copy fs functions).
+ * armed here; floe's modules call fs through the module, so its wrappers see every call).
  */
 async function fullDiskRun(scenario: Scenario, dir: string, at: number): Promise<FaultRun> {
   const env = cliEnv(dir, scenario.act.env);

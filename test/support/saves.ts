@@ -15,8 +15,16 @@ import { type OlakeUiEmulator, startOlakeUiEmulator } from '../../src/sandbox/ol
 import { LEGACY_SERVICE, NAMESPACE_FILE } from '../../src/secrets/namespace.js';
 import { tempConfigDir } from './cli.js';
 import { armFullDisk, disarm } from './fault-at.mjs';
-import { cliEnv, copyFolder, type Fault, type FaultRun, leftovers, runFloe } from './faults.js';
-import { floeInProcess, type InProcessRun } from './in-process.js';
+import {
+  cliEnv,
+  copyFolder,
+  type Fault,
+  type FaultRun,
+  leftovers,
+  runFloe,
+  type Snapshots,
+} from './faults.js';
+import { floeInProcess, type InProcessRun, keychainOf } from './in-process.js';
 
 const NO_KEYCHAIN = { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/floe' };
 
@@ -168,13 +176,15 @@ async function trial(
  */
 async function fullDiskRun(scenario: Scenario, dir: string, at: number): Promise<FaultRun> {
   const env = cliEnv(dir, scenario.act.env);
-  const keychain =
-    env.DBUS_SESSION_BUS_ADDRESS === NO_KEYCHAIN.DBUS_SESSION_BUS_ADDRESS ? 'unavailable' : 'real';
   armFullDisk({ at, folder: dir });
   let run: InProcessRun;
   let hit: string | undefined;
   try {
-    run = await floeInProcess(scenario.act.args, { env, stdin: scenario.act.input, keychain });
+    run = await floeInProcess(scenario.act.args, {
+      env,
+      stdin: scenario.act.input,
+      keychain: keychainOf(env),
+    });
   } finally {
     hit = disarm();
   }
@@ -206,40 +216,53 @@ async function prepared(scenario: Scenario): Promise<Snapshot> {
 }
 
 /**
- * The sweep of a save: before and after it, then each fault (kills: killSweep). A full disk at call 1,
- * 2, … until a run ends untouched, one run at a time in this process (fullDiskRun), each in a copy of the
- * folder, or for a save using the keychain in its folder put back as it was. After each fault, the next
- * run's view must be the view before or after the save, with nothing left behind. Returns which it was,
- * in order, and every problem found (all of them, so a failing sweep shows its whole pattern).
+ * The sweep of a save: the view before it, then each fault (kills: killSweep; a full disk: fullDiskSweep).
+ * After each fault, the next run's view must be the view before or after the save, with nothing left
+ * behind. Returns which it was, in order, and every problem found (all of them, so a failing sweep shows
+ * its whole pattern).
  */
 export async function sweep(scenario: Scenario, mode: Fault['mode'], parallel = 4) {
   const lanes = await Promise.all(
-    Array.from({ length: scenario.keychain ? parallel : 1 }, () => prepared(scenario)),
+    Array.from({ length: scenario.keychain && mode === 'kill' ? parallel : 1 }, () => prepared(scenario)),
   );
-  const first = lanes[0]!;
-  const before = await scenario.observe(first.dir);
-  const reference = scenario.keychain ? first.dir : copyFolder(first.dir);
-  if (scenario.keychain) await first.restore();
-  const done = await runFloe(scenario.act.args, cliEnv(reference, scenario.act.env), scenario.act.input);
-  expect(done.code, done.stderr).toBe(0);
-  const after = await scenario.observe(reference);
-  expect(after).not.toBe(before);
-  if (mode === 'kill') return killSweep(scenario, lanes, { before, after }, parallel);
-  const outcomes: Outcome[] = [];
+  const before = await scenario.observe(lanes[0]!.dir);
   try {
-    for (let at = 1; at < 400; at++) {
-      const outcome = await trial(scenario, first, { before, after }, { mode, at });
-      outcomes.push(outcome);
-      if (outcome.untouched) break;
-    }
+    return mode === 'kill'
+      ? await killSweep(scenario, lanes, before, parallel)
+      : await fullDiskSweep(scenario, lanes[0]!, before);
   } finally {
     for (const lane of scenario.keychain ? lanes : []) await lane.forget();
   }
+}
+
+/**
+ * The save run to its end from `template` (in its folder put back as it was when it uses the keychain,
+ * else in a copy), under `fault` when given; the folder it ran in and the view after it.
+ */
+async function completeRun(scenario: Scenario, template: Snapshot, before: string, fault?: Snapshots) {
+  const dir = scenario.keychain ? template.dir : copyFolder(template.dir);
+  if (scenario.keychain) await template.restore();
+  const run = await runFloe(scenario.act.args, cliEnv(dir, scenario.act.env), scenario.act.input, fault);
+  expect(run.code, run.stderr).toBe(0);
+  if (scenario.keychain) template.seen();
+  const after = await scenario.observe(dir);
+  expect(after).not.toBe(before);
+  return after;
+}
+
+/** A full disk at call 1, 2, … until a run ends untouched, one run at a time in this process (fullDiskRun). */
+async function fullDiskSweep(scenario: Scenario, template: Snapshot, before: string) {
+  const views = { before, after: await completeRun(scenario, template, before) };
+  const outcomes: Outcome[] = [];
+  for (let at = 1; at < 400; at++) {
+    const outcome = await trial(scenario, template, views, { mode: 'enospc', at });
+    outcomes.push(outcome);
+    if (outcome.untouched) break;
+  }
   const last = outcomes.findIndex((o) => o.untouched);
   expect(last, 'the save never ended').toBeGreaterThan(0);
-  const faulted = outcomes.slice(0, last);
   return {
-    states: faulted.map((o) => o.state),
+    states: outcomes.slice(0, last).map((o) => o.state),
     problems: outcomes.slice(0, last + 1).flatMap((o) => o.problems),
   };
 }
@@ -254,26 +277,14 @@ const KILL_STRIDE = 8;
  * last one and one past it check that the kept points are what a kill leaves: the kill lands on the same
  * call, and the next run is judged the same way; past the last point, the run ends untouched.
  */
-async function killSweep(
-  scenario: Scenario,
-  lanes: Snapshot[],
-  views: { before: string; after: string },
-  parallel: number,
-) {
+async function killSweep(scenario: Scenario, lanes: Snapshot[], before: string, parallel: number) {
   const first = lanes[0]!;
   const kept = mkdtempSync(join(tmpdir(), 'floe-kept-'));
-  const dir = scenario.keychain ? first.dir : copyFolder(first.dir);
-  if (scenario.keychain) await first.restore();
-  const run = await runFloe(scenario.act.args, cliEnv(dir, scenario.act.env), scenario.act.input, {
-    mode: 'snap',
-    dir: kept,
-  });
-  expect(run.code, run.stderr).toBe(0);
-  if (scenario.keychain) first.seen();
-  const points = readdirSync(kept).filter((name) => name.endsWith('.json')).length;
-  expect(points, 'the save changed nothing').toBeGreaterThan(0);
   const outcomes: Outcome[] = [];
   try {
+    const views = { before, after: await completeRun(scenario, first, before, { mode: 'snap', dir: kept }) };
+    const points = readdirSync(kept).filter((name) => name.endsWith('.json')).length;
+    expect(points, 'the save changed nothing').toBeGreaterThan(0);
     for (let at = 1; at <= points; at++) {
       const point = JSON.parse(readFileSync(join(kept, `${at}.json`), 'utf8')) as {
         what: string;
@@ -326,7 +337,6 @@ async function killSweep(
     };
   } finally {
     rmSync(kept, { recursive: true, force: true });
-    for (const lane of scenario.keychain ? lanes : []) await lane.forget();
   }
 }
 

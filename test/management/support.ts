@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { folderKeychainService } from '../../src/secrets/namespace.js';
 import { type Run, spawnCli } from '../support/cli.js';
-import { floeInProcess, type InProcessOptions } from '../support/in-process.js';
+import { floeInProcess, type InProcessOptions, keychainOf } from '../support/in-process.js';
 
 export type { Run };
 
@@ -41,11 +41,10 @@ function floeEnv(options: FloeOptions): NodeJS.ProcessEnv {
 /** `floe ARGS` in this process, with the environment floeSpawned gives the built CLI. */
 export async function floe(args: string[], options: FloeOptions): Promise<Run> {
   const env = floeEnv(options);
-  const sameBus = env.DBUS_SESSION_BUS_ADDRESS === process.env.DBUS_SESSION_BUS_ADDRESS;
   const { code, stdout, stderr } = await floeInProcess(args, {
     env,
     stdin: options.input,
-    keychain: options.keychain ?? (sameBus ? 'real' : 'unavailable'),
+    keychain: options.keychain ?? keychainOf(env),
   });
   return { code, stdout, stderr };
 }

@@ -36,6 +36,14 @@ function watch(stream: NodeJS.WriteStream, name: string): void {
 watch(process.stdout, 'process.stdout');
 watch(process.stderr, 'process.stderr');
 
+/**
+ * The keychain a floe spawned with `env` would reach: this process's Secret Service when `env` keeps its
+ * D-Bus address, else none (a test names a bus that is not there to have no keychain).
+ */
+export function keychainOf(env: NodeJS.ProcessEnv): 'real' | 'unavailable' {
+  return env.DBUS_SESSION_BUS_ADDRESS === process.env.DBUS_SESSION_BUS_ADDRESS ? 'real' : 'unavailable';
+}
+
 export async function floeInProcess(argv: string[], options: InProcessOptions = {}): Promise<InProcessRun> {
   const io = testIo({ env: options.env, stdin: options.stdin, keychain: options.keychain });
   const stray: string[] = [];

@@ -1,7 +1,8 @@
-// HTTP(S) proxies from the environment (the command's, io.env, handed down as `env`), as curl and undici read them: HTTPS_PROXY for https URLs,
-// HTTP_PROXY for http ones (lower-case names first), NO_PROXY exceptions ("*", host, .domain,
-// host:port). One reading for every client floe has — the catalog's, the OLake UI's, the S3 probe's
-// — so the trace and the diagnoses name the proxy each request really went through.
+// HTTP(S) proxies from the environment (the command's, io.env, handed down as `env`), as curl and
+// undici read them: HTTPS_PROXY for https URLs, HTTP_PROXY for http ones (lower-case names first),
+// NO_PROXY exceptions ("*", host, .domain, host:port). One reading for every client floe has — the
+// catalog's, the OLake UI's, the S3 probe's — so the trace and the diagnoses name the proxy each request
+// really went through.
 import { EnvHttpProxyAgent } from 'undici';
 
 const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };

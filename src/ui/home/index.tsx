@@ -9,8 +9,8 @@ import type { HomeAction, HomeMessage } from './model.js';
 export type { HomeAction } from './model.js';
 
 /**
- * Shows the home screen (`floe`: how this floe is run, for its hints), `selected` highlighted, until the user picks an action; Ink has unmounted
- * when this resolves.
+ * Shows the home screen (`floe`: how this floe is run, for its hints), `selected` highlighted, until the
+ * user picks an action; Ink has unmounted when this resolves.
  */
 export function runHome(
   ctx: Context,

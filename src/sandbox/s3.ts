@@ -103,18 +103,23 @@ export async function startS3Server(options: S3ServerOptions): Promise<S3Server>
   // s3rver neither writes to its folder after it was removed nor logs after its logger closed. It
   // closes that logger when its HTTP server closes (s3rver.js run(): on 'close'), as soon as the
   // connections are gone while a handler may still run; winston then prints "Attempt to write logs
-  // with no transports" to stderr. So those 'close' listeners run here, after the handlers. A PUT whose
-  // client left mid-body never ends (stores/filesystem.js putObject pipes the body without its
-  // errors), and never writes or logs again: hence a grace, not a wait for all.
+  // with no transports" to stderr. So those 'close' listeners run here, after the handlers. A request
+  // is done when its handler has settled and its response has closed: koa-logger logs on the response's
+  // 'finish' or 'close' (koa-logger/index.js), which come after the handler, and 'close' comes last.
+  // A PUT whose client left mid-body never ends (stores/filesystem.js putObject pipes the body without
+  // its errors), and never writes or logs again: hence a grace, not a wait for all.
   const running = new Set<Promise<unknown>>();
   const callback = server.callback.bind(server);
   server.callback = () => {
     const handle = callback();
     return (req, res) => {
-      const run = handle(req, res);
+      const handled = handle(req, res);
+      // Registered after koa-logger's own listener, so it runs after that one has logged.
+      const responded = new Promise((resolve) => res.once('close', resolve));
+      const run = Promise.allSettled([handled, responded]);
       running.add(run);
-      void run.finally(() => running.delete(run));
-      return run;
+      void run.then(() => running.delete(run));
+      return handled;
     };
   };
   const { port } = await server.run();

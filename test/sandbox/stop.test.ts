@@ -7,7 +7,7 @@ import { createServer as createHttpServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterEach, expect, it, vi } from 'vitest';
 import { startCatalogEmulator } from '../../src/sandbox/catalog/index.js';
 import { startS3Server } from '../../src/sandbox/s3.js';
@@ -41,6 +41,34 @@ it('s3rver: close() resolves with a PUT still receiving its body, and nothing is
   await new Promise((resolve) => setTimeout(resolve, 300));
   const printed = [...errors.mock.calls, ...warnings.mock.calls].flat().join('\n');
   expect(printed).not.toContain('winston');
+  client.destroy();
+});
+
+it('s3rver: a response still being sent at close() is logged before the logger closes, or never', async () => {
+  // Koa's handler settles once it has handed the body to the response; koa-logger logs later, when the
+  // response finishes or closes (the CI failure: "[winston] Attempt to write logs with no transports"
+  // after "Sandbox stopped"). A client that does not read a large object holds its response open.
+  const directory = mkdtempSync(join(tmpdir(), 'floe-s3-stop-'));
+  const errors = vi.spyOn(console, 'error');
+  const server = await startS3Server({ port: 0, bucket: 'warehouse', directory });
+  const client = new S3Client({
+    region: 'us-east-1',
+    endpoint: server.url,
+    forcePathStyle: true,
+    credentials: { accessKeyId: server.accessKey, secretAccessKey: server.secretKey },
+    maxAttempts: 1,
+  });
+  await client.send(
+    new PutObjectCommand({ Bucket: 'warehouse', Key: 'big', Body: Buffer.alloc(32 * 1024 * 1024) }),
+  );
+  const got = await client.send(new GetObjectCommand({ Bucket: 'warehouse', Key: 'big' }));
+  // The headers arrived, the body is not read: the server's write waits on the socket.
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  await server.close();
+  rmSync(directory, { recursive: true, force: true });
+  (got.Body as NodeJS.ReadableStream & { destroy(): void }).destroy();
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  expect(errors.mock.calls.flat().join('\n')).not.toContain('winston');
   client.destroy();
 });
 

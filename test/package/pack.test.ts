@@ -1,11 +1,12 @@
-// The npm package as a user installs it: `npm pack` (prepack builds dist/ and leaves the clone's
-// `prepare` out of the manifest), then `npm i -g --prefix DIR` from the tarball into an empty prefix,
-// then the installed `floe`: --version and a sandbox round trip (setup --yes, test --json). The install
-// runs no install script, as npm 11 does for a global install unless told --allow-scripts=keytar, and
-// as when keytar's build fails (no libsecret-1-dev, no compiler, no way to Node's headers): keytar is
-// there without its addon, and floe says so in one line.
+// The npm package as a user installs it (test/support/package.ts: `npm pack`, where prepack builds dist/
+// and leaves the clone's `prepare` out of the manifest, then `npm i -g --prefix DIR` of the tarball into
+// an empty prefix), then the installed `floe`: --version and a sandbox round trip (setup --yes, test
+// --json). It runs here as when keytar's addon is missing: npm ran no install script (what allowScripts
+// will make the default for a global install unless told --allow-scripts=keytar), or keytar's build
+// failed (no libsecret-1-dev, no compiler, no way to Node's headers). Keytar is there without its
+// addon, and floe says so in one line.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +14,7 @@ import { checkReportSchema } from '../../src/check/types.js';
 import { sandboxSecretEnv, setupArgs } from '../../src/sandbox/demo.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { spawnFile } from '../support/cli.js';
+import { installedPackage } from '../support/package.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
@@ -23,32 +25,18 @@ let tarball: string;
 let prefix: string;
 
 beforeAll(async () => {
+  const installed = await installedPackage();
+  if ('missing' in installed) throw new Error(installed.missing);
+  tarball = installed.tarball;
   dir = mkdtempSync(join(tmpdir(), 'floe-pack-'));
-  const pack = spawnSync('npm', ['pack', '--json', '--pack-destination', dir], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
-  if (pack.status !== 0) throw new Error(`npm pack failed: ${pack.stderr}`);
-  tarball = join(dir, (JSON.parse(pack.stdout) as { filename: string }[])[0]!.filename);
+  // The shared install (keytar built) copied as hard links, keytar's build removed from the copy only.
   prefix = join(dir, 'prefix');
-  // From the registry (npm ci filled the cache: --prefer-offline), nothing else; keytar left unbuilt.
-  const install = spawnSync(
-    'npm',
-    [
-      'i',
-      '-g',
-      '--prefix',
-      prefix,
-      '--prefer-offline',
-      '--no-audit',
-      '--no-fund',
-      '--ignore-scripts',
-      tarball,
-    ],
-    { cwd: dir, encoding: 'utf8', timeout: 240_000 },
-  );
-  if (install.status !== 0) throw new Error(`npm i -g ${tarball} failed: ${install.stderr}`);
+  const copy = spawnSync('cp', ['-al', installed.prefix, prefix], { encoding: 'utf8' });
+  if (copy.status !== 0) throw new Error(`cp -al ${installed.prefix} failed: ${copy.stderr}`);
+  rmSync(join(prefix, 'lib', 'node_modules', '@olake', 'floe', 'node_modules', 'keytar', 'build'), {
+    recursive: true,
+    force: true,
+  });
   sandbox = await startSandbox({ ports: { catalog: 0, olake: 0, s3: 0 }, jobs: 3 });
 }, 300_000);
 

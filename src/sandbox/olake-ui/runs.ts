@@ -5,7 +5,7 @@
 import { userOf } from './auth.js';
 import { HttpError, isObject, iso, ok, readBody } from './http.js';
 import { logFile, pageLogs } from './logs.js';
-import { findJob, findTask, settle, startRun, type UiState } from './state.js';
+import { findJob, findTask, runLog, settle, startRun, type UiState } from './state.js';
 import type { Call, Handlers } from './types.js';
 
 /** Triggers the schedule: overlap policy SKIP, so during a run it answers 200 and starts nothing. */
@@ -56,7 +56,7 @@ export function runHandlers(
       return ok(
         res,
         'task logs retrieved successfully',
-        pageLogs(logFile(task.logs, task.partial), url.searchParams),
+        pageLogs(logFile(runLog(state, task), task.partial), url.searchParams),
       );
     },
     syncNow: (call) => syncNow(state, call),
@@ -83,6 +83,8 @@ export function runHandlers(
       settle(state, job);
       const running = mine ? job.tasks.find((t) => t.status === 'Running') : undefined;
       if (running) {
+        // The lines it had not written yet never come.
+        running.logs = runLog(state, running);
         running.status = 'Canceled';
         running.runtime = `${Math.max(1, Math.round((Date.now() - Date.parse(running.start_time)) / 1000))}s`;
         running.logs.push({

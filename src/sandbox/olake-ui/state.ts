@@ -105,6 +105,20 @@ function destinationsOf(jobs: EmulatorJob[], project: string): EmulatorDestinati
   return [...byId.values()];
 }
 
+/**
+ * A run's lines spread over the first 90 % of its time, the first at its start: a sync writes its log
+ * as it goes, so one that is followed shows lines coming and its end soon after it (runLog shows the
+ * lines whose time has come).
+ */
+function spreadOver(lines: LogLine[], start: number, durationMs: number): LogLine[] {
+  const last = Date.parse(lines.at(-1)?.time ?? '') - start;
+  if (!(last > 0)) return lines;
+  return lines.map((line) => ({
+    ...line,
+    time: iso(start + ((Date.parse(line.time) - start) * 0.9 * durationMs) / last),
+  }));
+}
+
 export function startRun(state: UiState, job: EmulatorJob, start: number): void {
   const task: EmulatorTask = {
     runtime: '',
@@ -112,7 +126,7 @@ export function startRun(state: UiState, job: EmulatorJob, start: number): void 
     status: 'Running',
     file_path: workflowId(state.project, job.id, new Date(start)),
     job_type: 'sync',
-    logs: taskLogs(job, start, 'Running', Math.random),
+    logs: spreadOver(taskLogs(job, start, 'Running', Math.random), start, state.runDurationMs),
   };
   job.tasks.unshift(task);
   state.liveRuns.set(task.file_path, start + state.runDurationMs);
@@ -140,6 +154,14 @@ export function settle(state: UiState, job: EmulatorJob): void {
   }
   const latest = job.tasks[0];
   if (latest) job.last_run_state = latest.status;
+}
+
+/** What a run's log holds now: a run started through the API has written the lines whose time has come. */
+export function runLog(state: UiState, task: EmulatorTask): LogLine[] {
+  if (!state.liveRuns.has(task.file_path)) return task.logs;
+  const now = Date.now();
+  const written = task.logs.findIndex((line) => Date.parse(line.time) > now);
+  return written === -1 ? task.logs : task.logs.slice(0, written);
 }
 
 /** The list omits the config strings; the detail carries them; another project sees no runs. */

@@ -1,7 +1,7 @@
 // The OLake UI emulator against the real server's source: each departure the issue listed, and the
 // gin / beego / sessions-off / write-timeout modes.
 import { request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   HUGE_JOB_ID,
   HUGE_JOB_STREAMS,
@@ -255,5 +255,72 @@ describe('write-timeout mode (olake-ui v0.4.2–v0.4.3)', () => {
     ).rejects.toThrow(/other side closed|socket/i);
     const telemetry = (await c.call('GET', '/telemetry-id')).json().data as { version: string };
     expect(telemetry.version).toBe('v0.4.3');
+  });
+});
+
+describe('a run started through the API writes its log as it goes', () => {
+  let c: Client;
+  let now: number;
+  beforeAll(async () => {
+    c = await open({ runDurationMs: 10_000 });
+  });
+  afterAll(() => c.ui.close());
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** Starts a sync of an idle job at the (fake) clock's now; returns its id and the run's file path. */
+  async function startSync(): Promise<{ id: number; file: string }> {
+    const job = c.ui.jobs.find((j) => j.activate && j.tasks[0]?.status !== 'Running' && j.tasks.length > 0);
+    if (!job) throw new Error('no idle job');
+    expect((await c.call('POST', `${P}/jobs/${job.id}/sync`, {})).status).toBe(200);
+    return { id: job.id, file: job.tasks[0]?.file_path as string };
+  }
+  async function log(id: number, file: string) {
+    const res = await c.call('POST', `${P}/jobs/${id}/tasks/${file}/logs?cursor=-1&limit=1000`, {
+      file_path: file,
+    });
+    return (res.json().data as { logs: { time: string; message: string }[] }).logs;
+  }
+  async function status(id: number, file: string) {
+    const tasks = (await c.call('GET', `${P}/jobs/${id}/tasks`)).json().data as {
+      file_path: string;
+      status: string;
+    }[];
+    return tasks.find((t) => t.file_path === file)?.status;
+  }
+
+  it('shows the lines whose time has come, then every line and the end when the run is over', async () => {
+    now = Date.now();
+    vi.useFakeTimers({ toFake: ['Date'], now });
+    const { id, file } = await startSync();
+    const first = await log(id, file);
+    expect(first[0]?.message).toMatch(/^Starting sync for job /);
+    vi.setSystemTime(now + 5_000);
+    const middle = await log(id, file);
+    expect(middle.length).toBeGreaterThan(first.length);
+    expect(middle.slice(0, first.length)).toEqual(first);
+    expect(middle.map((l) => l.message)).not.toContain('Sync completed; state committed');
+    expect(await status(id, file)).toBe('Running');
+    vi.setSystemTime(now + 10_001);
+    expect(await status(id, file)).toBe('Completed');
+    const all = await log(id, file);
+    expect(all.slice(0, middle.length)).toEqual(middle);
+    expect(all.at(-1)?.message).toBe('Sync completed; state committed');
+    const times = all.map((l) => Date.parse(l.time));
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+  });
+
+  it('a cancelled run never writes the lines it had not written yet', async () => {
+    now = Date.now();
+    vi.useFakeTimers({ toFake: ['Date'], now });
+    const { id, file } = await startSync();
+    vi.setSystemTime(now + 3_000);
+    const before = await log(id, file);
+    expect((await c.call('GET', `${P}/jobs/${id}/cancel`)).status).toBe(200);
+    vi.setSystemTime(now + 20_000);
+    const after = await log(id, file);
+    expect(after.slice(0, -1)).toEqual(before);
+    expect(after.at(-1)?.message).toBe('Workflow cancellation requested; stopping writers');
   });
 });

@@ -111,11 +111,12 @@ function destinationsOf(jobs: EmulatorJob[], project: string): EmulatorDestinati
  * lines whose time has come).
  */
 function spreadOver(lines: LogLine[], start: number, durationMs: number): LogLine[] {
-  const last = Date.parse(lines.at(-1)?.time ?? '') - start;
-  if (!(last > 0)) return lines;
+  const first = Date.parse(lines[0]?.time ?? '');
+  const span = Date.parse(lines.at(-1)?.time ?? '') - first;
+  if (!(span > 0)) return lines.map((line) => ({ ...line, time: iso(start) }));
   return lines.map((line) => ({
     ...line,
-    time: iso(start + ((Date.parse(line.time) - start) * 0.9 * durationMs) / last),
+    time: iso(start + ((Date.parse(line.time) - first) * 0.9 * durationMs) / span),
   }));
 }
 

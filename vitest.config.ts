@@ -53,8 +53,9 @@ export default defineConfig({
           include: PROCESS_TESTS,
           // As the fast project: one module graph per worker, what a module keeps emptied per file.
           isolate: false,
-          setupFiles: ['test/setup/react-act.ts', 'test/setup/shared-graph.ts'],
-          globalSetup: ['test/setup/keyring.ts', 'test/setup/ceph.ts'],
+          setupFiles: ['test/setup/services.ts', 'test/setup/react-act.ts', 'test/setup/shared-graph.ts'],
+          // Ceph and the single executable start in the background, while the fast projects run.
+          globalSetup: ['test/setup/keyring.ts', 'test/setup/ceph.ts', 'test/setup/single-file.ts'],
           env,
           // Three files at a time on two cores: their processes often wait (on a terminal, a sync run,
           // each other); two left the cores idle a third of the time; four gained nothing.

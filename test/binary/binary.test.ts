@@ -1,10 +1,10 @@
-// The single executable (npm run build:binary; `npm test` builds it first) as a user runs it on a
-// server: copied alone into an empty folder and run with a PATH that has no node and no npm. Against
-// the sandbox's servers (started here): setup --yes + test --json, login + jobs --json, the home screen
-// in a pseudo-terminal; once with the test run's keychain (gnome-keyring on a private D-Bus), once
-// without one, where it must behave exactly as the npm CLI does. It runs on the pinned Node 24, takes
-// no Node options from the environment, and unpacks its keychain module only where no other user can
-// swap it.
+// The single executable (npm run build:binary; the test run builds it: test/setup/single-file.ts) as a
+// user runs it on a server: copied alone into an empty folder and run with a PATH that has no node and
+// no npm. Against the sandbox's servers (started here): setup --yes + test --json, login + jobs --json,
+// the home screen in a pseudo-terminal; once with the test run's keychain (gnome-keyring on a private
+// D-Bus), once without one, where it must behave exactly as the npm CLI does. It runs on the pinned
+// Node 24, takes no Node options from the environment, and unpacks its keychain module only where no
+// other user can swap it.
 import {
   chmodSync,
   chownSync,
@@ -34,12 +34,11 @@ import { itWithService } from '../support/services.js';
 const ROOT = new URL('../../', import.meta.url).pathname;
 const BUILT = join(ROOT, 'dist', 'bin', `floe-${process.platform}-${process.arch}`);
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-const it = itWithService(
-  existsSync(BUILT) ? 'ready' : `${BUILT} is missing (run npm run build:binary)`,
-  'the single executable',
-);
+/** "ready" once test/setup/single-file.ts built it, else why it is missing. */
+const SINGLE_FILE = process.env.FLOE_TEST_SINGLE_FILE;
+const it = itWithService(SINGLE_FILE, 'the single executable');
 const withKeyring = itWithService(
-  existsSync(BUILT) ? process.env.FLOE_TEST_KEYRING : `${BUILT} is missing (run npm run build:binary)`,
+  SINGLE_FILE === 'ready' ? process.env.FLOE_TEST_KEYRING : SINGLE_FILE,
   'a keychain (gnome-keyring) and the single executable',
 );
 
@@ -272,8 +271,8 @@ describe('the single executable, alone in a folder, no node on PATH', () => {
   });
 
   const asRoot = itWithService(
-    !existsSync(BUILT)
-      ? `${BUILT} is missing (run npm run build:binary)`
+    SINGLE_FILE !== 'ready'
+      ? SINGLE_FILE
       : process.getuid?.() === 0
         ? 'ready'
         : 'root, to give folders to another user (chown)',

@@ -1,6 +1,6 @@
 // A save killed (SIGKILL) at any point leaves config.json and the secrets it names consistent. Each save
 // path (test/support/saves.ts) runs once under fault-at.mjs's snap mode, which keeps what a kill before
-// each of its changes of the config folder or the keychain would leave; real SIGKILLs at every 8th of
+// each of its changes of the config folder or the keychain would leave; real SIGKILLs at every 16th of
 // those points, the last and one past it check that the kept points are what a kill leaves. At every
 // point, floe runs again (it tidies what the dead run left) and must show the state before the save or
 // the one after it, whole: the config and every secret it names old, or all new, never a mix; no secret

@@ -1,21 +1,12 @@
 // The sandbox's S3 server lists a bucket page by page: s3rver's DES continuation tokens, which
 // OpenSSL 3 refuses, are passed through (src/sandbox/s3.ts), so a truncated listing is not a 500.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { rmSync } from 'node:fs';
+import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { expect, it } from 'vitest';
-import { startS3Server } from '../../src/sandbox/s3.js';
+import { s3rverWithClient } from '../support/s3rver.js';
 
 it('lists three objects one page at a time, following the continuation token', async () => {
-  const directory = mkdtempSync(join(tmpdir(), 'floe-s3-listing-'));
-  const server = await startS3Server({ port: 0, bucket: 'warehouse', directory });
-  const client = new S3Client({
-    region: 'us-east-1',
-    endpoint: server.url,
-    forcePathStyle: true,
-    credentials: { accessKeyId: server.accessKey, secretAccessKey: server.secretKey },
-  });
+  const { directory, server, client } = await s3rverWithClient('floe-s3-listing-');
   try {
     for (const key of ['a/1', 'a/2', 'b/3'])
       await client.send(new PutObjectCommand({ Bucket: 'warehouse', Key: key, Body: key }));

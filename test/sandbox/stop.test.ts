@@ -2,30 +2,20 @@
 // the store or its folder, and nothing prints.
 // (Quitting the demo while its tables were seeded printed s3rver's "[winston] Attempt to write logs
 // with no transports" after "Sandbox stopped".)
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterEach, expect, it, vi } from 'vitest';
 import { startCatalogEmulator } from '../../src/sandbox/catalog/index.js';
-import { startS3Server } from '../../src/sandbox/s3.js';
+import { s3rverWithClient } from '../support/s3rver.js';
 
 afterEach(() => vi.restoreAllMocks());
 
 it('s3rver: close() resolves with a PUT still receiving its body, and nothing is logged after it', async () => {
-  const directory = mkdtempSync(join(tmpdir(), 'floe-s3-stop-'));
   const errors = vi.spyOn(console, 'error');
   const warnings = vi.spyOn(console, 'warn');
-  const server = await startS3Server({ port: 0, bucket: 'warehouse', directory });
-  const client = new S3Client({
-    region: 'us-east-1',
-    endpoint: server.url,
-    forcePathStyle: true,
-    credentials: { accessKeyId: server.accessKey, secretAccessKey: server.secretKey },
-    maxAttempts: 1,
-  });
+  const { directory, server, client } = await s3rverWithClient('floe-s3-stop-');
   // Half of a 1000-byte body: s3rver's handler is running, waiting for the rest.
   const body = new PassThrough();
   body.write('x'.repeat(500));
@@ -48,16 +38,8 @@ it('s3rver: a response still being sent at close() is logged before the logger c
   // Koa's handler settles once it has handed the body to the response; koa-logger logs later, when the
   // response finishes or closes (the CI failure: "[winston] Attempt to write logs with no transports"
   // after "Sandbox stopped"). A client that does not read a large object holds its response open.
-  const directory = mkdtempSync(join(tmpdir(), 'floe-s3-stop-'));
   const errors = vi.spyOn(console, 'error');
-  const server = await startS3Server({ port: 0, bucket: 'warehouse', directory });
-  const client = new S3Client({
-    region: 'us-east-1',
-    endpoint: server.url,
-    forcePathStyle: true,
-    credentials: { accessKeyId: server.accessKey, secretAccessKey: server.secretKey },
-    maxAttempts: 1,
-  });
+  const { directory, server, client } = await s3rverWithClient('floe-s3-stop-');
   await client.send(
     new PutObjectCommand({ Bucket: 'warehouse', Key: 'big', Body: Buffer.alloc(32 * 1024 * 1024) }),
   );

@@ -11,6 +11,7 @@ export default function setup(): () => Promise<void> {
     const child = spawn(process.execPath, ['scripts/build-binary.mjs'], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 300_000,
     });
     let output = '';
     const collect = (chunk: Buffer) => {

@@ -4,8 +4,12 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { ready } from '../setup/background.js';
 import { artifactNodes } from '../support/nodes.js';
 import { installedPackage } from '../support/package.js';
+
+// The single executable is built while the fast projects run (test/setup/single-file.ts).
+await ready('single-file');
 
 export const ROOT = new URL('../../', import.meta.url).pathname;
 export const BUILT_CLI = join(ROOT, 'bin', 'floe.js');

@@ -28,12 +28,14 @@ import { sandboxSecretEnv, setupArgs } from '../../src/sandbox/demo.js';
 import { SANDBOX, type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { SEA_KEYTAR_ERROR } from '../../src/secrets/sea-keytar.js';
 import { keychainAccounts } from '../management/support.js';
+import { ready } from '../setup/background.js';
 import { spawnCli, spawnFile } from '../support/cli.js';
 import { itWithService } from '../support/services.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const BUILT = join(ROOT, 'dist', 'bin', `floe-${process.platform}-${process.arch}`);
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+await ready('single-file');
 /** "ready" once test/setup/single-file.ts built it, else why it is missing. */
 const SINGLE_FILE = process.env.FLOE_TEST_SINGLE_FILE;
 const it = itWithService(SINGLE_FILE, 'the single executable');

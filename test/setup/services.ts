@@ -1,6 +1,7 @@
-// Process-project setup file: waits for what the global setups started in the background (Ceph, the
-// single executable; test/setup/background.ts) and takes the values they published, before a test
-// file reads them (FLOE_TEST_CEPH, FLOE_TEST_SINGLE_FILE).
-import { BACKGROUND, published } from './background.js';
+// Process-project setup file: waits for the Ceph cluster the global setup started in the background
+// (test/setup/background.ts) and takes what it published (FLOE_TEST_CEPH) before a test file reads it.
+// The files that run the single executable wait for it themselves (test/artifact/targets.ts,
+// test/binary/binary.test.ts), so that other files need not wait for its build.
+import { ready } from './background.js';
 
-for (const name of BACKGROUND) Object.assign(process.env, await published(name));
+await ready('ceph');

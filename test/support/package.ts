@@ -3,10 +3,10 @@
 // (--prefer-offline: npm ci filled it). npm 11 runs keytar's install script there (it warns that
 // allowScripts will cover it), so keytar's addon is built. A lock folder makes the first test file
 // that asks pack and install; the others wait for its result. Never imports src/.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawnFile } from './cli.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
@@ -39,22 +39,10 @@ export async function installedPackage(): Promise<InstalledPackage | { missing: 
   return result;
 }
 
-function run(file: string, args: string[], cwd: string): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(file, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 300_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, out });
-    });
-  });
+/** A command's exit code and its output (stdout and stderr together), stopped after 5 minutes. */
+async function run(file: string, args: string[], cwd: string): Promise<{ code: number | null; out: string }> {
+  const { code, stdout, stderr } = await spawnFile(file, args, process.env, '', 300_000, cwd);
+  return { code, out: stdout + stderr };
 }
 
 async function packAndInstall(base: string): Promise<InstalledPackage | { missing: string }> {

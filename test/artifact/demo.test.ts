@@ -1,5 +1,5 @@
-// Issue 28, item 2: the demo as a new user runs it, on every artifact (built CLI and npm package on
-// each Node, the single file), in a real pseudo-terminal: `floe sandbox --open` → the connection test
+// Issue 28, item 2: the demo as a new user runs it, on every artifact (test/artifact/targets.ts: the
+// built CLI, the npm package on each Node, the single file), in a real pseudo-terminal: `floe sandbox --open` → the connection test
 // → `w` (the write check) passes → the sandbox's log (s) → jobs → a running job's logs → follow →
 // quit: exit 0, and nothing printed but floe's own lines (leaving the demo used to print a 44,555
 // character minified source line and a stack trace, and exit 1). Never imports src/.
@@ -20,22 +20,22 @@ function inlineText(raw: string): string {
 }
 
 /**
- * The targets that seed the demo tables, as users start the demo: the built CLI on the first Node and
- * the single file (Node 24 inside). The others run the same dist/ (the package ships it) on a Node one of
- * those covers, so they start with --no-tables: seeding costs each sandbox about 10 CPU-seconds.
+ * The targets that seed the demo tables, as users start the demo: the built CLI and the single file
+ * (Node 24 inside). The package runs the same dist/ as the built CLI, on Nodes those two cover, so it
+ * starts with --no-tables: seeding costs each sandbox about 10 CPU-seconds.
  */
-function seedsTables(target: Target, index: number): boolean {
-  return index === 0 || target.kind === 'single-file';
+function seedsTables(target: Target): boolean {
+  return target.kind !== 'package';
 }
 
 describe('the demo (floe sandbox --open) on a terminal', { timeout: 300_000 }, () => {
-  for (const [index, target] of targets().entries())
+  for (const target of targets())
     itWithService(unavailable(target) ?? 'ready', target.name)(
       `${target.name}: test, write check, log, jobs, logs, follow, quit: exit 0, only floe's lines`,
       async () => {
         const command = await commandOf(target);
         const base = await freePortBase();
-        const tables = seedsTables(target, index);
+        const tables = seedsTables(target);
         const t = startTerminal({
           command: [
             ...command,

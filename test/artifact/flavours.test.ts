@@ -1,6 +1,7 @@
 // Issue 28, item 2: `floe sandbox` of each catalog flavour, started as the built CLI (a child process),
-// then every artifact (built CLI and npm package on each Node, the single file) pointed at it with the
-// `floe setup` line the sandbox printed, and `floe test --write` passing, the write check included.
+// then every artifact (test/artifact/targets.ts: the built CLI, the npm package on each Node, the single
+// file) pointed at it with the `floe setup` line the sandbox printed, and `floe test --write` passing,
+// the write check included.
 // One sandbox per flavour, on stable ports (--ports), shared by the artifacts. Never imports src/.
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

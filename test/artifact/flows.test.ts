@@ -1,8 +1,8 @@
-// Issue 28, item 2: the main flows on every artifact (built CLI and npm package on each Node, the single
-// file), against one `floe sandbox` started as the built CLI (a child process): setup from the printed
-// line, login + jobs --json + sync + jobs logs --follow to the run's end, push (the OLake UI's own test
-// writes to the sandbox's store) then destinations + pull, every export format, import of the export.
-// Never imports src/.
+// Issue 28, item 2: the main flows on every artifact (test/artifact/targets.ts: the built CLI, the npm
+// package on each Node, the single file), against one `floe sandbox` started as the built CLI (a child
+// process): setup from the printed line, login + jobs --json + sync + jobs logs --follow to the run's
+// end, push (the OLake UI's own test writes to the sandbox's store) then destinations + pull, every
+// export format, import of the export. Never imports src/.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';

@@ -1,6 +1,8 @@
-// What users run, as the artifact suite runs it (never src/): the built CLI (bin/floe.js → dist/) and
-// the npm package installed from its `npm pack` tarball into an empty prefix, each on every Node of
-// artifactNodes(), and the single file (dist/bin/floe-linux-x64, built by test/setup/single-file.ts).
+// What users run, as the artifact suite runs it (never src/): the built CLI (bin/floe.js → dist/) on the
+// Node running the tests, the npm package installed from its `npm pack` tarball into an empty prefix on
+// every Node of artifactNodes(), and the single file (dist/bin/floe-linux-x64, built by
+// test/setup/single-file.ts). The built CLI runs on one Node only: on another it would run nothing the
+// package does not (the package ships the same dist/, with its own installed dependencies).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,22 +29,15 @@ function nodeVersion(node: string): string {
   return spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim() || node;
 }
 
-/** Every artifact on every Node (the npm package only with `pkg`: it costs an npm pack and install). */
-export function targets({ pkg = true } = {}): Target[] {
-  const nodes = artifactNodes().map((node) => ({ node, version: nodeVersion(node) }));
+/** Every artifact: the built CLI, the npm package on every Node, the single file. */
+export function targets(): Target[] {
   return [
-    ...nodes.map(({ node, version }) => ({
-      name: `built CLI on node ${version}`,
-      kind: 'cli' as const,
+    { name: `built CLI on node ${process.version}`, kind: 'cli', node: process.execPath },
+    ...artifactNodes().map((node) => ({
+      name: `npm package on node ${nodeVersion(node)}`,
+      kind: 'package' as const,
       node,
     })),
-    ...(pkg
-      ? nodes.map(({ node, version }) => ({
-          name: `npm package on node ${version}`,
-          kind: 'package' as const,
-          node,
-        }))
-      : []),
     { name: 'single file', kind: 'single-file' },
   ];
 }

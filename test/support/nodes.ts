@@ -1,4 +1,4 @@
-// The Node binaries the artifact suite (test/artifact/) runs the built CLI and the npm package with:
+// The Node binaries the artifact suite (test/artifact/) runs the npm package with:
 // the one running the tests, and the Node 24 binary named by FLOE_TEST_NODE24 when it is set.
 export function artifactNodes(): string[] {
   const node24 = process.env.FLOE_TEST_NODE24;

@@ -1,5 +1,6 @@
-// Three `floe setup` processes saving at once, 20 rounds: no profile and no secret is lost; Ctrl-C while
-// a save waits for another process's lock (it says so) exits 130 with nothing saved.
+// Six `floe setup` processes saving at once, 5 rounds: no profile and no secret is lost (without the lock,
+// every run of it fails); Ctrl-C while a save waits for another process's lock (it says so) exits
+// 130 with nothing saved.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,8 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { spawnCli, tempConfigDir } from '../support/cli.js';
 import { profileAccount } from '../support/stored.js';
 
-const ROUNDS = 20;
-const WRITERS = 3;
+// Six at once: fifteen pairs that may collide each round, where three writers gave three.
+const ROUNDS = 5;
+const WRITERS = 6;
 
 function env(dir: string): NodeJS.ProcessEnv {
   const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('FLOE_')));

@@ -63,6 +63,11 @@ export interface Terminal {
   waitFor(expected: Expected, options?: { timeoutMs?: number }): Promise<string[]>;
   /** Sends keys (names of KEYS, else literal text), waiting for the app to redraw after each. */
   press(...keys: string[]): Promise<void>;
+  /**
+   * Resolves once the output paused for `quietMs` (default 300), at most after `capMs`: what a screen
+   * loads has arrived (a screen waiting on a server animates meanwhile).
+   */
+  settle(capMs: number, quietMs?: number): Promise<void>;
   /** Sends `data` as it is, at once, without waiting. */
   write(data: string): void;
   /** Sends keys (names of KEYS, else literal text) as one write, at once, without waiting. */

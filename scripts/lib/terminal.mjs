@@ -68,6 +68,8 @@ const SYNC_END = '\u001B[?2026l';
 const KEY_SETTLE_MS = 500;
 /** How long the output must pause after a redraw before `press` sends the next key. */
 const QUIET_MS = 40;
+/** How long the output must pause for `settle`: a screen waiting on a server animates meanwhile. */
+const SETTLE_QUIET_MS = 300;
 
 /**
  * @typedef {object} TerminalOptions
@@ -92,6 +94,8 @@ const QUIET_MS = 40;
  * @property {(...keys: string[]) => Promise<void>} press sends keys (names of KEYS, else literal text)
  *   one write each; before each it waits for the output to settle (see `quiet`), after each for
  *   the app to redraw (at most KEY_SETTLE_MS)
+ * @property {(capMs: number, quietMs?: number) => Promise<void>} settle resolves once the output paused
+ *   for `quietMs` (default SETTLE_QUIET_MS), at most after `capMs`: what a screen loads has arrived
  * @property {(data: string) => void} write sends `data` as it is, at once, without waiting
  * @property {(...keys: string[]) => void} burst sends keys (names of KEYS, else literal text) as one
  *   write, at once, without waiting: how keys arrive over SSH, from a paste, tmux or a script
@@ -242,27 +246,27 @@ export function startTerminal({
     });
 
   /**
-   * Resolves once no output came for QUIET_MS (at most KEY_SETTLE_MS): Ink attaches the key handlers of
-   * what it just drew (and turns raw mode on, for the first frame) in React's passive effects, a few
-   * milliseconds after the frame is written; keys arriving before then reach the previous screen's
-   * handlers, or the terminal driver (Ctrl-C as SIGINT).
+   * Resolves once no output came for `quietMs` (at most `capMs`). Before a key (the defaults): Ink
+   * attaches the key handlers of what it just drew (and turns raw mode on, for the first frame) in
+   * React's passive effects, a few milliseconds after the frame is written; keys arriving before then
+   * reach the previous screen's handlers, or the terminal driver (Ctrl-C as SIGINT).
    * @returns {Promise<void>}
    */
-  const quiet = () =>
+  const quiet = (quietMs = QUIET_MS, capMs = KEY_SETTLE_MS) =>
     new Promise((resolve) => {
-      if (performance.now() - lastOutputAt >= QUIET_MS) return resolve();
+      if (performance.now() - lastOutputAt >= quietMs) return resolve();
       const done = () => {
         listeners.delete(restart);
         clearTimeout(idle);
         clearTimeout(cap);
         resolve();
       };
-      let idle = setTimeout(done, QUIET_MS);
+      let idle = setTimeout(done, quietMs);
       const restart = () => {
         clearTimeout(idle);
-        idle = setTimeout(done, QUIET_MS);
+        idle = setTimeout(done, quietMs);
       };
-      const cap = setTimeout(done, KEY_SETTLE_MS);
+      const cap = setTimeout(done, capMs);
       listeners.add(restart);
     });
 
@@ -288,6 +292,7 @@ export function startTerminal({
         await until(redrawn, KEY_SETTLE_MS);
       }
     },
+    settle: (capMs, quietMs = SETTLE_QUIET_MS) => quiet(quietMs, capMs),
     write: (data) => child.write(data),
     burst: (...keys) =>
       child.write(keys.map((key) => KEYS[/** @type {keyof typeof KEYS} */ (key)] ?? key).join('')),

@@ -521,17 +521,16 @@ describe('the hostile walk', { timeout: 180_000 }, () => {
 // ------------------------------------------------------------------------------------------------
 // The screens, on a pty.
 
-async function settle(t: Terminal, ms = 600): Promise<void> {
-  await new Promise((r) => setTimeout(r, ms));
-  void t;
-}
-
 /** A terminal on which a screen shows its diagnoses and trace whole. */
 const BIG = { cols: 220, rows: 150 };
 
-/** Pages down through a scrolling view (diagnoses, the HTTP trace). */
+/** Pages down through a scrolling view (diagnoses, the HTTP trace) to its end, at most `pages`. */
 async function scroll(t: Terminal, pages = 8): Promise<void> {
-  for (let i = 0; i < pages; i++) await t.press('pgdn');
+  for (let i = 0; i < pages; i++) {
+    const before = t.screen().join('\n');
+    await t.press('pgdn');
+    if (t.screen().join('\n') === before) return;
+  }
 }
 
 function screenEnv(c: Case): Record<string, string> {
@@ -546,10 +545,10 @@ describe('the hostile walk on a terminal', { timeout: 180_000 }, () => {
   it('home: the crafted profiles and the server profiles', async () => {
     for (const dir of ['crafted', 'crafted-names', 'servers'] as const) {
       const t = floe(craftedDir, { args: [], env: screenEnv({ args: [], dir }) });
-      await settle(t, 1500);
+      await t.settle(1500);
       await t.press('down');
       await t.press('down');
-      await settle(t);
+      await t.settle(600);
       t.write('q');
       await t.exit();
       expectInertTerminal(`home (${dir})`, t, { reached: dir !== 'servers' });
@@ -561,12 +560,12 @@ describe('the hostile walk on a terminal', { timeout: 180_000 }, () => {
       args: ['setup', '--profile', 'evil'],
       env: screenEnv({ args: [], dir: 'crafted', hostileEnv: true }),
     });
-    await settle(t, 1500);
+    await t.settle(1500);
     for (let i = 0; i < 12 && !t.screen().join('\n').includes('Review'); i++) {
       await t.press('enter');
-      await settle(t, 300);
+      await t.settle(300);
     }
-    await settle(t);
+    await t.settle(600);
     t.kill('SIGTERM');
     await t.exit();
     expectInertTerminal('setup wizard (crafted, hostile env)', t);
@@ -577,10 +576,10 @@ describe('the hostile walk on a terminal', { timeout: 180_000 }, () => {
       args: ['setup', '--profile', 'plain'],
       env: screenEnv({ args: [], dir: 'crafted' }),
     });
-    await settle(t, 1500);
+    await t.settle(1500);
     for (let i = 0; i < 12 && !t.screen().join('\n').includes('Review'); i++) {
       await t.press('enter');
-      await settle(t, 300);
+      await t.settle(300);
     }
     await t.press('pgdn');
     t.kill('SIGTERM');
@@ -598,18 +597,18 @@ describe('the hostile walk on a terminal', { timeout: 180_000 }, () => {
       });
       const done = /checks? failed|All checks passed|passed|failed/;
       await t.waitFor(done, { timeoutMs: 60_000 });
-      await settle(t, 1000);
+      await t.settle(1000);
       await t.press('v');
-      await settle(t, 1000);
+      await t.settle(1000);
       await t.press('pgdn');
       await t.press('v');
-      await settle(t);
+      await t.settle(600);
       await t.press('w');
-      await settle(t, 1500);
+      await t.settle(1500);
       await t.waitFor(done, { timeoutMs: 60_000 });
-      await settle(t, 3000);
+      await t.settle(3000);
       await t.press('v');
-      await settle(t, 1000);
+      await t.settle(1000);
       t.write('\u0003');
       await t.exit();
       expectInertTerminal(`connection test screen (catalog ${catalogMode})`, t, { columns: BIG.cols });
@@ -622,10 +621,10 @@ describe('the hostile walk on a terminal', { timeout: 180_000 }, () => {
     ]) {
       const t = floe(serversDir, { args: c.args, env: screenEnv(c), ...BIG });
       await t.waitFor(/failed|passed/, { timeoutMs: 60_000 });
-      await settle(t, 1000);
+      await t.settle(1000);
       await scroll(t);
       await t.press('v');
-      await settle(t, 1000);
+      await t.settle(1000);
       await scroll(t);
       t.write('\u0003');
       await t.exit();
@@ -636,40 +635,40 @@ describe('the hostile walk on a terminal', { timeout: 180_000 }, () => {
   for (const olakeMode of ['data', 'error'] as const)
     it(`jobs browser (OLake UI ${olakeMode}): list, filter, detail, runs, logs, action message`, async () => {
       const t = floe(serversDir, { args: ['jobs'], env: screenEnv({ args: [], olake: olakeMode }) });
-      await settle(t, 2500);
+      await t.settle(2500);
       await t.press('/');
       await t.press('h');
       await t.press('enter'); // the filter applied
-      await settle(t);
+      await t.settle(600);
       await t.press('s'); // sort
       await t.press('enter'); // the detail and its runs
-      await settle(t, 1500);
+      await t.settle(1500);
       await t.press('down');
       await t.press('enter'); // a run's logs
-      await settle(t, 1500);
+      await t.settle(1500);
       await t.press('w'); // wrap
       await t.press('[', ']');
       await t.press('/');
       await t.press('h');
       await t.press('enter');
       await t.press('esc');
-      await settle(t);
+      await t.settle(600);
       await t.press('n'); // sync now → the confirmation, then the server's message
-      await settle(t);
+      await t.settle(600);
       await t.press('y');
-      await settle(t, 1500);
+      await t.settle(1500);
       await t.press('p'); // pause or resume
       await t.press('y');
-      await settle(t, 1500);
+      await t.settle(1500);
       await t.press('c'); // cancel
       await t.press('y');
-      await settle(t, 1500);
+      await t.settle(1500);
       await t.press('esc');
-      await settle(t);
+      await t.settle(600);
       await t.press('?');
       await t.press('?');
       await t.press('q');
-      await settle(t);
+      await t.settle(600);
       t.write('\u0003');
       await t.exit();
       expectInertTerminal(`jobs browser (OLake UI ${olakeMode})`, t);

@@ -367,8 +367,8 @@ export function demoTables(nowMs: number, namespace = ['olake_demo']): SeedTable
       namespace,
       name: 'events',
       commits: [
-        { files: 120, rows: 2, timestampMs: at(3) },
-        { files: 120, rows: 2, timestampMs: at(1) },
+        { files: 40, rows: 2, timestampMs: at(3) },
+        { files: 40, rows: 2, timestampMs: at(1) },
       ],
     },
     {
@@ -388,10 +388,10 @@ export function demoTables(nowMs: number, namespace = ['olake_demo']): SeedTable
     {
       namespace,
       name: 'sessions',
-      commits: Array.from({ length: 150 }, (_, i) => ({
+      commits: Array.from({ length: 110 }, (_, i) => ({
         files: 1,
         rows: 3,
-        timestampMs: at((149 - i) * 24 + 1),
+        timestampMs: at((109 - i) * 24 + 1),
       })),
     },
     { namespace, name: 'invoices', commits: [{ files: 3, rows: 30, timestampMs: at(24 * 9) }] },

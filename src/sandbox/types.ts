@@ -18,7 +18,7 @@ export interface SandboxOptions {
   deny?: Privilege[];
   /**
    * Seed the demo tables (seed-tables.ts demoTables) in the background, as `floe sandbox` does: the
-   * sandbox answers at once and the tables appear one by one (the 150-snapshot one takes ~20 s).
+   * sandbox answers at once and the tables appear one by one (the 110-snapshot one takes the longest).
    */
   tables?: boolean;
   /** Where the emulators' requests and errors go; default a new log (Sandbox.log). */

@@ -22,7 +22,7 @@ describe('tables screen on a terminal', () => {
       await floe.press('b');
       await floe.waitFor('Tables of profile "sandbox"');
       await floe.waitFor('R reload');
-      // The demo tables are written in the background (the 150-snapshot one takes a while): R reads
+      // The demo tables are written in the background (the 110-snapshot one takes a while): R reads
       // the list again until it has all six. (Looking right after R sees the list being read again.)
       for (let i = 0; i < 60; i++) {
         const all = await floe.waitFor('6 of 6 tables', { timeoutMs: 2000 }).then(
@@ -33,12 +33,12 @@ describe('tables screen on a terminal', () => {
         await floe.press('R');
       }
       await floe.waitFor('6 of 6 tables, by name');
-      await floe.waitFor(/public\.sessions +\d+ h ago +450 +150 .* SMALL_FILES \+2$/m);
+      await floe.waitFor(/public\.sessions +\d+ h ago +330 +110 .* SMALL_FILES \+2$/m);
       await floe.press('/', 's', 'e', 's', 's', 'enter');
       await floe.waitFor('1 of 6 tables, by name, filter "sess"');
       await floe.press('enter');
       await floe.waitFor('Exact, from the manifests');
-      await floe.waitFor(/Snapshots +150/);
+      await floe.waitFor(/Snapshots +110/);
       await floe.waitFor('m maintenance');
       await floe.press('m');
       await floe.waitFor('Maintenance to paste');

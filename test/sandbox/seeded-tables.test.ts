@@ -41,7 +41,7 @@ describe('the sandbox seeds OLake-shaped tables', () => {
   it('answers at once, then has a table per demo stream, named as OLake names them', async () => {
     const s = await sandbox(true);
     expect(s.tables).toBeDefined();
-    // Started, not seeded: the 150-snapshot table alone takes seconds.
+    // Started, not seeded: the 110-snapshot table alone takes seconds.
     expect(s.tables!.seeded.length).toBeLessThan(6);
     const v = values(s);
     const opened = await openSession(v, { signal: new AbortController().signal, timeoutMs: 10_000 });

@@ -3,7 +3,7 @@
 // catalog whose metadata files go to RGW), then read back by `floe tables` with the profile's keys.
 // Every number equals an independent read: Apache Avro for Python over the manifest list and manifests
 // for files, bytes and deletes, icebird over the rows of the tables without deletes. The tables: a
-// healthy one, one with many small files, one with equality and position deletes, one with 150
+// healthy one, one with many small files, one with equality and position deletes, one with 110
 // snapshots, a stale one and one whose summaries carry no totals.
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
@@ -133,7 +133,7 @@ describe('floe tables on Ceph RGW', () => {
       const row = rows.find((r) => r.name === table.name)!;
       expect(sizeFacts(row), table.name).toEqual(sizeFacts(independent));
     }
-    expect(rows.find((r) => r.name === 'sessions')!.snapshots).toBe(150);
+    expect(rows.find((r) => r.name === 'sessions')!.snapshots).toBe(110);
     expect(rows.find((r) => r.name === 'orders')!.source).toBe('manifests');
     expect(rows.find((r) => r.name === 'payments')!.source).toBe('manifests');
     expect(rows.find((r) => r.name === 'customers')!.problems).toEqual([]);

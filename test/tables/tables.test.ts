@@ -69,7 +69,7 @@ describe('floe tables', () => {
     expect(row('sessions').source).toBe('summary');
     expect(row('orders').source).toBe('manifests');
     expect(row('payments').source).toBe('manifests');
-    expect(row('sessions').snapshots).toBe(150);
+    expect(row('sessions').snapshots).toBe(110);
   });
 
   it('counts the rows icebird reads for the tables without deletes', async () => {
@@ -224,8 +224,8 @@ describe('the command, in process', () => {
   it('shows a table with its maintenance lines', async () => {
     const run = io();
     expect(await execute(parse(['show', 'olake_demo.sessions']), run.io)).toBe(0);
-    expect(run.out()).toContain('Snapshots   150');
-    expect(run.out()).toContain('(the last 50 of 150; --json has them all)');
+    expect(run.out()).toContain('Snapshots   110');
+    expect(run.out()).toContain('(the last 50 of 110; --json has them all)');
     // The export's catalog name for the sandbox profile.
     expect(run.out()).toContain("CALL olake_iceberg.system.expire_snapshots(table => 'olake_demo.sessions'");
     const missing = io();
@@ -243,9 +243,9 @@ describe('the command, in process', () => {
       .split('\n')
       .filter((l) => l.startsWith('Reading manifests:'));
     const total = Number(/of (\d+)$/.exec(lines.at(-1) ?? '')?.[1]);
-    expect(total).toBeGreaterThanOrEqual(150);
+    expect(total).toBeGreaterThanOrEqual(110);
     expect(lines.at(-1)).toBe(`Reading manifests: ${total} of ${total}`);
-    // One line per manifest (150 here) before; now the first, one a second, and the last.
+    // One line per manifest (110 here) before; now the first, one a second, and the last.
     expect(lines.length).toBeLessThan(total / 2);
   });
 

@@ -1,6 +1,8 @@
 // Every catalog flavour end to end, as a script would do it: `floe setup --yes --preset FLAVOUR …` with the
 // catalog secret on stdin, then `floe test --json` against the catalog emulator in that flavour's mode and
 // a real Ceph RGW; then the same profile with a wrong secret, which must give the flavour's diagnosis.
+// The commands run in process (test/support/in-process.ts); test/artifact runs each flavour on the built
+// CLI, the package and the single file.
 import { afterEach, beforeAll, describe, expect } from 'vitest';
 import { type CheckReport, checkReportSchema } from '../../src/check/types.js';
 import {
@@ -11,7 +13,8 @@ import {
   startCatalogEmulator,
 } from '../../src/sandbox/catalog/index.js';
 import { cephFromEnv, createCephBucket } from '../support/ceph.js';
-import { spawnCli, tempConfigDir } from '../support/cli.js';
+import { tempConfigDir } from '../support/cli.js';
+import { floeInProcess, keychainOf } from '../support/in-process.js';
 import { itWithService } from '../support/services.js';
 
 const { status, info } = cephFromEnv();
@@ -159,16 +162,22 @@ async function setUp(c: Case, emu: CatalogEmulator, extra: string[] = []): Promi
     '--insecure-storage',
     ...extra,
   ];
-  const r = await spawnCli(args, env(configDir, { FLOE_SECRET_KEY: owner.secretKey }), c.secret?.value ?? '');
+  const setupEnv = env(configDir, { FLOE_SECRET_KEY: owner.secretKey });
+  const r = await floeInProcess(args, {
+    env: setupEnv,
+    stdin: c.secret?.value ?? '',
+    keychain: keychainOf(setupEnv),
+  });
   expect(r.code, r.stderr).toBe(0);
   return configDir;
 }
 
 async function test(c: Case, configDir: string, extra: Record<string, string> = {}) {
-  const r = await spawnCli(
-    ['test', '--profile', c.flavour, '--json', '--timeout', '10'],
-    env(configDir, extra),
-  );
+  const testEnv = env(configDir, extra);
+  const r = await floeInProcess(['test', '--profile', c.flavour, '--json', '--timeout', '10'], {
+    env: testEnv,
+    keychain: keychainOf(testEnv),
+  });
   const report: CheckReport = checkReportSchema.parse(JSON.parse(r.stdout));
   return { code: r.code, report, output: r.stdout + r.stderr };
 }

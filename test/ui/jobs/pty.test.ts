@@ -33,7 +33,8 @@ function cleanEnv(): Record<string, string> {
 }
 
 beforeAll(async () => {
-  ui = await startOlakeUiEmulator({ jobs: seedJobs(40, 5), users: { admin: PASSWORD } });
+  // Runs of 4 s (8 s by default): the follow test waits for one to end.
+  ui = await startOlakeUiEmulator({ jobs: seedJobs(40, 5), users: { admin: PASSWORD }, runDurationMs: 4000 });
   configDir = mkdtempSync(join(tmpdir(), 'floe-jobs-pty-'));
   // The emulator runs in this process, so the login must not block it.
   const login = await spawnCli(

@@ -64,8 +64,8 @@ export interface Terminal {
   /** Sends keys (names of KEYS, else literal text), waiting for the app to redraw after each. */
   press(...keys: string[]): Promise<void>;
   /**
-   * Resolves once the output paused for `quietMs` (default 300), at most after `capMs`: what a screen
-   * loads has arrived (a screen waiting on a server animates meanwhile).
+   * Resolves once the program has written and its output then paused for `quietMs` (default 300), at
+   * most after `capMs`: what a screen loads has arrived (a screen waiting on a server animates meanwhile).
    */
   settle(capMs: number, quietMs?: number): Promise<void>;
   /** Sends `data` as it is, at once, without waiting. */

@@ -94,8 +94,9 @@ const SETTLE_QUIET_MS = 300;
  * @property {(...keys: string[]) => Promise<void>} press sends keys (names of KEYS, else literal text)
  *   one write each; before each it waits for the output to settle (see `quiet`), after each for
  *   the app to redraw (at most KEY_SETTLE_MS)
- * @property {(capMs: number, quietMs?: number) => Promise<void>} settle resolves once the output paused
- *   for `quietMs` (default SETTLE_QUIET_MS), at most after `capMs`: what a screen loads has arrived
+ * @property {(capMs: number, quietMs?: number) => Promise<void>} settle resolves once the program has
+ *   written and its output then paused for `quietMs` (default SETTLE_QUIET_MS), at most after `capMs`:
+ *   what a screen loads has arrived
  * @property {(data: string) => void} write sends `data` as it is, at once, without waiting
  * @property {(...keys: string[]) => void} burst sends keys (names of KEYS, else literal text) as one
  *   write, at once, without waiting: how keys arrive over SSH, from a paste, tmux or a script
@@ -292,7 +293,12 @@ export function startTerminal({
         await until(redrawn, KEY_SETTLE_MS);
       }
     },
-    settle: (capMs, quietMs = SETTLE_QUIET_MS) => quiet(quietMs, capMs),
+    async settle(capMs, quietMs = SETTLE_QUIET_MS) {
+      const started = performance.now();
+      // A program that has drawn nothing yet is starting, not quiet: wait for its first output.
+      await until(() => writes > 0, capMs);
+      await quiet(quietMs, Math.max(0, capMs - (performance.now() - started)));
+    },
     write: (data) => child.write(data),
     burst: (...keys) =>
       child.write(keys.map((key) => KEYS[/** @type {keyof typeof KEYS} */ (key)] ?? key).join('')),

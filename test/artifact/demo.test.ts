@@ -1,8 +1,9 @@
 // Issue 28, item 2: the demo as a new user runs it, on every artifact (test/artifact/targets.ts: the
-// built CLI, the npm package on each Node, the single file), in a real pseudo-terminal: `floe sandbox --open` → the connection test
-// → `w` (the write check) passes → the sandbox's log (s) → jobs → a running job's logs → follow →
-// quit: exit 0, and nothing printed but floe's own lines (leaving the demo used to print a 44,555
-// character minified source line and a stack trace, and exit 1). Never imports src/.
+// built CLI, the npm package on each Node, the single file), in a real pseudo-terminal: `floe sandbox
+// --open` → the connection test → `w` (the write check) passes → the sandbox's log (s) → jobs → a
+// running job's logs → follow → quit: exit 0, and nothing printed but floe's own lines (leaving the demo
+// used to print a 44,555 character minified source line and a stack trace, and exit 1). Never imports
+// src/.
 import { describe, expect } from 'vitest';
 import { startTerminal } from '../../scripts/lib/terminal.mjs';
 import { itWithService } from '../support/services.js';

@@ -15,13 +15,26 @@ function file(name: Background): string {
   return join(process.env.FLOE_TEST_TMP ?? tmpdir(), 'floe-setup', `${name}.json`);
 }
 
-/** Sets `env` here and publishes it for the workers (written whole: a temporary file, renamed). */
+/** Writes `value` as JSON to `path` whole (a temporary file, renamed): a reader never sees half of it. */
+export function writeWhole(path: string, value: unknown): void {
+  mkdirSync(join(path, '..'), { recursive: true });
+  writeFileSync(`${path}.tmp`, JSON.stringify(value));
+  renameSync(`${path}.tmp`, path);
+}
+
+/** Waits until another process has written `path` (whole, writeWhole); false after `timeoutMs`. */
+export async function waitForFile(path: string, timeoutMs: number): Promise<boolean> {
+  for (let waited = 0; !existsSync(path); waited += 100) {
+    if (waited > timeoutMs) return false;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return true;
+}
+
+/** Sets `env` here and publishes it for the workers. */
 export function publish(name: Background, env: Record<string, string>): void {
   Object.assign(process.env, env);
-  const path = file(name);
-  mkdirSync(join(path, '..'), { recursive: true });
-  writeFileSync(`${path}.tmp`, JSON.stringify(env));
-  renameSync(`${path}.tmp`, path);
+  writeWhole(file(name), env);
 }
 
 /**
@@ -30,9 +43,7 @@ export function publish(name: Background, env: Record<string, string>): void {
  */
 export async function ready(name: Background, timeoutMs = 600_000): Promise<void> {
   const path = file(name);
-  for (let waited = 0; !existsSync(path); waited += 100) {
-    if (waited > timeoutMs) throw new Error(`the ${name} set-up published nothing within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  if (!(await waitForFile(path, timeoutMs)))
+    throw new Error(`the ${name} set-up published nothing within ${timeoutMs} ms`);
   Object.assign(process.env, JSON.parse(readFileSync(path, 'utf8')) as Record<string, string>);
 }

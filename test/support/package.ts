@@ -3,9 +3,10 @@
 // (--prefer-offline: npm ci filled it). npm 11 runs keytar's install script there (it warns that
 // allowScripts will cover it), so keytar's addon is built. A lock folder makes the first test file
 // that asks pack and install; the others wait for its result. Never imports src/.
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { waitForFile, writeWhole } from '../setup/background.js';
 import { spawnFile } from './cli.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -26,16 +27,14 @@ export async function installedPackage(): Promise<InstalledPackage | { missing: 
   try {
     mkdirSync(lock);
   } catch {
-    for (let waited = 0; !existsSync(done); waited += 500) {
-      if (waited > 400_000) return { missing: 'another test file was still installing the package' };
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
+    if (!(await waitForFile(done, 400_000)))
+      return { missing: 'another test file was still installing the package' };
     return JSON.parse(readFileSync(done, 'utf8'));
   }
   rmSync(base, { recursive: true, force: true });
   mkdirSync(base, { recursive: true });
   const result = await packAndInstall(base);
-  writeFileSync(done, JSON.stringify(result));
+  writeWhole(done, result);
   return result;
 }
 
